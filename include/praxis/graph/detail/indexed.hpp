@@ -1,0 +1,62 @@
+#pragma once
+// Constant-depth indexing into type packs. Recursive "nth type" templates cost O(N) instantiations
+// per lookup and make large graphs slow to compile; inheriting from one base per element and letting
+// overload resolution pick the base is O(1) per lookup.
+
+#include <cstddef>
+#include <utility>
+
+namespace praxis::detail {
+
+template <std::size_t I, class T>
+struct indexed_type {
+  using type = T;
+};
+
+template <class Seq, class... Ts>
+struct type_pack_index;
+
+template <std::size_t... I, class... Ts>
+struct type_pack_index<std::index_sequence<I...>, Ts...> : indexed_type<I, Ts>... {};
+
+template <std::size_t I, class T>
+indexed_type<I, T> select_indexed(const indexed_type<I, T>&);
+
+template <std::size_t I, class... Ts>
+using type_at = typename decltype(select_indexed<I>(
+    std::declval<type_pack_index<std::index_sequence_for<Ts...>, Ts...>>()))::type;
+
+template <std::size_t I, class List>
+struct list_at;
+template <std::size_t I, template <class...> class L, class... Ts>
+struct list_at<I, L<Ts...>> {
+  using type = type_at<I, Ts...>;
+};
+
+// Storage: one member per element, reachable by index in O(1).
+template <std::size_t I, class T>
+struct indexed_slot {
+  [[no_unique_address]] T value;
+};
+
+template <class Seq, class... Ts>
+struct indexed_storage;
+
+template <std::size_t... I, class... Ts>
+struct indexed_storage<std::index_sequence<I...>, Ts...> : indexed_slot<I, Ts>... {
+  indexed_storage() = default;
+  explicit indexed_storage(Ts... values)
+    requires(sizeof...(Ts) > 0)
+      : indexed_slot<I, Ts>{std::move(values)}... {}
+};
+
+template <std::size_t I, class T>
+constexpr T& slot_get(indexed_slot<I, T>& s) {
+  return s.value;
+}
+template <std::size_t I, class T>
+constexpr const T& slot_get(const indexed_slot<I, T>& s) {
+  return s.value;
+}
+
+}  // namespace praxis::detail

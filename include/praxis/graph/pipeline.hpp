@@ -1,0 +1,402 @@
+#pragma once
+// Pipeline: a list of nodes, sorted at compile time and run as straight-line code.
+//
+//   praxis::Pipeline<Sensor, Filter, Controller> pipeline;
+//   pipeline.cycle();
+//
+// Every port's storage lives inside the pipeline object; cycle() performs no allocation, takes no
+// lock and throws nothing of its own.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <tuple>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "praxis/graph/detail/analysis.hpp"
+#include "praxis/graph/detail/indexed.hpp"
+#include "praxis/graph/diagnostics.hpp"
+#include "praxis/graph/node.hpp"
+#include "praxis/graph/port.hpp"
+#include "praxis/graph/timing.hpp"
+
+namespace praxis {
+
+namespace detail {
+
+template <class... Ps>
+struct first_non_input_port {
+  using type = void;
+};
+template <class P, class... Ps>
+struct first_non_input_port<P, Ps...> {
+  using type =
+      std::conditional_t<InputPort<P>, typename first_non_input_port<Ps...>::type, P>;
+};
+template <class... Ps>
+struct first_non_output_port {
+  using type = void;
+};
+template <class P, class... Ps>
+struct first_non_output_port<P, Ps...> {
+  using type = std::conditional_t<Port<P>, typename first_non_output_port<Ps...>::type, P>;
+};
+
+template <class N, class In, class Out>
+struct node_checker;
+template <class N, class... In, class... Out>
+struct node_checker<N, ports<In...>, ports<Out...>> {
+  static constexpr bool check() {
+    if constexpr (!(InputPort<In> && ...)) {
+      (void)sizeof(diagnostics::node_declares_something_that_is_not_a_port<
+                   N, typename first_non_input_port<In...>::type>);
+      return false;
+    } else if constexpr (!(Port<Out> && ...)) {
+      (void)sizeof(diagnostics::node_declares_something_that_is_not_a_port<
+                   N, typename first_non_output_port<Out...>::type>);
+      return false;
+    } else if constexpr (!cycle_callable<N, ports<In...>, ports<Out...>>::value) {
+      (void)sizeof(diagnostics::node_cycle_cannot_be_called_with<
+                   N, diagnostics::expected_cycle_arguments<const port_value_t<In>&...,
+                                                            port_value_t<Out>&...>>);
+      return false;
+    } else {
+      return true;
+    }
+  }
+};
+
+template <class N>
+constexpr bool check_node() {
+  if constexpr (!is_port_list<inputs_of<N>>::value || !is_port_list<outputs_of<N>>::value) {
+    (void)sizeof(diagnostics::node_inputs_and_outputs_must_be_praxis_ports<N>);
+    return false;
+  } else {
+    return node_checker<N, inputs_of<N>, outputs_of<N>>::check();
+  }
+}
+
+// A port's storage: its value, and last cycle's value when some node reads previous<port>.
+struct NoPrevious {};
+struct NoTimingStorage {};
+template <class T, bool HasPrevious>
+struct PortSlot {
+  T value;
+  [[no_unique_address]] std::conditional_t<HasPrevious, T, NoPrevious> previous;
+};
+
+}  // namespace detail
+
+namespace detail {
+
+// Everything the compiler knows about a list of nodes: the analysis, the C++ types behind each
+// declaration and port, and whether the graph is valid (reporting the first error if not).
+template <class... Nodes>
+struct GraphModel {
+  static constexpr std::size_t node_count = sizeof...(Nodes);
+  static constexpr bool nodes_ok = (check_node<Nodes>() && ...);
+
+  template <std::size_t I>
+  using node_t = type_at<I, Nodes...>;
+
+  static constexpr auto analysis = [] {
+    if constexpr (nodes_ok) {
+      return analyze<Nodes...>();
+    } else {
+      return Analysis<node_count, 0>{};
+    }
+  }();
+
+  // The C++ port type of a declaration, recovered from (node, slot, direction).
+  template <std::size_t D>
+  using decl_port_t = typename unwrap_previous<typename list_at<
+      analysis.decls[D].slot,
+      std::conditional_t<analysis.decls[D].output, outputs_of<node_t<analysis.decls[D].node>>,
+                         inputs_of<node_t<analysis.decls[D].node>>>>::type>::type;
+
+  template <std::size_t P>
+  using port_t = decl_port_t<analysis.port_repr[P]>;
+
+};
+
+// Fires the diagnostic for the first error found, if any. A free function (not a member of the
+// model) so that the model is a complete type when it runs.
+template <class Model, std::size_t... K>
+constexpr bool report_graph_error(std::index_sequence<K...>) {
+  constexpr auto& a = Model::analysis;
+  using diagnostics::declared_in;
+  if constexpr (a.error == GraphError::node_listed_twice) {
+    (void)sizeof(diagnostics::node_listed_twice<typename Model::template node_t<a.error_a>>);
+  } else if constexpr (a.error == GraphError::port_type_conflict) {
+    using First = typename Model::template decl_port_t<a.error_a>;
+    using Second = typename Model::template decl_port_t<a.error_b>;
+    using FirstNode = typename Model::template node_t<a.decls[a.error_a].node>;
+    using SecondNode = typename Model::template node_t<a.decls[a.error_b].node>;
+    (void)sizeof(diagnostics::port_name_declared_with_two_types<
+                 declared_in<FirstNode, First, typename First::type>,
+                 declared_in<SecondNode, Second, typename Second::type>>);
+  } else if constexpr (a.error == GraphError::two_producers) {
+    (void)sizeof(diagnostics::port_with_two_producers<
+                 typename Model::template decl_port_t<a.error_b>,
+                 typename Model::template node_t<a.error_a>,
+                 typename Model::template node_t<a.decls[a.error_b].node>>);
+  } else if constexpr (a.error == GraphError::no_producer) {
+    (void)sizeof(diagnostics::input_without_producer<
+                 typename Model::template node_t<a.decls[a.error_a].node>,
+                 typename Model::template decl_port_t<a.error_a>>);
+  } else if constexpr (a.error == GraphError::cycle) {
+    (void)sizeof(
+        diagnostics::dependency_cycle_between<typename Model::template node_t<a.cycle[K]>...>);
+  }
+  return a.error == GraphError::none;
+}
+
+template <class... Nodes>
+inline constexpr bool graph_valid =
+    GraphModel<Nodes...>::nodes_ok &&
+    report_graph_error<GraphModel<Nodes...>>(
+        std::make_index_sequence<GraphModel<Nodes...>::analysis.cycle_length>{});
+
+}  // namespace detail
+
+template <class Timing, class... Nodes>
+class BasicPipeline {
+  static_assert(sizeof...(Nodes) > 0, "praxis::Pipeline needs at least one node");
+  using Model = detail::GraphModel<Nodes...>;
+  static constexpr const auto& analysis = Model::analysis;
+  template <std::size_t I>
+  using node_t = typename Model::template node_t<I>;
+
+ public:
+  static constexpr std::size_t node_count = sizeof...(Nodes);
+  static constexpr bool valid = detail::graph_valid<Nodes...>;
+  static_assert(valid, "praxis::Pipeline: this list of nodes does not form a valid graph; the "
+                       "first error above names the nodes and ports involved.");
+  static constexpr std::size_t port_count = analysis.port_count;
+
+ private:
+  template <std::size_t P>
+  using port_t = typename Model::template port_t<P>;
+  template <std::size_t P>
+  using slot_t = detail::PortSlot<typename port_t<P>::type, analysis.port_has_previous_reader[P]>;
+
+  template <class Seq>
+  struct storage_for;
+  template <std::size_t... P>
+  struct storage_for<std::index_sequence<P...>> {
+    using type = detail::indexed_storage<std::index_sequence<P...>, slot_t<P>...>;
+  };
+  using PortStorage = typename storage_for<std::make_index_sequence<port_count>>::type;
+  // Nodes are stored in execution order, so a cycle walks memory front to back like hand-written
+  // code would.
+  template <class Seq>
+  struct node_storage_for;
+  template <std::size_t... K>
+  struct node_storage_for<std::index_sequence<K...>> {
+    using type = detail::indexed_storage<std::index_sequence<K...>, node_t<analysis.order[K]>...>;
+  };
+  using NodeStorage = typename node_storage_for<std::make_index_sequence<node_count>>::type;
+  using TimingStorage =
+      std::conditional_t<Timing::enabled, std::array<NodeTimes, node_count>, detail::NoTimingStorage>;
+
+ public:
+  BasicPipeline() { reset_ports(); }
+  explicit BasicPipeline(Nodes... nodes)
+      : BasicPipeline(std::forward_as_tuple(std::move(nodes)...),
+                      std::make_index_sequence<node_count>{}) {}
+
+  // Runs every node once, in the sorted order.
+  void cycle() {
+    if constexpr (valid) {
+      copy_previous(std::make_index_sequence<port_count>{});
+      run_in_order(std::make_index_sequence<node_count>{});
+    }
+  }
+
+  // Restores every port to its default value and calls reset() on the nodes that have one.
+  void reset() {
+    reset_ports();
+    reset_nodes(std::make_index_sequence<node_count>{});
+    if constexpr (Timing::enabled) timings_ = {};
+  }
+
+  template <class N>
+  [[nodiscard]] N& node() {
+    return detail::slot_get<analysis.position[node_index<N>()]>(nodes_);
+  }
+  template <class N>
+  [[nodiscard]] const N& node() const {
+    return detail::slot_get<analysis.position[node_index<N>()]>(nodes_);
+  }
+
+  // The current value of a port (as left by the last cycle).
+  template <class P>
+  [[nodiscard]] const typename P::type& get() const {
+    return detail::slot_get<port_index<P>()>(ports_).value;
+  }
+
+  // Per-node timing in execution order (only with NodeTiming).
+  [[nodiscard]] std::span<const NodeTimes, node_count> timings() const
+    requires(Timing::enabled)
+  {
+    return timings_;
+  }
+
+  // ---- introspection (compile-time) ----
+
+  static constexpr std::array<std::string_view, node_count> declared_node_names{
+      node_name<Nodes>()...};
+
+  static constexpr std::array<std::string_view, node_count> node_names = [] {
+    std::array<std::string_view, node_count> names{};
+    for (std::size_t k = 0; k < node_count; ++k) names[k] = declared_node_names[analysis.order[k]];
+    return names;
+  }();
+
+  static constexpr std::array<std::string_view, port_count> port_names = [] {
+    std::array<std::string_view, port_count> names{};
+    for (std::size_t p = 0; p < port_count; ++p) names[p] = analysis.decls[analysis.port_repr[p]].name;
+    return names;
+  }();
+
+  // Execution position of a node type.
+  template <class N>
+  static constexpr std::size_t position_of() {
+    return analysis.position[node_index<N>()];
+  }
+
+  // Raw analysis for the introspection helpers (producer/consumer table, DOT).
+  static constexpr const auto& graph() { return analysis; }
+
+ private:
+  template <class Tuple, std::size_t... K>
+  BasicPipeline(Tuple&& nodes, std::index_sequence<K...>)
+      : nodes_(std::move(std::get<analysis.order[K]>(nodes))...) {
+    reset_ports();
+  }
+
+  template <class N>
+  static constexpr std::size_t node_index() {
+    constexpr std::array<bool, node_count> same{std::is_same_v<N, Nodes>...};
+    constexpr std::size_t index = [&] {
+      for (std::size_t i = 0; i < node_count; ++i) {
+        if (same[i]) return i;
+      }
+      return node_count;
+    }();
+    static_assert(index < node_count, "praxis::Pipeline::node<N>(): N is not a node of this pipeline");
+    return index;
+  }
+
+  template <class P>
+  static constexpr std::size_t port_index() {
+    constexpr std::size_t index = [] {
+      for (std::size_t p = 0; p < port_count; ++p) {
+        if (port_names[p] == std::string_view{P::name}) return p;
+      }
+      return port_count;
+    }();
+    static_assert(index < port_count,
+                  "praxis::Pipeline::get<P>(): no node of this pipeline reads or writes port P");
+    return index;
+  }
+
+  void reset_ports() { reset_ports_impl(std::make_index_sequence<port_count>{}); }
+  template <std::size_t... P>
+  void reset_ports_impl(std::index_sequence<P...>) {
+    ((detail::slot_get<P>(ports_).value = port_default<port_t<P>>()), ...);
+    (reset_previous<P>(), ...);
+  }
+  template <std::size_t P>
+  void reset_previous() {
+    if constexpr (analysis.port_has_previous_reader[P]) {
+      detail::slot_get<P>(ports_).previous = port_default<port_t<P>>();
+    }
+  }
+
+  template <std::size_t... I>
+  void reset_nodes(std::index_sequence<I...>) {
+    (reset_node(detail::slot_get<I>(nodes_)), ...);
+  }
+  template <class N>
+  static void reset_node(N& node) {
+    if constexpr (requires { node.reset(); }) node.reset();
+  }
+
+  template <std::size_t... P>
+  void copy_previous(std::index_sequence<P...>) {
+    (copy_previous_one<P>(), ...);
+  }
+  template <std::size_t P>
+  void copy_previous_one() {
+    if constexpr (analysis.port_has_previous_reader[P]) {
+      auto& slot = detail::slot_get<P>(ports_);
+      slot.previous = slot.value;
+    }
+  }
+
+  template <std::size_t... K>
+  void run_in_order(std::index_sequence<K...>) {
+    (run_timed<K, analysis.order[K]>(), ...);
+  }
+
+  template <std::size_t K, std::size_t I>
+  void run_timed() {
+    if constexpr (Timing::enabled) {
+      const std::int64_t start = Timing::clock::now_ns();
+      run_node<I>();
+      const std::int64_t elapsed = Timing::clock::now_ns() - start;
+      timings_[K].add(static_cast<std::uint64_t>(elapsed > 0 ? elapsed : 0));
+    } else {
+      run_node<I>();
+    }
+  }
+
+  template <std::size_t I>
+  void run_node() {
+    using N = node_t<I>;
+    call_cycle<I>(detail::slot_get<analysis.position[I]>(nodes_),
+                  std::make_index_sequence<detail::input_count<N>>{},
+                  std::make_index_sequence<detail::output_count<N>>{});
+  }
+
+  template <std::size_t I, class N, std::size_t... In, std::size_t... Out>
+  void call_cycle(N& node, std::index_sequence<In...>, std::index_sequence<Out...>) {
+    constexpr std::size_t base = analysis.decl_begin[I];
+    node.cycle(input_ref<base + In>()..., output_ref<base + detail::input_count<N> + Out>()...);
+  }
+
+  template <std::size_t D>
+  const auto& input_ref() const {
+    auto& slot = detail::slot_get<analysis.port_of_decl[D]>(ports_);
+    if constexpr (analysis.decls[D].previous) {
+      return slot.previous;
+    } else {
+      return slot.value;
+    }
+  }
+  template <std::size_t D>
+  auto& output_ref() {
+    return detail::slot_get<analysis.port_of_decl[D]>(ports_).value;
+  }
+
+  [[no_unique_address]] NodeStorage nodes_;
+  PortStorage ports_;
+  [[no_unique_address]] TimingStorage timings_{};
+};
+
+template <class... Nodes>
+using Pipeline = BasicPipeline<NoTiming, Nodes...>;
+
+template <class... Nodes>
+using TimedPipeline = BasicPipeline<NodeTiming<>, Nodes...>;
+
+template <class... Nodes>
+[[nodiscard]] Pipeline<std::decay_t<Nodes>...> make_pipeline(Nodes&&... nodes) {
+  return Pipeline<std::decay_t<Nodes>...>(std::forward<Nodes>(nodes)...);
+}
+
+}  // namespace praxis

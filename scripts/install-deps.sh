@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what praxis needs to build and test, from Debian packages only. Idempotent: when every
+# package is already installed it does nothing (and does not touch the network).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build g++ clang-14
+  libboost-dev libeigen3-dev nlohmann-json3-dev libspdlog-dev catch2 libcli11-dev
+  cyclonedds-dev cyclonedds-tools
+  time
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
