@@ -1,0 +1,152 @@
+// The main demo: a mock robot lying on the floor is taken through the whole safety story of the
+// controller runtime: damping -> stand (R2 held) -> ctrl (A) -> tilt fault -> damping.
+//
+//   praxis_demo --robot g1 --duration 10 [--param DIR] [--log-folder logs | --no-log] [--realtime]
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include <praxis/control/robot_controller.hpp>
+#include <praxis/hardware/mock/mock_robot.hpp>
+#include <praxis/hardware/unitree/g1.hpp>
+#include <praxis/hardware/unitree/go2.hpp>
+#include <praxis/io/params.hpp>
+#include <praxis/io/run_folder.hpp>
+
+#include "../custom_controller/sinusoid_controller.hpp"
+
+#ifndef PRAXIS_EXAMPLE_PARAMS_DIR
+#define PRAXIS_EXAMPLE_PARAMS_DIR "examples/custom_controller/params"
+#endif
+
+namespace {
+
+using namespace std::chrono_literals;
+
+struct Settings {
+  std::string robot = "g1";
+  double duration = 10.0;
+  std::string param_folder;
+  std::string log_base = "logs";
+  bool no_log = false;
+  bool realtime = false;
+};
+
+praxis::RobotController<praxis::mock::MockRobot<praxis::unitree::G1>,
+                        example::SinusoidController<praxis::unitree::G1>>* g_g1 = nullptr;
+praxis::RobotController<praxis::mock::MockRobot<praxis::unitree::Go2>,
+                        example::SinusoidController<praxis::unitree::Go2>>* g_go2 = nullptr;
+
+void on_signal(int) {
+  if (g_g1) g_g1->request_stop();
+  if (g_go2) g_go2->request_stop();
+}
+
+template <class Model>
+int run_demo(const Settings& s) {
+  using Robot = praxis::mock::MockRobot<Model>;
+  using Ctrl = example::SinusoidController<Model>;
+  const std::filesystem::path params =
+      s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / std::string(Model::name)
+                             : std::filesystem::path(s.param_folder);
+
+  // Read and check the parameters before a run folder or a robot exists.
+  Ctrl probe;
+  probe.load_params(params);
+
+  praxis::ControllerOptions options;
+  options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / probe.dt));  // once a second
+  std::filesystem::path run_folder;
+  if (!s.no_log) {
+    run_folder = praxis::create_run_folder(s.log_base);
+    options.cycle_log = run_folder / "log.csv";
+    praxis::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
+                                      {"robot", std::string(Model::name)},
+                                      {"backend", "mock"},
+                                      {"dt", std::to_string(probe.dt)},
+                                      {"mode", s.realtime ? "realtime" : "simulated"}});
+  }
+
+  // The script runs on the mock's clock: real time when --realtime, simulated time otherwise.
+  const praxis::TimePoint t0 = s.realtime ? praxis::Clock::now() : praxis::TimePoint{};
+  Robot robot(praxis::mock::MockOptions{}, t0);
+  const auto at = [&](double seconds) { return t0 + praxis::from_seconds(seconds); };
+  const double d = s.duration;
+  robot.hold(praxis::GamepadButton::R2, at(0.05 * d), praxis::from_seconds(0.35 * d));  // stand up
+  robot.tap(praxis::GamepadButton::A, at(0.45 * d));                                    // start ctrl
+  robot.tilt(2.0, 0.3, at(0.75 * d));                                                   // it falls over
+
+  praxis::RobotController<Robot, Ctrl> controller(robot, options);
+  if constexpr (std::is_same_v<Model, praxis::unitree::G1>) g_g1 = &controller; else g_go2 = &controller;
+  controller.load_params(params);
+
+  std::printf("praxis demo: mock %s lying on the floor, %zu joints, control period %.1f ms, %s\n",
+              std::string(Model::name).c_str(), Model::joint_count,
+              praxis::to_seconds(controller.period()) * 1e3, s.realtime ? "real time (3 threads)" : "simulated time");
+  std::printf("script: R2 held %.1f-%.1f s, A at %.1f s, tilt fault at %.1f s\n\n", 0.05 * d, 0.4 * d,
+              0.45 * d, 0.75 * d);
+
+  double worst_stand_error = 0.0;
+  if (s.realtime) {
+    controller.run_for(praxis::from_seconds(d));
+  } else {
+    const auto period = controller.period();
+    for (praxis::TimePoint t = t0 + period; t <= at(d); t += period) {
+      controller.step(t);
+      if (t > at(0.40 * d) && t < at(0.45 * d)) {  // standing, before ctrl
+        for (std::size_t j = 0; j < Model::joint_count; ++j) {
+          const auto i = static_cast<Eigen::Index>(j);
+          worst_stand_error = std::max(worst_stand_error, std::abs(robot.q()[i] - controller.user().init_pos[j]));
+        }
+      }
+    }
+  }
+  controller.flush();
+
+  const auto transitions = controller.transitions();
+  std::printf("\n%zu transitions:\n", transitions.size());
+  for (const auto& e : transitions) {
+    std::printf("  %7.3f s  %-8s -> %-8s  (%s)\n", e.time, std::string(praxis::to_string(e.from)).c_str(),
+                std::string(praxis::to_string(e.to)).c_str(),
+                std::string(praxis::control::to_string(e.cause)).c_str());
+  }
+  const auto stats = controller.compute_stats();
+  std::printf("\ncompute time, last window of %zu cycles: mean %.2f us, p99 %.2f us, max %.2f us\n",
+              stats.samples, stats.mean_us, stats.p99_us, stats.max_us);
+  if (!s.realtime) std::printf("largest joint error to the stand pose before ctrl: %.4f rad\n", worst_stand_error);
+  std::printf("commands that reached the motors: %llu (non-finite: %llu, outside limits: %llu)\n",
+              static_cast<unsigned long long>(robot.commands_received()),
+              static_cast<unsigned long long>(robot.non_finite_commands()),
+              static_cast<unsigned long long>(robot.out_of_limit_commands()));
+  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  if (!run_folder.empty()) std::printf("logs: %s\n", run_folder.string().c_str());
+  return controller.state() == praxis::ControlState::damping ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  CLI::App app{"praxis demo: a mock robot through damping, stand, ctrl and a tilt fault"};
+  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"g1", "go2"}));
+  app.add_option("-d,--duration", s.duration, "seconds to run")->check(CLI::Range(2.0, 3600.0));
+  app.add_option("-p,--param", s.param_folder, "folder with params.json (default: the example's)");
+  app.add_option("-l,--log-folder", s.log_base, "where run folders are created");
+  app.add_flag("--no-log", s.no_log, "write no log files");
+  app.add_flag("--realtime", s.realtime, "run in real time with receive/control/send threads");
+  CLI11_PARSE(app, argc, argv);
+
+  std::signal(SIGINT, on_signal);
+  try {
+    return s.robot == "g1" ? run_demo<praxis::unitree::G1>(s) : run_demo<praxis::unitree::Go2>(s);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 2;
+  }
+}

@@ -1,0 +1,266 @@
+#pragma once
+// Reporter: everything the controller tells a human or writes to disk, done on its own thread.
+//
+// The control thread only pushes fixed-size records into lock-free single-producer queues
+// (boost::lockfree::spsc_queue with compile-time capacity: no allocation, no lock, no wait); the
+// reporter thread drains them, prints transitions, guard events and compute-time statistics with
+// spdlog, and appends the per-cycle CSV log. When a queue is full the record is dropped and
+// counted, never waited for.
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <boost/lockfree/spsc_queue.hpp>
+#include <spdlog/logger.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+
+#include "praxis/control/nodes.hpp"
+#include "praxis/core/robot_model.hpp"
+
+namespace praxis::control {
+
+inline constexpr std::size_t k_max_log_values = 32;
+
+template <std::size_t N>
+struct CycleRecord {
+  double time = 0.0;  // seconds since the controller started
+  std::uint64_t cycle = 0;
+  ControlState state = ControlState::damping;
+  double pd_ratio = 0.0;
+  std::array<double, N> q{}, dq{}, tau{}, cmd_q{}, cmd_kp{}, cmd_kd{}, cmd_tau{};
+  std::uint32_t log_count = 0;
+  std::array<float, k_max_log_values> log{};
+};
+
+struct TransitionEvent {
+  double time = 0.0;
+  std::uint64_t cycle = 0;
+  ControlState from = ControlState::damping;
+  ControlState to = ControlState::damping;
+  TransitionCause cause = TransitionCause::none;
+  double pd_ratio = 0.0;
+};
+
+struct GuardEvent {
+  double time = 0.0;
+  std::uint64_t cycle = 0;
+  bool fallback_to_damping = false;
+  std::uint32_t clamped_joints = 0;
+};
+
+struct ComputeStats {
+  std::size_t samples = 0;
+  double mean_us = 0, min_us = 0, max_us = 0, p99_us = 0;
+};
+
+struct ReporterOptions {
+  std::size_t stats_every = 100;       // cycles per compute-time window (the framework prints per 100)
+  bool print = true;                   // human messages on stdout
+  std::optional<std::filesystem::path> csv_file;  // per-cycle log; none = no CSV
+  std::chrono::milliseconds poll{2};   // how often the reporter thread looks for work
+};
+
+template <std::size_t N>
+class Reporter {
+ public:
+  Reporter(ReporterOptions options, std::span<const JointSpec, N> joints, std::size_t log_values)
+      : options_(std::move(options)), window_(std::max<std::size_t>(options_.stats_every, 1)) {
+    if (options_.print) {
+      logger_ = std::make_shared<spdlog::logger>(
+          "praxis", std::make_shared<spdlog::sinks::stdout_color_sink_mt>());
+      logger_->set_pattern("[%H:%M:%S.%e] %v");
+    }
+    if (options_.csv_file) open_csv(joints, std::min(log_values, k_max_log_values));
+    sorted_.reserve(window_.size());
+    thread_ = std::thread([this] { loop(); });
+  }
+  Reporter(const Reporter&) = delete;
+  Reporter& operator=(const Reporter&) = delete;
+  ~Reporter() {
+    stop_.store(true, std::memory_order_release);
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // ---- producer side: the control thread; never blocks ----
+  void push(const CycleRecord<N>& r) { count(cycles_.push(r)); }
+  void push(const TransitionEvent& e) { count(transitions_.push(e)); }
+  void push(const GuardEvent& e) { count(guards_.push(e)); }
+  void push_compute_time(std::uint32_t ns) { count(compute_.push(ns)); }
+
+  // ---- for anyone else ----
+
+  // Waits until every record pushed so far has been handled (printed, written).
+  void flush() {
+    const auto target = pushed_.load(std::memory_order_acquire);
+    while (handled_.load(std::memory_order_acquire) < target) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    std::lock_guard lock(mutex_);
+    if (csv_) csv_.flush();
+  }
+  [[nodiscard]] std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  [[nodiscard]] ComputeStats last_stats() const {
+    std::lock_guard lock(mutex_);
+    return last_stats_;
+  }
+  [[nodiscard]] std::vector<TransitionEvent> transitions() const {
+    std::lock_guard lock(mutex_);
+    return history_;
+  }
+  void info(std::string_view message) {
+    if (logger_) logger_->info("{}", message);
+  }
+
+ private:
+  void count(bool pushed) {
+    if (pushed) {
+      pushed_.fetch_add(1, std::memory_order_release);
+    } else {
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
+  void loop() {
+    for (;;) {
+      const bool stopping = stop_.load(std::memory_order_acquire);
+      const std::size_t done = drain();
+      if (done == 0) {
+        if (stopping) break;
+        std::this_thread::sleep_for(options_.poll);
+      }
+    }
+    std::lock_guard lock(mutex_);
+    if (csv_) csv_.flush();
+  }
+
+  std::size_t drain() {
+    std::size_t n = 0;
+    TransitionEvent t;
+    while (transitions_.pop(t)) {
+      {
+        std::lock_guard lock(mutex_);
+        history_.push_back(t);
+      }
+      if (logger_) {
+        logger_->info("t={:.3f}s cycle {}: {} -> {} ({}), pd_ratio {:.3f}", t.time, t.cycle,
+                      to_string(t.from), to_string(t.to), to_string(t.cause), t.pd_ratio);
+      }
+      ++n;
+    }
+    GuardEvent g;
+    while (guards_.pop(g)) {
+      if (logger_) {
+        if (g.fallback_to_damping) {
+          logger_->warn("t={:.3f}s cycle {}: controller command was not finite; damping sent instead",
+                        g.time, g.cycle);
+        } else {
+          logger_->warn("t={:.3f}s cycle {}: command clamped to the robot's limits on {} joint(s)",
+                        g.time, g.cycle, g.clamped_joints);
+        }
+      }
+      ++n;
+    }
+    std::uint32_t ns = 0;
+    while (compute_.pop(ns)) {
+      window_[filled_++] = ns;
+      if (filled_ == window_.size()) report_window();
+      ++n;
+    }
+    CycleRecord<N> r;
+    while (cycles_.pop(r)) {
+      write_csv(r);
+      ++n;
+    }
+    handled_.fetch_add(n, std::memory_order_release);
+    return n;
+  }
+
+  void report_window() {
+    sorted_.assign(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(filled_));
+    std::sort(sorted_.begin(), sorted_.end());
+    ComputeStats s;
+    s.samples = filled_;
+    s.mean_us = std::accumulate(sorted_.begin(), sorted_.end(), 0.0) / static_cast<double>(filled_) / 1e3;
+    s.min_us = sorted_.front() / 1e3;
+    s.max_us = sorted_.back() / 1e3;
+    const auto p99 = static_cast<std::size_t>(0.99 * static_cast<double>(filled_ - 1) + 0.5);
+    s.p99_us = sorted_[p99] / 1e3;
+    filled_ = 0;
+    {
+      std::lock_guard lock(mutex_);
+      last_stats_ = s;
+    }
+    if (logger_) {
+      logger_->info("compute time over {} cycles: mean {:.2f} us, min {:.2f} us, max {:.2f} us, p99 {:.2f} us",
+                    s.samples, s.mean_us, s.min_us, s.max_us, s.p99_us);
+    }
+  }
+
+  void open_csv(std::span<const JointSpec, N> joints, std::size_t log_values) {
+    csv_.open(*options_.csv_file);
+    if (!csv_) {
+      throw std::runtime_error("cannot create the cycle log '" + options_.csv_file->string() + "'");
+    }
+    log_columns_ = log_values;
+    csv_ << "time,cycle,state,pd_ratio";
+    for (const char* prefix : {"q_", "dq_", "tau_", "cmd_q_", "cmd_kp_", "cmd_kd_", "cmd_tau_"}) {
+      for (const auto& j : joints) csv_ << ',' << prefix << j.name;
+    }
+    for (std::size_t k = 0; k < log_columns_; ++k) csv_ << ",log_" << k;
+    csv_ << '\n';
+  }
+
+  void write_csv(const CycleRecord<N>& r) {
+    if (!csv_) return;
+    std::lock_guard lock(mutex_);
+    csv_ << r.time << ',' << r.cycle << ',' << to_string(r.state) << ',' << r.pd_ratio;
+    for (const auto* column : {&r.q, &r.dq, &r.tau, &r.cmd_q, &r.cmd_kp, &r.cmd_kd, &r.cmd_tau}) {
+      for (const double v : *column) csv_ << ',' << v;
+    }
+    for (std::size_t k = 0; k < log_columns_; ++k) {
+      csv_ << ',';
+      if (k < r.log_count) csv_ << r.log[k];
+    }
+    csv_ << '\n';
+  }
+
+  ReporterOptions options_;
+  std::shared_ptr<spdlog::logger> logger_;
+  boost::lockfree::spsc_queue<CycleRecord<N>, boost::lockfree::capacity<2048>> cycles_;
+  boost::lockfree::spsc_queue<TransitionEvent, boost::lockfree::capacity<256>> transitions_;
+  boost::lockfree::spsc_queue<GuardEvent, boost::lockfree::capacity<256>> guards_;
+  boost::lockfree::spsc_queue<std::uint32_t, boost::lockfree::capacity<8192>> compute_;
+  std::atomic<std::uint64_t> pushed_{0}, handled_{0}, dropped_{0};
+  std::atomic<bool> stop_{false};
+
+  // Reporter-thread state.
+  std::vector<std::uint32_t> window_;
+  std::vector<std::uint32_t> sorted_;
+  std::size_t filled_ = 0;
+  std::ofstream csv_;
+  std::size_t log_columns_ = 0;
+
+  mutable std::mutex mutex_;  // guards the fields below; never taken by the control thread
+  ComputeStats last_stats_;
+  std::vector<TransitionEvent> history_;
+
+  std::thread thread_;
+};
+
+}  // namespace praxis::control

@@ -1,0 +1,21 @@
+#pragma once
+// Time in praxis: one monotonic clock. Deterministic runs (tests, simulation) pass simulated time
+// points of the same type, so no code path depends on where "now" came from.
+
+#include <chrono>
+
+namespace praxis {
+
+using Clock = std::chrono::steady_clock;
+using TimePoint = Clock::time_point;
+using Duration = Clock::duration;
+
+// Seconds as double, for control maths.
+[[nodiscard]] constexpr double to_seconds(Duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+[[nodiscard]] constexpr Duration from_seconds(double s) {
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
+}
+
+}  // namespace praxis

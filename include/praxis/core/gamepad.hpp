@@ -1,0 +1,71 @@
+#pragma once
+// The gamepad: raw state as a backend delivers it, and the edge-detecting view controllers use.
+//
+// Button bits follow the Unitree wireless remote (bit 0 = R1 ... bit 15 = left); other vendors'
+// backends map their remotes onto the same bits. The view keeps the member names of the Unitree
+// deployment framework's Gamepad (R2.on_press, lx, ...), so controllers written for it compile.
+
+#include <cstdint>
+
+namespace praxis {
+
+enum class GamepadButton : std::uint8_t {
+  R1 = 0, L1 = 1, start = 2, select = 3, R2 = 4, L2 = 5, F1 = 6, F2 = 7,
+  A = 8, B = 9, X = 10, Y = 11, up = 12, right = 13, down = 14, left = 15,
+};
+
+[[nodiscard]] constexpr std::uint16_t button_bit(GamepadButton b) {
+  return static_cast<std::uint16_t>(1u << static_cast<unsigned>(b));
+}
+
+// What a backend reports: a button bit field and the analog axes, in [-1, 1] (l2 in [0, 1]); ly and
+// ry are positive with the stick pushed forward.
+struct GamepadState {
+  std::uint16_t buttons = 0;
+  float lx = 0, ly = 0, rx = 0, ry = 0, l2 = 0;
+
+  [[nodiscard]] constexpr bool pressed(GamepadButton b) const { return (buttons & button_bit(b)) != 0; }
+  constexpr void set(GamepadButton b, bool down) {
+    buttons = static_cast<std::uint16_t>(down ? (buttons | button_bit(b)) : (buttons & ~button_bit(b)));
+  }
+  friend constexpr bool operator==(const GamepadState&, const GamepadState&) = default;
+};
+
+// One button with edge detection: on_press / on_release are true for exactly one update.
+struct Button {
+  bool pressed = false;
+  bool on_press = false;
+  bool on_release = false;
+
+  constexpr void update(bool down) {
+    on_press = down && !pressed;
+    on_release = !down && pressed;
+    pressed = down;
+  }
+};
+
+class Gamepad {
+ public:
+  Button R1, L1, start, select, R2, L2, F1, F2, A, B, X, Y, up, right, down, left;
+  float lx = 0, ly = 0, rx = 0, ry = 0, l2 = 0;
+
+  // Call once per control cycle with the latest raw state; edges refer to the previous call.
+  constexpr void update(const GamepadState& s) {
+    Button* const buttons[16] = {&R1, &L1, &start, &select, &R2, &L2, &F1, &F2,
+                                 &A,  &B,  &X,     &Y,      &up, &right, &down, &left};
+    for (unsigned bit = 0; bit < 16; ++bit) buttons[bit]->update((s.buttons >> bit) & 1u);
+    lx = s.lx;
+    ly = s.ly;
+    rx = s.rx;
+    ry = s.ry;
+    l2 = s.l2;
+  }
+
+  [[nodiscard]] constexpr const Button& operator[](GamepadButton b) const {
+    const Button* const buttons[16] = {&R1, &L1, &start, &select, &R2, &L2, &F1, &F2,
+                                       &A,  &B,  &X,     &Y,      &up, &right, &down, &left};
+    return *buttons[static_cast<unsigned>(b)];
+  }
+};
+
+}  // namespace praxis

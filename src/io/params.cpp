@@ -1,0 +1,133 @@
+#include "praxis/io/params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace praxis {
+
+struct ParamFile::Json {
+  nlohmann::json value;
+};
+
+namespace {
+
+std::string describe(const nlohmann::json& v) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::array: return "an array of " + std::to_string(v.size());
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned:
+    case nlohmann::json::value_t::number_float: return "a number";
+    default: return "an unsupported value";
+  }
+}
+
+}  // namespace
+
+ParamFile::ParamFile(std::filesystem::path path, std::unique_ptr<Json> json)
+    : path_(std::move(path)), json_(std::move(json)) {}
+ParamFile::ParamFile(const ParamFile& other)
+    : path_(other.path_), json_(std::make_unique<Json>(*other.json_)) {}
+ParamFile::ParamFile(ParamFile&&) noexcept = default;
+ParamFile& ParamFile::operator=(const ParamFile& other) {
+  if (this != &other) {
+    path_ = other.path_;
+    json_ = std::make_unique<Json>(*other.json_);
+  }
+  return *this;
+}
+ParamFile& ParamFile::operator=(ParamFile&&) noexcept = default;
+ParamFile::~ParamFile() = default;
+
+ParamFile ParamFile::load(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    throw ParamError(file.string() + ": parameter file not found");
+  }
+  if (std::filesystem::is_directory(file, ec)) {
+    throw ParamError(file.string() + ": is a folder, expected a JSON parameter file");
+  }
+  std::ifstream in(file);
+  if (!in) throw ParamError(file.string() + ": cannot be opened for reading");
+  auto json = std::make_unique<Json>();
+  try {
+    json->value = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is the offset of the error; translate it to a line for the reader.
+    std::ifstream again(file);
+    std::string text((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+    const auto upto = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
+    throw ParamError(file.string() + ":" + std::to_string(line) + ": not valid JSON (" + e.what() + ")");
+  }
+  if (!json->value.is_object()) {
+    throw ParamError(file.string() + ": expected a JSON object with parameters at the top level, found " +
+                     describe(json->value));
+  }
+  return ParamFile(file, std::move(json));
+}
+
+ParamFile ParamFile::load_folder(const std::filesystem::path& folder) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec)) {
+    throw ParamError(folder.string() + ": parameter folder not found (expected a folder with params.json)");
+  }
+  return load(folder / "params.json");
+}
+
+bool ParamFile::has(std::string_view key) const { return json_->value.contains(std::string(key)); }
+
+void ParamFile::fail(std::string_view key, std::string_view expected, std::string_view found) const {
+  throw ParamError(path_.string() + ": key \"" + std::string(key) + "\": expected " + std::string(expected) +
+                   ", found " + std::string(found));
+}
+
+double ParamFile::number(std::string_view key) const {
+  const auto it = json_->value.find(std::string(key));
+  if (it == json_->value.end()) fail(key, "a number", "no such key");
+  if (!it->is_number()) fail(key, "a number", describe(*it));
+  const double v = it->get<double>();
+  if (!std::isfinite(v)) fail(key, "a finite number", "a non-finite number");
+  return v;
+}
+
+bool ParamFile::boolean(std::string_view key) const {
+  const auto it = json_->value.find(std::string(key));
+  if (it == json_->value.end()) fail(key, "true or false", "no such key");
+  if (!it->is_boolean()) fail(key, "true or false", describe(*it));
+  return it->get<bool>();
+}
+
+std::string ParamFile::text(std::string_view key) const {
+  const auto it = json_->value.find(std::string(key));
+  if (it == json_->value.end()) fail(key, "a string", "no such key");
+  if (!it->is_string()) fail(key, "a string", describe(*it));
+  return it->get<std::string>();
+}
+
+std::vector<double> ParamFile::numbers(std::string_view key, std::size_t expected_length) const {
+  const std::string expected = "an array of " + std::to_string(expected_length) + " numbers";
+  const auto it = json_->value.find(std::string(key));
+  if (it == json_->value.end()) fail(key, expected, "no such key");
+  if (!it->is_array()) fail(key, expected, describe(*it));
+  if (it->size() != expected_length) fail(key, expected, describe(*it));
+  std::vector<double> out;
+  out.reserve(expected_length);
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const auto& v = (*it)[i];
+    if (!v.is_number() || !std::isfinite(v.get<double>())) {
+      fail(key, expected, "element " + std::to_string(i) + " is " + describe(v));
+    }
+    out.push_back(v.get<double>());
+  }
+  return out;
+}
+
+}  // namespace praxis
