@@ -7,6 +7,8 @@
 namespace praxis::test {
 
 [[nodiscard]] std::uint64_t allocation_count();
+// Allocations made by the calling thread only.
+[[nodiscard]] std::uint64_t thread_allocation_count();
 
 // Allocations made while the object is alive.
 class AllocationScope {

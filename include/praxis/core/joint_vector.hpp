@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 namespace praxis {
 

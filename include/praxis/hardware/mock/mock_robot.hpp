@@ -57,7 +57,7 @@ class MockRobot {
   using Command = JointCommand<N>;
 
   explicit MockRobot(MockOptions options = {}, TimePoint start = TimePoint{})
-      : options_(options), time_(start), next_publication_(start) {
+      : options_(options), time_(start), next_publication_(start + options.state_period) {
     if (options_.physics_step <= Duration::zero() || options_.state_period < options_.physics_step) {
       throw std::invalid_argument(
           "MockOptions: physics_step must be positive and state_period at least one physics step");

@@ -1,0 +1,99 @@
+// run(): receive, control and send threads in real time against the mock. Built twice: in the
+// normal suite (with allocation counting) and under ThreadSanitizer (tests/CMakeLists.txt).
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/hardware/mock/mock_robot.hpp"
+#include "praxis/hardware/unitree/g1.hpp"
+
+#ifdef PRAXIS_COUNT_ALLOCATIONS
+#include "../support/alloc_counter.hpp"
+#endif
+
+using namespace std::chrono_literals;
+
+namespace {
+template <class Model>
+struct WaveController {
+  static constexpr std::size_t N = Model::joint_count;
+  double dt = 0.002, kp = 60.0, kd = 1.5;
+  std::array<double, N> init_pos = Model::stand_pose;
+  std::array<double, N> jpos_des = Model::stand_pose;
+  double t = 0;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) { t = 0; }
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() {
+    t += dt;
+    jpos_des = init_pos;
+    jpos_des[15] += 0.2 * std::sin(6.0 * t);
+  }
+  std::array<float, 1> log() const { return {static_cast<float>(t)}; }
+};
+}  // namespace
+
+TEST_CASE("run() stands the robot up and controls it with three threads", "[control][threads]") {
+  using Model = praxis::unitree::G1;
+  const auto start = praxis::Clock::now();
+  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
+  robot.hold(praxis::GamepadButton::R2, start + 100ms, 700ms);
+  robot.tap(praxis::GamepadButton::A, start + 1000ms);
+
+  std::atomic<int> threads_started{0};
+#ifdef PRAXIS_COUNT_ALLOCATIONS
+  std::uint64_t control_allocations_at_start = 0, control_allocations_at_exit = 0;
+#endif
+  praxis::ControllerOptions options;
+  options.print = false;
+  options.on_thread_start = [&](praxis::ThreadRole role) {
+    ++threads_started;
+#ifdef PRAXIS_COUNT_ALLOCATIONS
+    if (role == praxis::ThreadRole::control) control_allocations_at_start = praxis::test::thread_allocation_count();
+#else
+    (void)role;
+#endif
+  };
+  options.on_thread_exit = [&](praxis::ThreadRole role) {
+#ifdef PRAXIS_COUNT_ALLOCATIONS
+    if (role == praxis::ThreadRole::control) control_allocations_at_exit = praxis::test::thread_allocation_count();
+#else
+    (void)role;
+#endif
+  };
+
+  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  controller.run_for(3s);
+
+  CHECK(threads_started == 3);
+  CHECK(controller.state() == praxis::ControlState::ctrl);
+  // About 1500 cycles at 2 ms; a loaded machine may miss a few deadlines but not most of them.
+  CHECK(controller.cycles() > 1000);
+  CHECK(controller.cycles() <= 1501);
+  CHECK(robot.commands_received() > 500);
+  CHECK(robot.non_finite_commands() == 0);
+  CHECK(robot.q()[3] == Approx(Model::stand_pose[3]).margin(0.01));
+#ifdef PRAXIS_COUNT_ALLOCATIONS
+  CHECK(control_allocations_at_exit == control_allocations_at_start);
+#endif
+  controller.flush();
+  CHECK(controller.transitions().size() == 2);
+}
+
+TEST_CASE("killing the state stream in run() falls back to damping", "[control][threads]") {
+  using Model = praxis::unitree::G1;
+  const auto start = praxis::Clock::now();
+  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
+  robot.hold(praxis::GamepadButton::R2, start + 100ms, 700ms);
+  robot.drop_states(start + 1200ms, start + 10s);
+  praxis::ControllerOptions options;
+  options.print = false;
+  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  controller.run_for(1600ms);
+  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(controller.safety().stale);
+}

@@ -1,0 +1,60 @@
+// A controller written for the Unitree deployment framework, compiled and run unchanged.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/control/seed_compat.hpp"
+#include "praxis/hardware/mock/mock_robot.hpp"
+#include "praxis/hardware/unitree/go2.hpp"
+
+// The only lines a port changes: what used to include the SDK's robot_interface.hpp and gamepad.hpp.
+using RobotInterface = praxis::seed::RobotInterface<12>;
+using Gamepad = praxis::seed::Gamepad;
+#include "seed_controller.hpp"
+
+using namespace std::chrono_literals;
+
+static_assert(praxis::SeedController<SeedStyleController, 12>);
+static_assert(!praxis::SnakeCaseController<SeedStyleController, 12>);
+
+TEST_CASE("a framework-style controller stands, controls and logs through praxis", "[control][seed]") {
+  const auto folder = std::filesystem::temp_directory_path() / "praxis_seed_params";
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "params.json")
+      << R"({"dt": 0.002, "kp": 40.0, "kd": 1.0, "init_pos": [0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8]})";
+
+  praxis::mock::MockRobot<praxis::unitree::Go2> robot;
+  praxis::ControllerOptions options;
+  options.print = false;
+  options.cycle_log = folder / "log.csv";
+  praxis::RobotController<decltype(robot), SeedStyleController> controller(robot, options);
+  controller.load_params(folder);
+  CHECK(controller.user().kp == 40.0f);
+  CHECK(controller.period() == 2ms);
+
+  const praxis::TimePoint t0{};
+  robot.hold(praxis::GamepadButton::R2, t0 + 100ms, 1s);
+  robot.tap(praxis::GamepadButton::A, t0 + 1300ms);
+  robot.set_sticks(0.25f, 0, 0, 0, t0 + 1400ms);
+  for (auto t = t0 + 2ms; t <= t0 + 3s; t += 2ms) controller.step(t);
+
+  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.user().reset_count == 2);
+  CHECK(controller.user().seen_gravity_z == Approx(-1.0f));   // the RobotInterface view was filled
+  CHECK(controller.user().lx == 0.25f);                       // and so was the Gamepad
+  CHECK(robot.q()[1] == Approx(0.9 + 0.1).margin(1e-3));      // its target reached the motors
+  CHECK(controller.user().seen_q0 == Approx(static_cast<float>(robot.q()[0])).margin(1e-3));
+
+  controller.flush();
+  std::ifstream log(folder / "log.csv");
+  std::string header, last, line;
+  std::getline(log, header);
+  while (std::getline(log, line)) last = line;
+  CHECK_THAT(header, Catch::EndsWith("log_0,log_1"));
+  CHECK_THAT(last, Catch::Contains(",CTRL,"));
+  std::filesystem::remove_all(folder);
+}
