@@ -228,20 +228,28 @@ struct UserControllerNode {
   }
 };
 
-// DAMPING: no stiffness, kd = damping_kd, hold init_pos.
+// The damping command: no stiffness, kd = damping_kd, hold init_pos. Shared by the DAMPING motion
+// and the guard's fallback.
+template <std::size_t N>
+void make_damping_command(const ControllerTargets<N>& t, double damping_kd, JointCommand<N>& cmd) {
+  cmd.q = t.init_pos;
+  cmd.dq.setZero();
+  cmd.kp.setZero();
+  cmd.kd.setConstant(damping_kd);
+  cmd.tau_ff.setZero();
+  cmd.enable.fill(true);
+}
+
+// DAMPING.
 template <std::size_t N>
 struct DampingMotion {
   static constexpr std::string_view name = "damping";
-  using inputs = ports<TargetsPort<N>>;
+  using inputs = ports<ModePort, TargetsPort<N>>;
   using outputs = ports<DampingCommandPort<N>>;
   double damping_kd = 2.0;
-  void cycle(const ControllerTargets<N>& t, JointCommand<N>& cmd) const {
-    cmd.q = t.init_pos;
-    cmd.dq.setZero();
-    cmd.kp.setZero();
-    cmd.kd.setConstant(damping_kd);
-    cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+  void cycle(const ControlMode& mode, const ControllerTargets<N>& t, JointCommand<N>& cmd) const {
+    if (mode.state != ControlState::damping) return;  // not selected: leave early
+    make_damping_command(t, damping_kd, cmd);
   }
 };
 
@@ -252,6 +260,7 @@ struct StandMotion {
   using inputs = ports<ModePort, TargetsPort<N>>;
   using outputs = ports<StandCommandPort<N>>;
   void cycle(const ControlMode& mode, const ControllerTargets<N>& t, JointCommand<N>& cmd) const {
+    if (mode.state != ControlState::stand) return;  // not selected: leave early
     cmd.q = t.init_pos;
     cmd.dq.setZero();
     cmd.kp.setConstant(t.kp * mode.pd_ratio);
@@ -265,9 +274,10 @@ struct StandMotion {
 template <std::size_t N>
 struct CtrlMotion {
   static constexpr std::string_view name = "ctrl";
-  using inputs = ports<TargetsPort<N>>;
+  using inputs = ports<ModePort, TargetsPort<N>>;
   using outputs = ports<CtrlCommandPort<N>>;
-  void cycle(const ControllerTargets<N>& t, JointCommand<N>& cmd) const {
+  void cycle(const ControlMode& mode, const ControllerTargets<N>& t, JointCommand<N>& cmd) const {
+    if (mode.state != ControlState::ctrl) return;  // not selected: leave early
     cmd.q = t.jpos_des;
     cmd.dq.setZero();
     cmd.kp.setConstant(t.kp);
@@ -280,6 +290,7 @@ struct CtrlMotion {
 struct GuardOptions {
   double max_kp = 1000.0;  // N m / rad
   double max_kd = 100.0;   // N m s / rad
+  double damping_kd = 2.0;  // for the fallback command
 };
 
 // Command sending: picks the selected motion's command and makes sure nothing non-finite or out of
@@ -288,46 +299,50 @@ template <RobotModel Model>
 struct CommandGuard {
   static constexpr std::size_t N = Model::joint_count;
   static constexpr std::string_view name = "command_guard";
-  using inputs = ports<ModePort, DampingCommandPort<N>, StandCommandPort<N>, CtrlCommandPort<N>>;
+  using inputs = ports<ModePort, TargetsPort<N>, DampingCommandPort<N>, StandCommandPort<N>,
+                       CtrlCommandPort<N>>;
   using outputs = ports<CommandPort<N>, GuardPort>;
   GuardOptions options;
 
-  void cycle(const ControlMode& mode, const JointCommand<N>& damping, const JointCommand<N>& stand,
-             const JointCommand<N>& ctrl, JointCommand<N>& out, GuardReport& report) const {
+  void cycle(const ControlMode& mode, const ControllerTargets<N>& targets,
+             const JointCommand<N>& damping_motion, const JointCommand<N>& stand,
+             const JointCommand<N>& ctrl, JointCommand<N>& out, GuardReport& report) {
     const JointCommand<N>& selected = mode.state == ControlState::ctrl    ? ctrl
                                       : mode.state == ControlState::stand ? stand
-                                                                          : damping;
+                                                                          : damping_motion;
     report = {};
-    out = selected;
-    if (!out.all_finite()) {
+    const JointCommand<N>* source = &selected;
+    if (!selected.all_finite()) {
       report.fallback_to_damping = true;
-      out = damping;
-      if (!out.all_finite()) {  // even init_pos is broken: pure damping, targets irrelevant
-        out.q.setZero();
-        out.dq.setZero();
-        out.kp.setZero();
-        out.tau_ff.setZero();
-      }
+      make_damping_command(targets, options.damping_kd, fallback_);
+      source = &fallback_;
     }
+    const auto& damping = fallback_;
+    // Even init_pos can be broken (then damping itself is not finite): send pure damping.
+    const bool broken = report.fallback_to_damping && !damping.all_finite();
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       const auto& spec = Model::joints[j];
-      const double q = std::clamp(out.q[i], spec.lower, spec.upper);
-      const double kp = std::clamp(out.kp[i], 0.0, options.max_kp);
-      const double kd = std::clamp(out.kd[i], 0.0, options.max_kd);
-      const double tau = std::clamp(out.tau_ff[i], -spec.effort, spec.effort);
-      const double dq = std::clamp(out.dq[i], -spec.velocity, spec.velocity);
-      if (q != out.q[i] || kp != out.kp[i] || kd != out.kd[i] || tau != out.tau_ff[i] ||
-          dq != out.dq[i]) {
+      const double q_in = broken ? 0.0 : source->q[i];
+      const double kp_in = broken ? 0.0 : source->kp[i];
+      const double kd_in = broken ? damping.kd[i] : source->kd[i];
+      const double tau_in = broken ? 0.0 : source->tau_ff[i];
+      const double dq_in = broken ? 0.0 : source->dq[i];
+      out.q[i] = std::clamp(q_in, spec.lower, spec.upper);
+      out.kp[i] = std::clamp(kp_in, 0.0, options.max_kp);
+      out.kd[i] = std::clamp(std::isfinite(kd_in) ? kd_in : 0.0, 0.0, options.max_kd);
+      out.tau_ff[i] = std::clamp(tau_in, -spec.effort, spec.effort);
+      out.dq[i] = std::clamp(dq_in, -spec.velocity, spec.velocity);
+      if (!broken && (out.q[i] != q_in || out.kp[i] != kp_in || out.kd[i] != kd_in ||
+                      out.tau_ff[i] != tau_in || out.dq[i] != dq_in)) {
         ++report.clamped_joints;
       }
-      out.q[i] = q;
-      out.kp[i] = kp;
-      out.kd[i] = kd;
-      out.tau_ff[i] = tau;
-      out.dq[i] = dq;
     }
+    out.enable = source->enable;
   }
+
+ private:
+  JointCommand<N> fallback_;
 };
 
 }  // namespace praxis::control

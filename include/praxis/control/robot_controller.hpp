@@ -81,6 +81,7 @@ class RobotController {
     sm.machine = sm.initial;
     graph_.template node<control::DampingMotion<N>>().damping_kd = options_.damping_kd;
     graph_.template node<control::CommandGuard<Model>>().options = options_.guard;
+    graph_.template node<control::CommandGuard<Model>>().options.damping_kd = options_.damping_kd;
     user_node().adapter = ControllerAdapter<Ctrl, N>(std::move(ctrl));
   }
   RobotController(const RobotController&) = delete;

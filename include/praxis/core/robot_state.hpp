@@ -57,9 +57,12 @@ struct RobotState {
     imu.rpy = roll_pitch_yaw(imu.orientation);
   }
 
+  // See JointCommand::all_finite for the x * 0 test.
   [[nodiscard]] bool all_finite() const {
-    return q.allFinite() && dq.allFinite() && tau.allFinite() && imu.orientation.coeffs().allFinite() &&
-           imu.gyro.allFinite() && imu.accelerometer.allFinite();
+    const double zero = (q.array() * 0.0 + dq.array() * 0.0 + tau.array() * 0.0).sum() +
+                        (imu.orientation.coeffs().array() * 0.0).sum() + (imu.gyro.array() * 0.0).sum() +
+                        (imu.accelerometer.array() * 0.0).sum();
+    return zero == 0.0;
   }
 };
 

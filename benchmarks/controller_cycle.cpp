@@ -1,0 +1,195 @@
+// Controller cycle latency: RobotController<MockRobot<G1>, USER_CTRL>::step() versus the same work
+// written by hand in one function (read, gamepad, safety, state machine, user controller, the three
+// motion commands, the guard, write, compute-time report), interleaved in one process.
+// Prints p50 / p99 / p99.9 / max per cycle and the ratio, and writes JSON.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <boost/lockfree/spsc_queue.hpp>
+
+#include "harness.hpp"
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/hardware/mock/mock_robot.hpp"
+#include "praxis/hardware/unitree/g1.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using Model = praxis::unitree::G1;
+constexpr std::size_t N = Model::joint_count;
+using Robot = praxis::mock::MockRobot<Model>;
+
+struct Wave {
+  double dt = 0.002, kp = 60.0, kd = 1.5;
+  std::array<double, N> init_pos = Model::stand_pose;
+  std::array<double, N> jpos_des = Model::stand_pose;
+  double t = 0, q0 = 0;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) { t = 0; }
+  void get_input(const praxis::RobotState<N>& s, const praxis::Gamepad&) { q0 = s.q[0]; }
+  void calculate() {
+    t += dt;
+    for (std::size_t j = 0; j < N; ++j) jpos_des[j] = init_pos[j] + 0.05 * std::sin(3.0 * t + 0.1 * static_cast<double>(j));
+  }
+  std::array<float, 2> log() const { return {static_cast<float>(t), static_cast<float>(q0)}; }
+};
+
+// The baseline: everything RobotController::step does, in one function, no graph.
+struct HandWritten {
+  explicit HandWritten(Robot& r) : robot(r) {}
+  Robot& robot;
+  praxis::RobotState<N> state{};
+  bool have_state = false;
+  praxis::Gamepad pad{};
+  praxis::StateMachine sm{};
+  praxis::ControllerAdapter<Wave, N> ctrl{};
+  praxis::JointCommand<N> cmd{};
+  bool last_fallback = false;
+  std::uint64_t clamped_total = 0;
+  boost::lockfree::spsc_queue<std::uint32_t, boost::lockfree::capacity<8192>> compute;
+
+  void step(praxis::TimePoint now) {
+    if (robot.read(state, now)) have_state = true;
+    const auto t0 = praxis::Clock::now();
+    pad.update(state.gamepad);
+    const auto age = have_state ? now - state.stamp : praxis::Duration::zero();
+    const bool stale = have_state && age > 100ms;
+    const bool invalid = have_state && !state.all_finite();
+    const bool tilted = have_state && !invalid && state.projected_gravity.z() > 0.0;
+    const auto before = sm.state;
+    if (pad.R2.on_press) sm.stand();
+    if (pad.A.on_press) sm.ctrl();
+    if (pad.L2.pressed && pad.B.pressed) sm.stop();
+    if (!have_state || stale || invalid) {
+      sm.stop();
+    } else if (sm.state == praxis::ControlState::ctrl && tilted) {
+      sm.stop();
+    }
+    if (last_fallback && sm.state != praxis::ControlState::damping) sm.stop();
+    if (sm.state == praxis::ControlState::stand) {
+      if (pad.R2.pressed) sm.standing(true);
+      if (pad.R1.pressed) sm.standing(false);
+    }
+    const bool active = sm.state != praxis::ControlState::damping;
+    if (active) {
+      if (sm.state != before) ctrl.reset(state, pad);
+      ctrl.step(state, pad);
+    }
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      double q = ctrl.init_pos(j), kp = 0.0, kd = 2.0;
+      if (sm.state == praxis::ControlState::stand) {
+        kp = ctrl.kp() * sm.pd_ratio;
+        kd = ctrl.kd() * sm.pd_ratio;
+      } else if (sm.state == praxis::ControlState::ctrl) {
+        q = ctrl.jpos_des(j);
+        kp = ctrl.kp();
+        kd = ctrl.kd();
+      }
+      cmd.q[i] = q;
+      cmd.kp[i] = kp;
+      cmd.kd[i] = kd;
+      cmd.dq[i] = 0.0;
+      cmd.tau_ff[i] = 0.0;
+    }
+    last_fallback = !cmd.all_finite();
+    std::uint32_t clamped = 0;
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      const auto& spec = Model::joints[j];
+      const double q = std::clamp(cmd.q[i], spec.lower, spec.upper);
+      const double kp = std::clamp(cmd.kp[i], 0.0, 1000.0);
+      const double kd = std::clamp(cmd.kd[i], 0.0, 100.0);
+      const double tau = std::clamp(cmd.tau_ff[i], -spec.effort, spec.effort);
+      const double dq = std::clamp(cmd.dq[i], -spec.velocity, spec.velocity);
+      if (q != cmd.q[i] || kp != cmd.kp[i] || kd != cmd.kd[i] || tau != cmd.tau_ff[i] || dq != cmd.dq[i]) ++clamped;
+      cmd.q[i] = q;
+      cmd.kp[i] = kp;
+      cmd.kd[i] = kd;
+      cmd.tau_ff[i] = tau;
+      cmd.dq[i] = dq;
+    }
+    clamped_total += clamped;
+    const auto t1 = praxis::Clock::now();
+    compute.push(static_cast<std::uint32_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
+    robot.write(cmd, now);
+  }
+};
+
+void script(Robot& robot) {
+  const praxis::TimePoint t0{};
+  robot.hold(praxis::GamepadButton::R2, t0 + 20ms, 1s);
+  robot.tap(praxis::GamepadButton::A, t0 + 1200ms);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string json_path = argc > 1 ? argv[1] : "controller_cycle.json";
+  constexpr std::size_t k_cycles = 120'000;
+  constexpr std::size_t k_batch = 1000;
+
+  Robot robot_a, robot_b;
+  script(robot_a);
+  script(robot_b);
+  praxis::ControllerOptions options;
+  options.print = false;
+  praxis::RobotController<Robot, Wave> controller(robot_a, options);
+  HandWritten hand(robot_b);
+
+  std::vector<double> graph_ns, hand_ns, graph_step_ns, hand_step_ns;
+  graph_ns.reserve(k_cycles);
+  hand_ns.reserve(k_cycles);
+  praxis::TimePoint ta{}, tb{};
+  using clock = std::chrono::steady_clock;
+  // Interleaved batches; each cycle is timed on its own (step = read + graph + write on the mock).
+  for (std::size_t done = 0; done < k_cycles; done += k_batch) {
+    for (std::size_t k = 0; k < k_batch; ++k) {
+      ta += 2ms;
+      const auto s = clock::now();
+      controller.step(ta);
+      graph_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
+    }
+    for (std::size_t k = 0; k < k_batch; ++k) {
+      tb += 2ms;
+      const auto s = clock::now();
+      hand.step(tb);
+      hand_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
+    }
+    std::uint32_t sink = 0;
+    while (hand.compute.pop(sink)) {
+    }
+  }
+  if (controller.state() != praxis::ControlState::ctrl || hand.sm.state != praxis::ControlState::ctrl) {
+    std::fprintf(stderr, "benchmark did not reach CTRL: the comparison would be meaningless\n");
+    return 1;
+  }
+  const auto& ca = robot_a.last_command().command;
+  const auto& cb = robot_b.last_command().command;
+  if ((ca.q - cb.q).cwiseAbs().maxCoeff() > 1e-9) {
+    std::fprintf(stderr, "graph and hand-written variants sent different commands\n");
+    return 1;
+  }
+
+  const auto g = praxis::bench::summarize(graph_ns);
+  const auto h = praxis::bench::summarize(hand_ns);
+  praxis::bench::print_table("controller cycle, G1 (29 joints) on the mock, CTRL state, ns per step(), " +
+                                 std::to_string(k_cycles) + " cycles each",
+                             {{"RobotController (graph)", g}, {"hand-written step (baseline)", h}});
+  const double ratio = g.p50 / h.p50;
+  std::printf("\n  ratio graph / hand-written: p50 %.3f, p99 %.3f\n", ratio, g.p99 / h.p99);
+  std::printf("  (both include the mock's physics: 4 implicit steps of 29 joints per 2 ms cycle)\n");
+  praxis::bench::write_json(json_path, {{"benchmark", "controller_cycle"},
+                                        {"robot", "g1"},
+                                        {"cycles", k_cycles},
+                                        {"graph", praxis::bench::to_json(g)},
+                                        {"hand_written", praxis::bench::to_json(h)},
+                                        {"ratio_p50", ratio},
+                                        {"ratio_p99", g.p99 / h.p99}});
+  return 0;
+}
