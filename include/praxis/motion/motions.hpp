@@ -1,0 +1,366 @@
+#pragma once
+// Motion execution: one node per motion. Every node runs every cycle; a node whose motion is not
+// selected leaves early (and forgets its progress), so only the selected motion does work. Each
+// writes its joint-level command (BodyCommandPort) and whether it may be left now (SafeExitPort).
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "praxis/control/nodes.hpp"
+#include "praxis/core/clock.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_model.hpp"
+#include "praxis/core/robot_state.hpp"
+#include "praxis/motion/motion_command.hpp"
+#include "praxis/motion/motion_type.hpp"
+#include "praxis/motion/ports.hpp"
+#include "praxis/script/library.hpp"
+#include "praxis/script/player.hpp"
+
+namespace praxis::motion {
+
+using control::CycleInfo;
+using control::CyclePort;
+using control::StatePort;
+
+template <std::size_t N>
+using Pose = std::array<double, N>;
+
+namespace detail {
+template <std::size_t N>
+void hold_pose(const Pose<N>& q, const Pose<N>& kp, const Pose<N>& kd, JointCommand<N>& cmd) {
+  for (std::size_t j = 0; j < N; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    cmd.q[i] = q[j];
+    cmd.kp[i] = kp[j];
+    cmd.kd[i] = kd[j];
+  }
+  cmd.dq.setZero();
+  cmd.tau_ff.setZero();
+  cmd.enable.fill(true);
+}
+template <std::size_t N>
+Pose<N> to_pose(const JointVector<N>& v) {
+  Pose<N> p{};
+  for (std::size_t j = 0; j < N; ++j) p[j] = v[static_cast<Eigen::Index>(j)];
+  return p;
+}
+}  // namespace detail
+
+// Tilt of the body from the IMU; falling above a threshold.
+template <std::size_t N>
+struct FallDetector {
+  static constexpr std::string_view name = "fall_detector";
+  using inputs = ports<StatePort<N>>;
+  using outputs = ports<FallStatePort>;
+  double falling_tilt = 1.0;  // rad (about 57 degrees)
+  void cycle(const RobotState<N>& s, FallState& out) const {
+    out.tilt = std::acos(std::clamp(-s.projected_gravity.z(), -1.0, 1.0));
+    out.falling = out.tilt > falling_tilt;
+  }
+};
+
+// DAMPING: no stiffness; kd holds the joints back where they are.
+template <RobotModel M>
+struct DampingMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "damping";
+  using inputs = ports<MotionSelectionPort, StatePort<N>>;
+  using outputs = ports<BodyCommandPort<MotionType::damping, N>, SafeExitPort<MotionType::damping>>;
+  double kd = 2.0;
+  void cycle(const MotionSelection& sel, const RobotState<N>& s, JointCommand<N>& cmd, bool& safe) const {
+    safe = true;
+    if (sel.current != MotionType::damping) return;
+    cmd.q = s.q;
+    cmd.dq.setZero();
+    cmd.kp.setZero();
+    cmd.kd.setConstant(kd);
+    cmd.tau_ff.setZero();
+    cmd.enable.fill(true);
+  }
+};
+
+// STAND: hold the stand pose (the model's unless configured) with the model's gains.
+template <RobotModel M>
+struct StandMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "stand";
+  using inputs = ports<MotionSelectionPort>;
+  using outputs = ports<BodyCommandPort<MotionType::stand, N>, SafeExitPort<MotionType::stand>>;
+  Pose<N> pose = M::stand_pose;
+  Pose<N> kp = M::default_kp;
+  Pose<N> kd = M::default_kd;
+  void cycle(const MotionSelection& sel, JointCommand<N>& cmd, bool& safe) const {
+    safe = true;
+    if (sel.current != MotionType::stand) return;
+    detail::hold_pose(pose, kp, kd, cmd);
+  }
+};
+
+// FALL PROTECTION: go soft (low damping, no stiffness) while falling; safe once no longer falling.
+template <RobotModel M>
+struct FallProtectionMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "fall_protection";
+  using inputs = ports<MotionSelectionPort, StatePort<N>, FallStatePort>;
+  using outputs = ports<BodyCommandPort<MotionType::fall_protection, N>, SafeExitPort<MotionType::fall_protection>>;
+  double kd = 1.0;
+  void cycle(const MotionSelection& sel, const RobotState<N>& s, const FallState& fall, JointCommand<N>& cmd,
+             bool& safe) const {
+    safe = !fall.falling;
+    if (sel.current != MotionType::fall_protection) return;
+    cmd.q = s.q;
+    cmd.dq.setZero();
+    cmd.kp.setZero();
+    cmd.kd.setConstant(kd);
+    cmd.tau_ff.setZero();
+    cmd.enable.fill(true);
+  }
+};
+
+// A motion played from the script library: PREPARE and STAND_UP on a joint-controlled robot. The
+// script starts on entry; joints it does not use hold where they were, with the model's gains.
+template <RobotModel M, MotionType Type>
+struct ScriptedMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = to_string(Type);
+  using inputs = ports<MotionSelectionPort, StatePort<N>, CyclePort>;
+  using outputs = ports<BodyCommandPort<Type, N>, SafeExitPort<Type>>;
+
+  const script::ScriptLibrary<M>* library = nullptr;
+  std::string script_name = "stand";  // set before the loop; read only in the cycle
+  std::optional<Duration> duration;
+
+  void cycle(const MotionSelection& sel, const RobotState<N>& s, const CycleInfo& info, JointCommand<N>& cmd,
+             bool& safe) {
+    if (sel.current != Type) {
+      running_ = false;
+      player_.clear();
+      safe = true;
+      return;
+    }
+    if (!running_) {
+      hold_ = detail::to_pose<N>(s.q);
+      script::ExecuteScript<N> r;
+      r.scripts[0] = library != nullptr ? library->find(script_name) : nullptr;
+      r.count = r.scripts[0] != nullptr ? 1 : 0;
+      r.duration = duration;
+      r.start = info.now;
+      player_.execute(r, s.q);  // a missing script leaves the player idle: the motion holds
+      running_ = true;
+    }
+    player_.evaluate(info.now, targets_);
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      const bool owned = targets_.owned.test(j);
+      cmd.q[i] = owned ? targets_.q[j] : hold_[j];
+      cmd.kp[i] = owned ? targets_.kp[j] : M::default_kp[j];
+      cmd.kd[i] = owned ? targets_.kd[j] : M::default_kd[j];
+    }
+    cmd.dq.setZero();
+    cmd.tau_ff.setZero();
+    cmd.enable.fill(true);
+    safe = player_.finished(info.now);
+  }
+
+ private:
+  script::ScriptPlayer<N> player_;
+  script::JointTargets<N> targets_;
+  Pose<N> hold_{};
+  bool running_ = false;
+};
+
+// SCRIPT: plays what the command asks for. A new request id starts a request (others keep running
+// and share the joints by priority); joints no request owns hold where they were at entry.
+template <RobotModel M>
+struct ScriptMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "script";
+  using inputs = ports<MotionSelectionPort, MotionCommandPort, StatePort<N>, CyclePort>;
+  using outputs = ports<BodyCommandPort<MotionType::script, N>, SafeExitPort<MotionType::script>>;
+
+  const script::ScriptLibrary<M>* library = nullptr;
+
+  void cycle(const MotionSelection& sel, const MotionCommand& command, const RobotState<N>& s,
+             const CycleInfo& info, JointCommand<N>& cmd, bool& safe) {
+    if (sel.current != MotionType::script) {
+      active_ = false;
+      player_.clear();
+      safe = true;
+      return;
+    }
+    if (!active_) {
+      hold_ = detail::to_pose<N>(s.q);
+      active_ = true;
+      last_id_ = 0;
+      have_id_ = false;
+    }
+    if (const auto* c = std::get_if<command::Script>(&command); c != nullptr && (!have_id_ || c->id != last_id_)) {
+      last_id_ = c->id;
+      have_id_ = true;
+      if (library != nullptr) {
+        if (auto r = library->resolve(c->request)) {
+          if (r->start == TimePoint{}) r->start = info.now;
+          if (!player_.execute(*r, s.q)) ++rejected_;
+        } else {
+          ++rejected_;
+        }
+      }
+    }
+    player_.evaluate(info.now, targets_);
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      const bool owned = targets_.owned.test(j);
+      cmd.q[i] = owned ? targets_.q[j] : hold_[j];
+      cmd.kp[i] = owned ? targets_.kp[j] : M::default_kp[j];
+      cmd.kd[i] = owned ? targets_.kd[j] : M::default_kd[j];
+    }
+    cmd.dq.setZero();
+    cmd.tau_ff.setZero();
+    cmd.enable.fill(true);
+    safe = player_.finished(info.now);
+  }
+  // Requests whose names were unknown or that found the player full.
+  [[nodiscard]] std::uint64_t rejected() const { return rejected_; }
+
+ private:
+  script::ScriptPlayer<N> player_;
+  script::JointTargets<N> targets_;
+  Pose<N> hold_{};
+  bool active_ = false;
+  bool have_id_ = false;
+  std::uint32_t last_id_ = 0;
+  std::uint64_t rejected_ = 0;
+};
+
+// WALK / WALK WITH VELOCITY: turns the command into a velocity request for whatever walks the robot.
+struct WalkOptions {
+  double deceleration_distance = 0.5;  // m: slow down within this distance of the target
+  double max_turn_rate = 1.0;          // rad/s
+};
+
+[[nodiscard]] inline LocomotionRequest locomotion_from(const MotionCommand& c, const WalkOptions& o) {
+  LocomotionRequest r;
+  if (const auto* v = std::get_if<command::WalkWithVelocity>(&c)) {
+    r.active = true;
+    r.vx = v->velocity.x();
+    r.vy = v->velocity.y();
+    r.wz = v->angular_velocity;
+  } else if (const auto* w = std::get_if<command::Walk>(&c)) {
+    r.active = true;
+    if (w->path_length == 0) return r;
+    const Vector2 next = w->path[0];
+    const Vector2 target = w->path[std::min(w->path_length, k_max_path_points) - 1];
+    const double distance = next.norm();
+    if (distance > 1e-9) {
+      const double slow = std::clamp(target.norm() / o.deceleration_distance, 0.0, 1.0);
+      const Vector2 v = next / distance * w->speed * slow;
+      r.vx = v.x();
+      r.vy = v.y();
+    }
+    const double heading = w->orientation_mode == OrientationMode::look_towards ? w->target_orientation
+                           : distance > 1e-9                                    ? std::atan2(next.y(), next.x())
+                                                                                : 0.0;
+    r.wz = std::sin(heading) * o.max_turn_rate;
+  }
+  return r;
+}
+
+struct WalkMotion {
+  static constexpr std::string_view name = "walk";
+  using inputs = ports<MotionSelectionPort, MotionCommandPort>;
+  using outputs = ports<LocomotionRequestPort>;
+  WalkOptions options;
+  void cycle(const MotionSelection& sel, const MotionCommand& command, LocomotionRequest& out) const {
+    out = sel.current == MotionType::walk ? locomotion_from(command, options) : LocomotionRequest{};
+  }
+};
+
+// On a robot that walks by itself, the walk motion has no joint command: joint control is off and
+// the sender hands the request to the backend.
+template <RobotModel M>
+struct BackendWalkBody {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "backend_walk";
+  using inputs = ports<MotionSelectionPort>;
+  using outputs = ports<BodyCommandPort<MotionType::walk, N>, SafeExitPort<MotionType::walk>>;
+  void cycle(const MotionSelection&, JointCommand<N>& cmd, bool& safe) const {
+    cmd.enable.fill(false);
+    safe = true;
+  }
+};
+
+// VISUAL KICK: on a robot without a kick of its own (every robot praxis has a backend for so far),
+// the kick holds the stand pose; a robot with a kick capability takes the request instead.
+template <RobotModel M>
+struct VisualKickMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "visual_kick";
+  using inputs = ports<MotionSelectionPort>;
+  using outputs = ports<BodyCommandPort<MotionType::visual_kick, N>, SafeExitPort<MotionType::visual_kick>>;
+  void cycle(const MotionSelection& sel, JointCommand<N>& cmd, bool& safe) const {
+    safe = true;
+    if (sel.current != MotionType::visual_kick) return;
+    detail::hold_pose(M::stand_pose, M::default_kp, M::default_kd, cmd);
+  }
+};
+
+// DISPATCHING: from the last command that reached the motors to the next motion's start pose, in a
+// configurable time (a smooth, cosine-shaped interpolation); safe to exit once there.
+template <RobotModel M>
+struct DispatchingMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "dispatching";
+  using inputs = ports<MotionSelectionPort, previous<ActuatedCommandPort<N>>, StatePort<N>, CyclePort>;
+  using outputs = ports<BodyCommandPort<MotionType::dispatching, N>, SafeExitPort<MotionType::dispatching>>;
+
+  Duration duration = std::chrono::seconds(1);
+  std::array<Pose<N>, k_motion_types> start_pose = [] {
+    std::array<Pose<N>, k_motion_types> a{};
+    a.fill(M::stand_pose);
+    return a;
+  }();
+  Pose<N> kp = M::default_kp;
+  Pose<N> kd = M::default_kd;
+
+  void cycle(const MotionSelection& sel, const JointCommand<N>& last, const RobotState<N>& s, const CycleInfo& info,
+             JointCommand<N>& cmd, bool& safe) {
+    if (sel.current != MotionType::dispatching) {
+      safe = true;
+      return;
+    }
+    if (sel.changed) {
+      // A joint that was limp (kp 0) is wherever it is, not where its last target said.
+      for (std::size_t j = 0; j < N; ++j) {
+        const auto i = static_cast<Eigen::Index>(j);
+        from_[j] = last.kp[i] > 0.0 && last.enable[j] && std::isfinite(last.q[i]) ? last.q[i] : s.q[i];
+      }
+      begin_ = info.now;
+    }
+    const auto& to = start_pose[static_cast<std::size_t>(sel.dispatching_to)];
+    const double alpha = duration <= Duration::zero()
+                             ? 1.0
+                             : std::clamp(to_seconds(info.now - begin_) / to_seconds(duration), 0.0, 1.0);
+    const double shape = 0.5 - 0.5 * std::cos(alpha * 3.14159265358979323846);
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      cmd.q[i] = from_[j] + shape * (to[j] - from_[j]);
+      cmd.kp[i] = kp[j];
+      cmd.kd[i] = kd[j];
+    }
+    cmd.dq.setZero();
+    cmd.tau_ff.setZero();
+    cmd.enable.fill(true);
+    safe = alpha >= 1.0;
+  }
+
+ private:
+  Pose<N> from_{};
+  TimePoint begin_{};
+};
+
+}  // namespace praxis::motion

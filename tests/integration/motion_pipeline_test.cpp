@@ -1,0 +1,263 @@
+// The motion pipeline on mock hardware: dispatching, scripts, walking (by the robot or by a node
+// of the user's), head motion, the collector's guards, and zero allocations per cycle.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "../support/alloc_counter.hpp"
+#include "praxis/graph/introspection.hpp"
+#include "praxis/hardware/mock/mock_robot.hpp"
+#include "praxis/hardware/unitree/g1.hpp"
+#include "praxis/hardware/unitree/go2.hpp"
+#include "praxis/motion/motion_controller.hpp"
+
+using namespace std::chrono_literals;
+namespace m = praxis::motion;
+using m::MotionType;
+using Go2 = praxis::unitree::Go2;
+using G1 = praxis::unitree::G1;
+
+namespace {
+
+praxis::TimePoint at(double s) { return praxis::TimePoint{} + praxis::from_seconds(s); }
+
+// A walking node of the user's: steps the legs in place, faster with more requested speed.
+struct StepInPlace {
+  static constexpr std::string_view name = "step_in_place";
+  using inputs = praxis::ports<m::MotionSelectionPort, m::LocomotionRequestPort, praxis::control::CyclePort>;
+  using outputs = praxis::ports<m::BodyCommandPort<MotionType::walk, 12>, m::SafeExitPort<MotionType::walk>>;
+  double phase = 0.0;
+  int cycles_walking = 0;
+  void cycle(const m::MotionSelection& sel, const praxis::LocomotionRequest& req, const praxis::control::CycleInfo&,
+             praxis::JointCommand<12>& cmd, bool& safe) {
+    safe = true;
+    if (sel.current != MotionType::walk) return;
+    ++cycles_walking;
+    phase += 0.002 * (1.0 + req.vx);
+    for (int j = 0; j < 12; ++j) {
+      cmd.q[j] = Go2::stand_pose[static_cast<std::size_t>(j)] + (j % 3 == 1 ? 0.1 * std::sin(6.0 * phase) : 0.0);
+    }
+    cmd.kp.setConstant(40.0);
+    cmd.kd.setConstant(1.0);
+    cmd.enable.fill(true);
+  }
+};
+
+// A mock that walks by itself: records what it was asked.
+struct WalkingMock : praxis::mock::MockRobot<G1> {
+  praxis::LocomotionRequest last{};
+  int walk_calls = 0;
+  void walk(const praxis::LocomotionRequest& r, praxis::TimePoint) {
+    last = r;
+    ++walk_calls;
+  }
+};
+static_assert(praxis::HasLocomotion<WalkingMock>);
+static_assert(!praxis::HasLocomotion<praxis::mock::MockRobot<Go2>>);
+
+template <class Robot, class... Extra>
+struct Rig {
+  using Model = typename Robot::model;
+  Robot robot;
+  praxis::script::ScriptLibrary<Model> library;
+  std::unique_ptr<m::MotionController<Robot, m::CommandInput, Extra...>> motion;
+  praxis::TimePoint now{};
+
+  explicit Rig(const char* scripts, m::MotionOptions options = {}) {
+    library.load_folder(scripts);
+    motion = std::make_unique<m::MotionController<Robot, m::CommandInput, Extra...>>(robot, library, options);
+  }
+  void command(const m::MotionCommand& c) { motion->behaviour().command = c; }
+  void run_until(double s) {
+    while (now < at(s)) motion->step(now += 2ms);
+  }
+};
+
+const char* go2_scripts() { return PRAXIS_SOURCE_DIR "/examples/scripts/go2"; }
+const char* g1_scripts() { return PRAXIS_SOURCE_DIR "/examples/scripts/g1"; }
+
+}  // namespace
+
+TEST_CASE("the pipeline sorts selection before execution before sending", "[motion][pipeline]") {
+  using MC = m::MotionController<praxis::mock::MockRobot<Go2>, m::CommandInput, StepInPlace>;
+  const auto g = praxis::describe<MC::Graph>();
+  auto pos = [&](std::string_view n) {
+    return static_cast<std::size_t>(std::find(g.nodes.begin(), g.nodes.end(), n) - g.nodes.begin());
+  };
+  CHECK(pos("motion_selector") < pos("dispatching"));
+  CHECK(pos("motion_selector") < pos("step_in_place"));
+  CHECK(pos("dispatching") < pos("motor_commands_collector"));
+  CHECK(pos("step_in_place") < pos("motor_commands_collector"));
+  CHECK(pos("motor_commands_collector") < pos("commands_sender"));
+  CHECK(pos("commands_sender") == g.nodes.size() - 1);
+}
+
+TEST_CASE("dispatching reaches the target pose in the configured time", "[motion][pipeline]") {
+  m::MotionOptions o;
+  o.dispatch_duration = 1500ms;
+  Rig<praxis::mock::MockRobot<Go2>, StepInPlace> rig(go2_scripts(), o);
+  rig.run_until(0.2);  // damping first
+  CHECK(rig.motion->selection().current == MotionType::damping);
+  rig.command(m::command::Stand{});
+  rig.run_until(0.202);
+  REQUIRE(rig.motion->selection().current == MotionType::dispatching);
+  CHECK(rig.motion->selection().dispatching_to == MotionType::stand);
+  // Halfway through, the target is halfway (cosine shape: exactly half at half time).
+  rig.run_until(0.202 + 0.75);
+  const double start = Go2::rest_pose[2], goal = Go2::stand_pose[2];
+  CHECK(rig.motion->command().q[2] == Approx(start + 0.5 * (goal - start)).margin(0.01));
+  CHECK(rig.motion->selection().current == MotionType::dispatching);
+  rig.run_until(0.202 + 1.5);
+  CHECK(rig.motion->command().q[2] == Approx(goal).margin(1e-6));
+  rig.run_until(0.202 + 1.51);
+  CHECK(rig.motion->selection().current == MotionType::stand);
+  rig.run_until(3.0);
+  for (std::size_t j = 0; j < 12; ++j) {
+    CHECK(rig.robot.q()[static_cast<Eigen::Index>(j)] == Approx(Go2::stand_pose[j]).margin(2e-3));
+  }
+}
+
+TEST_CASE("a script command plays the script through the pipeline", "[motion][pipeline][script]") {
+  Rig<praxis::mock::MockRobot<Go2>, StepInPlace> rig(go2_scripts());
+  rig.command(m::command::Stand{});
+  rig.run_until(1.5);
+  REQUIRE(rig.motion->selection().current == MotionType::stand);
+  m::command::Script sit;
+  sit.request.names = {"sit"};
+  sit.request.count = 1;
+  sit.id = 1;
+  rig.command(sit);
+  rig.run_until(2.6);  // dispatch (1 s) to the script's start, then it starts
+  REQUIRE(rig.motion->selection().current == MotionType::script);
+  CHECK(!rig.motion->safe_exits()[MotionType::script]);
+  rig.run_until(5.0);  // sit takes 1.8 s
+  CHECK(rig.motion->safe_exits()[MotionType::script]);
+  CHECK(rig.robot.q()[7] == Approx(2.1).margin(0.01));  // RR_thigh folded
+  CHECK(rig.robot.q()[1] == Approx(0.3).margin(0.01));  // FR_thigh
+}
+
+TEST_CASE("an unsafe motion is not left until it is done", "[motion][pipeline][script]") {
+  Rig<praxis::mock::MockRobot<Go2>, StepInPlace> rig(go2_scripts());
+  m::command::Script wave;
+  wave.request.names = {"wave"};
+  wave.request.count = 1;
+  wave.id = 7;
+  rig.command(wave);
+  rig.run_until(1.2);
+  REQUIRE(rig.motion->selection().current == MotionType::script);
+  rig.command(m::command::Stand{});
+  rig.run_until(2.0);
+  CHECK(rig.motion->selection().current == MotionType::script);  // wave runs 3.6 s
+  rig.run_until(5.5);
+  CHECK(rig.motion->selection().current != MotionType::script);
+  rig.command(m::command::Damping{});
+  rig.run_until(5.502);
+  CHECK(rig.motion->selection().current == MotionType::damping);  // damping is always immediate
+}
+
+TEST_CASE("a robot without locomotion walks with the user's node", "[motion][pipeline][walk]") {
+  Rig<praxis::mock::MockRobot<Go2>, StepInPlace> rig(go2_scripts());
+  rig.command(m::command::Stand{});
+  rig.run_until(1.5);
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.4, -0.1};
+  walk.angular_velocity = 0.2;
+  rig.command(walk);
+  rig.run_until(1.6);
+  CHECK(rig.motion->selection().current == MotionType::walk);  // stand -> walk directly
+  CHECK(rig.motion->locomotion().active);
+  CHECK(rig.motion->locomotion().vx == 0.4);
+  CHECK(rig.motion->locomotion().vy == -0.1);
+  CHECK(rig.motion->node<StepInPlace>().cycles_walking > 0);
+  rig.command(m::command::Stand{});
+  rig.run_until(1.7);
+  CHECK(rig.motion->selection().current == MotionType::stand);
+  CHECK(!rig.motion->locomotion().active);
+}
+
+TEST_CASE("a robot that walks by itself gets the request, not joint commands", "[motion][pipeline][walk]") {
+  Rig<WalkingMock> rig(g1_scripts());
+  rig.command(m::command::Stand{});
+  rig.run_until(1.5);
+  REQUIRE(rig.motion->selection().current == MotionType::stand);
+  const auto joint_commands = rig.robot.commands_received();
+  m::command::Walk walk;
+  walk.path[0] = {1.0, 0.0};
+  walk.path_length = 1;
+  walk.speed = 0.5;
+  rig.command(walk);
+  rig.run_until(2.0);
+  CHECK(rig.robot.walk_calls == 250);
+  CHECK(rig.robot.last.vx == Approx(0.5));
+  CHECK(rig.robot.commands_received() == joint_commands);  // no joint commands while walking
+  rig.command(m::command::Stand{});
+  rig.run_until(2.1);
+  CHECK(!rig.robot.last.active);  // told to stop
+  CHECK(rig.robot.commands_received() > joint_commands);
+}
+
+TEST_CASE("walk paths slow down near the target and turn toward it", "[motion][walk]") {
+  m::command::Walk w;
+  w.path[0] = {0.25, 0.0};
+  w.path_length = 1;
+  w.speed = 1.0;
+  const auto r = m::locomotion_from(w, m::WalkOptions{});
+  CHECK(r.vx == Approx(0.5));  // 0.25 m left, deceleration distance 0.5 m
+  CHECK(r.wz == Approx(0.0));
+  w.path[0] = {0.0, 2.0};
+  const auto left = m::locomotion_from(w, m::WalkOptions{});
+  CHECK(left.vy == Approx(1.0));
+  CHECK(left.wz == Approx(1.0));  // sin(90 degrees) * max turn rate
+}
+
+TEST_CASE("the collector never sends NaN and limits targets", "[motion][pipeline][guard]") {
+  Rig<praxis::mock::MockRobot<Go2>, StepInPlace> rig(go2_scripts());
+  rig.command(m::command::Stand{});
+  rig.run_until(1.5);
+  // A far target: clamped to the joint limit and approached at the target rate limit.
+  rig.motion->node<m::StandMotion<Go2>>().pose[1] = 10.0;
+  rig.run_until(1.502);
+  CHECK(rig.motion->report().clamped_joints >= 1);
+  CHECK(rig.motion->report().rate_limited_joints >= 1);
+  CHECK(rig.motion->command().q[1] <= Go2::joints[1].upper);
+  CHECK(rig.motion->command().q[1] == Approx(Go2::stand_pose[1] + 10.0 * 0.002).margin(1e-6));
+  rig.motion->node<m::StandMotion<Go2>>().pose[1] = std::numeric_limits<double>::quiet_NaN();
+  rig.run_until(1.504);
+  CHECK(rig.motion->report().fallback_to_damping);
+  CHECK(rig.motion->command().kp.maxCoeff() == 0.0);
+  CHECK(rig.robot.non_finite_commands() == 0);
+}
+
+TEST_CASE("a fall switches to fall protection immediately", "[motion][pipeline]") {
+  Rig<praxis::mock::MockRobot<Go2>, StepInPlace> rig(go2_scripts());
+  rig.command(m::command::Stand{});
+  rig.run_until(1.5);
+  rig.robot.tilt(1.3, 0.0, at(1.6));
+  rig.run_until(1.65);
+  CHECK(rig.motion->selection().current == MotionType::fall_protection);
+  CHECK(rig.motion->command().kp.maxCoeff() == 0.0);
+}
+
+TEST_CASE("the full motion pipeline allocates nothing per cycle", "[motion][pipeline][realtime]") {
+  Rig<praxis::mock::MockRobot<Go2>, StepInPlace> rig(go2_scripts());
+  rig.command(m::command::Stand{});
+  rig.run_until(1.5);
+  m::command::Script wave;
+  wave.request.names = {"sit", "wave"};
+  wave.request.count = 2;
+  wave.id = 3;
+  praxis::test::AllocationScope scope;
+  rig.command(wave);
+  rig.run_until(8.0);
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.2, 0.0};
+  rig.command(walk);
+  rig.run_until(12.0);
+  rig.command(m::command::Damping{});
+  rig.run_until(13.0);
+  CHECK(scope.allocations() == 0);
+  CHECK(rig.motion->selection().current == MotionType::damping);
+}
