@@ -1,6 +1,7 @@
 // Controller cycle latency: RobotController<MockRobot<G1>, USER_CTRL>::step() versus the same work
 // written by hand in one function (read, gamepad, safety, state machine, user controller, the three
 // motion commands, the guard, write, compute-time report), interleaved in one process.
+// Also the full motion pipeline (MotionController) for the same robot, next to it.
 // Prints p50 / p99 / p99.9 / max per cycle and the ratio, and writes JSON.
 
 #include <algorithm>
@@ -16,6 +17,8 @@
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
+#include "praxis/motion/motion_controller.hpp"
+#include "../examples/motion_pipeline/step_in_place.hpp"
 
 namespace {
 
@@ -176,11 +179,38 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // The motion pipeline (selection, execution, command sending) on its own mock, in CTRL's
+  // counterpart: playing a keyframe script, then standing.
+  namespace m = praxis::motion;
+  Robot robot_m;
+  praxis::script::ScriptLibrary<Model> library;
+  library.load_folder(PRAXIS_SOURCE_DIR "/examples/scripts/g1");
+  m::MotionController<Robot, m::CommandInput, example::StepInPlace<Model>> motion(robot_m, library);
+  std::vector<double> motion_ns;
+  motion_ns.reserve(k_cycles);
+  praxis::TimePoint tm{};
+  m::command::Script wave;
+  wave.request.names = {"wave"};
+  wave.request.count = 1;
+  for (std::size_t k = 0; k < k_cycles; ++k) {
+    tm += 2ms;
+    if (k % 3000 == 0) {  // every 6 s: stand, then a new wave
+      wave.id = static_cast<std::uint32_t>(k);
+      motion.behaviour().command = (k / 3000) % 2 == 0 ? m::MotionCommand{m::command::Stand{}} : m::MotionCommand{wave};
+    }
+    const auto s = clock::now();
+    motion.step(tm);
+    motion_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
+  }
+  const auto md = praxis::bench::summarize(motion_ns);
+
   const auto g = praxis::bench::summarize(graph_ns);
   const auto h = praxis::bench::summarize(hand_ns);
   praxis::bench::print_table("controller cycle, G1 (29 joints) on the mock, CTRL state, ns per step(), " +
                                  std::to_string(k_cycles) + " cycles each",
-                             {{"RobotController (graph)", g}, {"hand-written step (baseline)", h}});
+                             {{"RobotController (graph)", g},
+                              {"hand-written step (baseline)", h},
+                              {"MotionController (motion pipeline)", md}});
   const double ratio = g.p50 / h.p50;
   std::printf("\n  ratio graph / hand-written: p50 %.3f, p99 %.3f\n", ratio, g.p99 / h.p99);
   std::printf("  (both include the mock's physics: 4 implicit steps of 29 joints per 2 ms cycle)\n");
@@ -189,6 +219,7 @@ int main(int argc, char** argv) {
                                         {"cycles", k_cycles},
                                         {"graph", praxis::bench::to_json(g)},
                                         {"hand_written", praxis::bench::to_json(h)},
+                                        {"motion_pipeline", praxis::bench::to_json(md)},
                                         {"ratio_p50", ratio},
                                         {"ratio_p99", g.p99 / h.p99}});
   return 0;

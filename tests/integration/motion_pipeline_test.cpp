@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 #include "../support/alloc_counter.hpp"
@@ -260,4 +261,68 @@ TEST_CASE("the full motion pipeline allocates nothing per cycle", "[motion][pipe
   rig.run_until(13.0);
   CHECK(scope.allocations() == 0);
   CHECK(rig.motion->selection().current == MotionType::damping);
+}
+
+namespace {
+// A small humanoid with a head, for the head motion (the Unitree models have none).
+struct HeadBot {
+  static constexpr std::string_view name = "headbot";
+  static constexpr std::size_t joint_count = 4;
+  static constexpr std::array<praxis::JointSpec, 4> joints{{
+      {"head_yaw", -1.5, 1.5, 5, 10},
+      {"head_pitch", -0.7, 0.7, 5, 10},
+      {"left_knee", 0.0, 2.0, 50, 20},
+      {"right_knee", 0.0, 2.0, 50, 20},
+  }};
+  static constexpr std::array<double, 4> stand_pose{0, 0, 0.4, 0.4};
+  static constexpr std::array<double, 4> rest_pose{0, 0, 1.5, 1.5};
+  static constexpr std::array<double, 4> default_kp{10, 10, 80, 80};
+  static constexpr std::array<double, 4> default_kd{1, 1, 2, 2};
+  static constexpr std::size_t head_yaw_joint = 0;
+  static constexpr std::size_t head_pitch_joint = 1;
+};
+struct HeadBotWalker : praxis::mock::MockRobot<HeadBot> {
+  void walk(const praxis::LocomotionRequest&, praxis::TimePoint) {}
+};
+}  // namespace
+
+TEST_CASE("head motion: targets, per-axis rate limit, yaw-dependent pitch limits", "[motion][head]") {
+  static_assert(m::ModelWithHead<HeadBot>);
+  const auto dir = std::filesystem::temp_directory_path() / "praxis_headbot_scripts";
+  std::filesystem::create_directories(dir);
+  Rig<HeadBotWalker> rig(dir.c_str());
+  m::command::Stand stand;
+  stand.head.kind = m::HeadMotion::Kind::look_at_angles;
+  stand.head.yaw = 1.0;
+  stand.head.pitch = 0.6;
+  rig.command(stand);
+  rig.run_until(1.1);  // dispatching to stand (1 s)
+  REQUIRE(rig.motion->selection().current == MotionType::stand);
+  const double yaw_before = rig.motion->head().yaw;
+  rig.run_until(1.2);
+  // Rate limited to 3 rad/s: 0.1 s later the yaw moved by exactly 0.3 rad.
+  CHECK(rig.motion->head().active);
+  CHECK(rig.motion->head().yaw - yaw_before == Approx(0.3));
+  CHECK(rig.motion->command().q[0] == Approx(rig.motion->head().yaw));
+  rig.run_until(2.5);
+  CHECK(rig.motion->head().yaw == Approx(1.0));
+  // At yaw 1.0 the pitch band is narrower than at 0: 0.6 is cut to the blended upper limit.
+  const auto [lo, hi] = m::pitch_limits(1.0, m::HeadOptions{});
+  CHECK(hi < 0.6);
+  CHECK(rig.motion->head().pitch == Approx(hi));
+  CHECK(m::pitch_limits(0.0, m::HeadOptions{}).second == Approx(0.6));
+
+  stand.head.kind = m::HeadMotion::Kind::look_at_point;
+  stand.head.point = {1.0, 1.0, 0.5};  // 45 degrees left, at camera height
+  rig.command(stand);
+  rig.run_until(3.5);
+  CHECK(rig.motion->head().yaw == Approx(std::atan2(1.0, 1.0)));
+  CHECK(rig.motion->head().pitch == Approx(0.0).margin(1e-9));
+
+  stand.head.kind = m::HeadMotion::Kind::unstiff;
+  rig.command(stand);
+  rig.run_until(3.6);
+  CHECK(rig.motion->command().kp[0] == 0.0);
+  CHECK(rig.motion->command().kp[2] == 80.0);  // the body keeps standing
+  std::filesystem::remove_all(dir);
 }
