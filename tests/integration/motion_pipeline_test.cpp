@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <vector>
 
 #include "../support/alloc_counter.hpp"
 #include "praxis/graph/introspection.hpp"
@@ -325,4 +326,58 @@ TEST_CASE("head motion: targets, per-axis rate limit, yaw-dependent pitch limits
   CHECK(rig.motion->command().kp[0] == 0.0);
   CHECK(rig.motion->command().kp[2] == 80.0);  // the body keeps standing
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+// A robot with its own motion controller: modes and walking, as the Booster robots have.
+struct ModalMock : praxis::mock::MockRobot<G1> {
+  std::vector<praxis::RobotModeRequest> modes;
+  int walk_calls = 0;
+  praxis::LocomotionRequest last{};
+  void request_mode(praxis::RobotModeRequest m, praxis::TimePoint) { modes.push_back(m); }
+  void walk(const praxis::LocomotionRequest& r, praxis::TimePoint) {
+    last = r;
+    ++walk_calls;
+  }
+};
+static_assert(praxis::HasModes<ModalMock> && praxis::HasLocomotion<ModalMock>);
+}  // namespace
+
+TEST_CASE("on a robot with its own modes, prepare and stand-up are mode requests, one per change",
+          "[motion][pipeline][modes]") {
+  Rig<ModalMock> rig(g1_scripts());
+  using R = praxis::RobotModeRequest;
+  rig.run_until(0.1);
+  CHECK(rig.robot.modes == std::vector<R>{R::damping});
+  const auto damping_commands = rig.robot.commands_received();
+  CHECK(damping_commands > 0);  // damping also holds the joints back
+
+  rig.command(m::command::Prepare{});
+  rig.run_until(0.3);
+  CHECK(rig.motion->selection().current == MotionType::prepare);  // directly: no dispatching
+  CHECK(rig.robot.modes == std::vector<R>{R::damping, R::prepare});
+  CHECK(rig.robot.commands_received() == damping_commands);  // no joint commands in prepare
+
+  rig.command(m::command::StandUp{});
+  rig.run_until(0.5);
+  CHECK(rig.robot.modes.back() == R::stand_up);
+  CHECK(rig.motion->selection().stand_up_attempts == 1);
+
+  rig.command(m::command::Stand{});
+  rig.run_until(0.7);
+  CHECK(rig.robot.modes.back() == R::locomotion);
+  CHECK(rig.robot.walk_calls == 100);  // standing: zero velocity every cycle
+  CHECK(rig.robot.last.active);
+  CHECK(rig.robot.last.vx == 0.0);
+
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.5, 0.0};
+  rig.command(walk);
+  rig.run_until(0.9);
+  CHECK(rig.robot.last.vx == 0.5);
+  CHECK(rig.robot.modes.size() == 4);  // still locomotion: no new request
+  rig.command(m::command::Damping{});
+  rig.run_until(1.0);
+  CHECK(rig.robot.modes.back() == R::damping);
+  CHECK(rig.robot.modes.size() == 5);
 }

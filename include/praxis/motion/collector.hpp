@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 #include "praxis/control/nodes.hpp"
@@ -107,8 +108,42 @@ struct MotorCommandsCollector {
   bool have_last_ = false;
 };
 
-// Writes the collected command to the backend (or, while the robot walks by itself, the walking
-// request) and records what was actuated.
+// The mode a robot with its own motion controller should be in for a motion (none: joint control).
+template <Backend B>
+[[nodiscard]] constexpr std::optional<RobotModeRequest> mode_for(MotionType t) {
+  if constexpr (HasModes<B>) {
+    switch (t) {
+      case MotionType::damping: return RobotModeRequest::damping;
+      case MotionType::prepare: return RobotModeRequest::prepare;
+      case MotionType::stand_up: return RobotModeRequest::stand_up;
+      case MotionType::stand:
+      case MotionType::walk:
+      case MotionType::visual_kick:
+        if constexpr (HasLocomotion<B>) return RobotModeRequest::locomotion;
+        return std::nullopt;
+      default: return std::nullopt;
+    }
+  } else {
+    (void)t;
+    return std::nullopt;
+  }
+}
+
+// Whether the robot's own controller carries out a motion (then no joint command is written).
+template <Backend B>
+[[nodiscard]] constexpr bool backend_runs(MotionType t) {
+  if constexpr (HasLocomotion<B>) {
+    if (t == MotionType::walk) return true;
+    if (HasModes<B> && (t == MotionType::stand || t == MotionType::visual_kick)) return true;
+  }
+  if constexpr (HasModes<B>) {
+    if (t == MotionType::prepare || t == MotionType::stand_up) return true;
+  }
+  return false;
+}
+
+// Writes the collected command to the backend — or, for motions the robot's own controller carries
+// out, the mode request (once per change) and the walking request — and records what was actuated.
 template <Backend B>
 struct CommandsSender {
   using Model = typename B::model;
@@ -120,27 +155,40 @@ struct CommandsSender {
 
   void cycle(const JointCommand<N>& cmd, const MotionSelection& sel, const LocomotionRequest& walk,
              const control::CycleInfo& info, JointCommand<N>& actuated) {
+    if constexpr (HasModes<B>) {
+      const auto mode = mode_for<B>(sel.current);
+      if (mode && (!have_mode_ || *mode != mode_)) {
+        backend->request_mode(*mode, info.now);
+        mode_ = *mode;
+        have_mode_ = true;
+      } else if (!mode) {
+        have_mode_ = false;  // joint control: ask again when a mode is wanted next
+      }
+    }
     if constexpr (HasLocomotion<B>) {
       if (sel.current == MotionType::walk) {
         backend->walk(walk, info.now);
         walking_ = true;
-        actuated = cmd;
-        return;
-      }
-      if (walking_) {
+      } else if (backend_runs<B>(sel.current)) {
+        if (sel.current == MotionType::stand || sel.current == MotionType::visual_kick) {
+          backend->walk(LocomotionRequest{true, 0.0, 0.0, 0.0}, info.now);  // stand: zero velocity
+        }
+        walking_ = false;
+      } else if (walking_) {
         backend->walk(LocomotionRequest{}, info.now);  // stop the robot's own walking
         walking_ = false;
       }
     } else {
       (void)walk;
-      (void)sel;
     }
-    backend->write(cmd, info.now);
+    if (!backend_runs<B>(sel.current)) backend->write(cmd, info.now);
     actuated = cmd;
   }
 
  private:
   bool walking_ = false;
+  bool have_mode_ = false;
+  RobotModeRequest mode_ = RobotModeRequest::damping;
 };
 
 }  // namespace praxis::motion

@@ -109,10 +109,13 @@ class MotionController {
   // so the only message is the one above.
   using WalkBody = std::conditional_t<backend_walks || !user_walks, detail::type_list<BackendWalkBody<Model>>,
                                       detail::type_list<>>;
+  // On a robot with its own modes, prepare and stand-up are mode requests; otherwise scripts.
+  template <MotionType T>
+  using Scripted = std::conditional_t<HasModes<B>, ModeMotion<Model, T>, ScriptedMotion<Model, T>>;
   using Core = detail::type_list<control::StateSource<N>, FallDetector<N>, Behaviour, MotionSelector,
                                  SafeExitCollector, DampingMotion<Model>, StandMotion<Model>,
-                                 ScriptedMotion<Model, MotionType::prepare>,
-                                 ScriptedMotion<Model, MotionType::stand_up>, ScriptMotion<Model>, WalkMotion,
+                                 Scripted<MotionType::prepare>, Scripted<MotionType::stand_up>,
+                                 ScriptMotion<Model>, WalkMotion,
                                  VisualKickMotion<Model>, FallProtectionMotion<Model>, DispatchingMotion<Model>,
                                  HeadMotionNode<Model>, MotorCommandsCollector<Model>, CommandsSender<B>>;
 
@@ -124,14 +127,20 @@ class MotionController {
       : backend_(backend), options_(std::move(options)) {
     graph_.template node<control::StateSource<N>>().input = &input_;
     graph_.template node<FallDetector<N>>().falling_tilt = options_.falling_tilt;
+    // Motions the robot's own controller carries out switch directly, without dispatching.
+    for (std::size_t t = 0; t < k_motion_types; ++t) {
+      if (backend_runs<B>(static_cast<MotionType>(t))) options_.selector.joint_level[t] = false;
+    }
     graph_.template node<MotionSelector>().options = options_.selector;
     graph_.template node<DampingMotion<Model>>().kd = options_.damping_kd;
-    auto& prepare = graph_.template node<ScriptedMotion<Model, MotionType::prepare>>();
-    prepare.library = &library;
-    prepare.script_name = options_.prepare_script;
-    auto& stand_up = graph_.template node<ScriptedMotion<Model, MotionType::stand_up>>();
-    stand_up.library = &library;
-    stand_up.script_name = options_.stand_up_script;
+    if constexpr (!HasModes<B>) {
+      auto& prepare = graph_.template node<ScriptedMotion<Model, MotionType::prepare>>();
+      prepare.library = &library;
+      prepare.script_name = options_.prepare_script;
+      auto& stand_up = graph_.template node<ScriptedMotion<Model, MotionType::stand_up>>();
+      stand_up.library = &library;
+      stand_up.script_name = options_.stand_up_script;
+    }
     graph_.template node<ScriptMotion<Model>>().library = &library;
     graph_.template node<WalkMotion>().options = options_.walk;
     graph_.template node<DispatchingMotion<Model>>().duration = options_.dispatch_duration;

@@ -280,6 +280,20 @@ struct WalkMotion {
   }
 };
 
+// On a robot with its own motion modes, PREPARE and STAND_UP are mode requests: no joint command,
+// and they may be left at once (the robot's controller finishes what it started).
+template <RobotModel M, MotionType Type>
+struct ModeMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = to_string(Type);
+  using inputs = ports<MotionSelectionPort>;
+  using outputs = ports<BodyCommandPort<Type, N>, SafeExitPort<Type>>;
+  void cycle(const MotionSelection&, JointCommand<N>& cmd, bool& safe) const {
+    cmd.enable.fill(false);
+    safe = true;
+  }
+};
+
 // On a robot that walks by itself, the walk motion has no joint command: joint control is off and
 // the sender hands the request to the backend.
 template <RobotModel M>
