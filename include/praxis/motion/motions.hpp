@@ -43,6 +43,21 @@ void hold_pose(const Pose<N>& q, const Pose<N>& kp, const Pose<N>& kd, JointComm
   cmd.tau_ff.setZero();
   cmd.enable.fill(true);
 }
+// Joints a script owns follow it; the others hold `hold` with the model's gains.
+template <RobotModel M>
+void script_command(const script::JointTargets<M::joint_count>& targets, const Pose<M::joint_count>& hold,
+                    JointCommand<M::joint_count>& cmd) {
+  for (std::size_t j = 0; j < M::joint_count; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    const bool owned = targets.owned.test(j);
+    cmd.q[i] = owned ? targets.q[j] : hold[j];
+    cmd.kp[i] = owned ? targets.kp[j] : M::default_kp[j];
+    cmd.kd[i] = owned ? targets.kd[j] : M::default_kd[j];
+  }
+  cmd.dq.setZero();
+  cmd.tau_ff.setZero();
+  cmd.enable.fill(true);
+}
 template <std::size_t N>
 Pose<N> to_pose(const JointVector<N>& v) {
   Pose<N> p{};
@@ -154,16 +169,7 @@ struct ScriptedMotion {
       running_ = true;
     }
     player_.evaluate(info.now, targets_);
-    for (std::size_t j = 0; j < N; ++j) {
-      const auto i = static_cast<Eigen::Index>(j);
-      const bool owned = targets_.owned.test(j);
-      cmd.q[i] = owned ? targets_.q[j] : hold_[j];
-      cmd.kp[i] = owned ? targets_.kp[j] : M::default_kp[j];
-      cmd.kd[i] = owned ? targets_.kd[j] : M::default_kd[j];
-    }
-    cmd.dq.setZero();
-    cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+    detail::script_command<M>(targets_, hold_, cmd);
     safe = player_.finished(info.now);
   }
 
@@ -212,16 +218,7 @@ struct ScriptMotion {
       }
     }
     player_.evaluate(info.now, targets_);
-    for (std::size_t j = 0; j < N; ++j) {
-      const auto i = static_cast<Eigen::Index>(j);
-      const bool owned = targets_.owned.test(j);
-      cmd.q[i] = owned ? targets_.q[j] : hold_[j];
-      cmd.kp[i] = owned ? targets_.kp[j] : M::default_kp[j];
-      cmd.kd[i] = owned ? targets_.kd[j] : M::default_kd[j];
-    }
-    cmd.dq.setZero();
-    cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+    detail::script_command<M>(targets_, hold_, cmd);
     safe = player_.finished(info.now);
   }
   // Requests whose names were unknown or that found the player full.

@@ -42,18 +42,22 @@ struct HeadCommandPort : port<"head_command", HeadCommand> {};
 struct CollectorReportPort : port<"collector_report", CollectorReport> {};
 
 // One safe-exit flag per motion node, gathered into MotionSafeExits by SafeExitCollector.
+namespace detail {
+// "<prefix><motion name>" as a compile-time string, for per-motion port names.
+template <std::size_t P>
+constexpr std::array<char, 40> motion_port_name(const char (&prefix)[P], MotionType t) {
+  std::array<char, 40> s{};
+  std::size_t k = 0;
+  for (std::size_t i = 0; i + 1 < P; ++i) s[k++] = prefix[i];
+  for (char c : to_string(t)) s[k++] = c;
+  return s;
+}
+}  // namespace detail
+
 template <MotionType T>
 struct SafeExitPort {
   using type = bool;
-  static constexpr auto name_storage = [] {
-    constexpr auto n = to_string(T);
-    std::array<char, 32> s{};
-    constexpr std::string_view prefix = "safe_exit/";
-    std::size_t k = 0;
-    for (char c : prefix) s[k++] = c;
-    for (char c : n) s[k++] = c;
-    return s;
-  }();
+  static constexpr auto name_storage = detail::motion_port_name("safe_exit/", T);
   static constexpr std::string_view name{name_storage.data()};
   static constexpr bool default_value() { return true; }
 };
@@ -62,15 +66,7 @@ struct SafeExitPort {
 template <MotionType T, std::size_t N>
 struct BodyCommandPort {
   using type = JointCommand<N>;
-  static constexpr auto name_storage = [] {
-    constexpr auto n = to_string(T);
-    std::array<char, 32> s{};
-    constexpr std::string_view prefix = "body/";
-    std::size_t k = 0;
-    for (char c : prefix) s[k++] = c;
-    for (char c : n) s[k++] = c;
-    return s;
-  }();
+  static constexpr auto name_storage = detail::motion_port_name("body/", T);
   static constexpr std::string_view name{name_storage.data()};
 };
 
