@@ -1,0 +1,166 @@
+#pragma once
+// Eclipse Cyclone DDS (the C API of Debian's cyclonedds-dev), wrapped for praxis:
+//   Participant   one DDS domain participant, with the network interface chosen the way the vendor
+//                 SDKs do it (a Cyclone XML configuration naming the interface)
+//   Publisher<T>  writes samples of an idlc-generated C type
+//   Subscriber<T> delivers into a lock-free latest-value mailbox with the receive time, from
+//                 Cyclone's listener thread, so a control thread reading it never waits
+// T must be a fixed-size (trivially copyable) generated type; see rpc.hpp for the RPC envelope.
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <dds/dds.h>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/mailbox.hpp"
+#include "praxis/transport/stamped.hpp"
+
+namespace praxis::dds {
+
+class DdsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct DdsOptions {
+  std::uint32_t domain = 0;  // Unitree: 0 on the robot, 1 in their simulator
+  std::string interface;     // e.g. "eth0" or "lo"; empty: let Cyclone choose
+};
+
+// The Cyclone XML configuration for an interface (what the vendor SDKs generate).
+std::string cyclone_config(const DdsOptions& options);
+
+class Participant {
+ public:
+  explicit Participant(const DdsOptions& options);
+  ~Participant();
+  Participant(const Participant&) = delete;
+  Participant& operator=(const Participant&) = delete;
+  [[nodiscard]] dds_entity_t handle() const { return participant_; }
+  [[nodiscard]] const DdsOptions& options() const { return options_; }
+
+ private:
+  DdsOptions options_;
+  dds_entity_t domain_ = 0;
+  dds_entity_t participant_ = 0;
+};
+
+// Unset fields keep Cyclone's defaults (what the vendor SDKs that pass no QoS get).
+struct TopicQos {
+  std::optional<bool> reliable;
+  std::optional<std::int32_t> depth;  // keep last <depth>
+  bool transient_local = false;
+};
+
+namespace detail {
+dds_entity_t create_topic(const Participant& p, std::string_view name, const dds_topic_descriptor_t* descriptor);
+dds_qos_t* make_qos(const TopicQos& q);
+[[noreturn]] void fail(std::string_view what, std::string_view topic, dds_return_t rc);
+}  // namespace detail
+
+template <class T>
+class Publisher {
+  static_assert(std::is_trivially_copyable_v<T>, "praxis::dds::Publisher<T>: T must be a fixed-size generated type");
+
+ public:
+  Publisher(const Participant& participant, std::string_view topic, const dds_topic_descriptor_t* descriptor,
+            TopicQos qos = {})
+      : topic_name_(topic) {
+    topic_ = detail::create_topic(participant, topic, descriptor);
+    dds_qos_t* q = detail::make_qos(qos);
+    writer_ = dds_create_writer(participant.handle(), topic_, q, nullptr);
+    dds_delete_qos(q);
+    if (writer_ < 0) detail::fail("cannot create a writer", topic_name_, writer_);
+  }
+  ~Publisher() {
+    if (writer_ > 0) dds_delete(writer_);
+  }
+  Publisher(const Publisher&) = delete;
+  Publisher& operator=(const Publisher&) = delete;
+
+  bool write(const T& sample) { return dds_write(writer_, &sample) == DDS_RETCODE_OK; }
+
+  // Readers currently matched (same topic, type and compatible QoS).
+  [[nodiscard]] std::uint32_t matched() const {
+    dds_publication_matched_status_t s{};
+    dds_get_publication_matched_status(writer_, &s);
+    return s.current_count;
+  }
+
+ private:
+  std::string topic_name_;
+  dds_entity_t topic_ = 0;
+  dds_entity_t writer_ = 0;
+};
+
+template <class T>
+class Subscriber {
+  static_assert(std::is_trivially_copyable_v<T>, "praxis::dds::Subscriber<T>: T must be a fixed-size generated type");
+
+ public:
+  Subscriber(const Participant& participant, std::string_view topic, const dds_topic_descriptor_t* descriptor,
+             TopicQos qos = {})
+      : topic_name_(topic) {
+    topic_ = detail::create_topic(participant, topic, descriptor);
+    dds_qos_t* q = detail::make_qos(qos);
+    dds_listener_t* listener = dds_create_listener(this);
+    dds_lset_data_available(listener, &Subscriber::on_data_available);
+    reader_ = dds_create_reader(participant.handle(), topic_, q, listener);
+    dds_delete_listener(listener);
+    dds_delete_qos(q);
+    if (reader_ < 0) detail::fail("cannot create a reader", topic_name_, reader_);
+  }
+  ~Subscriber() {
+    if (reader_ > 0) dds_delete(reader_);  // waits for a running listener call to end
+  }
+  Subscriber(const Subscriber&) = delete;
+  Subscriber& operator=(const Subscriber&) = delete;
+
+  // The newest message not fetched yet; false if nothing new arrived. Never blocks.
+  bool fetch(transport::Stamped<T>& out) {
+    if (!mailbox_.fetch()) return false;
+    out = mailbox_.value();
+    return true;
+  }
+  [[nodiscard]] std::uint64_t received() const { return received_.load(std::memory_order_relaxed); }
+  [[nodiscard]] std::uint32_t matched() const {
+    dds_subscription_matched_status_t s{};
+    dds_get_subscription_matched_status(reader_, &s);
+    return s.current_count;
+  }
+
+ private:
+  // Cyclone calls this on its receive thread, one call at a time per reader.
+  static void on_data_available(dds_entity_t reader, void* arg) {
+    auto* self = static_cast<Subscriber*>(arg);
+    auto& slot = self->mailbox_.back();
+    T sample;
+    void* samples[1] = {&sample};
+    dds_sample_info_t info[1];
+    bool got = false;
+    while (dds_take(reader, samples, info, 1, 1) > 0) {
+      if (!info[0].valid_data) continue;  // e.g. a writer that went away
+      slot.message = sample;
+      got = true;
+      self->received_.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (!got) return;
+    slot.received = Clock::now();
+    slot.count = self->received_.load(std::memory_order_relaxed);
+    self->mailbox_.publish();
+  }
+
+  std::string topic_name_;
+  dds_entity_t topic_ = 0;
+  dds_entity_t reader_ = 0;
+  LatestValue<transport::Stamped<T>> mailbox_;
+  std::atomic<std::uint64_t> received_{0};
+};
+
+}  // namespace praxis::dds
