@@ -1,0 +1,200 @@
+#pragma once
+// Canonical <-> Unitree wire messages. Pure functions, no allocation.
+//
+//   encode_command   JointCommand -> LowCmd: zeroed image, go header bytes and level flag, the
+//                    motor mode per model, PosStopF/VelStopF on unused go slots, mode_pr and the
+//                    echoed mode_machine on hg, CRC over the naturally aligned image
+//   decode_state     LowState -> RobotState, CRC verified first (a bad frame changes nothing)
+//   decode_remote    wireless_remote bytes -> GamepadState
+// and, for the fake robot and tests, the reverse directions.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "praxis/core/gamepad.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_state.hpp"
+#include "praxis/hardware/unitree/crc.hpp"
+#include "praxis/hardware/unitree/wire.hpp"
+
+namespace praxis::unitree {
+
+// ---- wireless_remote: 40 bytes, §4 of the fact sheet ----
+
+[[nodiscard]] inline GamepadState decode_remote(const std::uint8_t (&r)[40]) {
+  GamepadState g;
+  g.buttons = static_cast<std::uint16_t>(r[2] | (r[3] << 8));
+  std::memcpy(&g.lx, r + 4, 4);
+  std::memcpy(&g.rx, r + 8, 4);
+  std::memcpy(&g.ry, r + 12, 4);
+  std::memcpy(&g.l2, r + 16, 4);
+  std::memcpy(&g.ly, r + 20, 4);
+  return g;
+}
+
+inline void encode_remote(const GamepadState& g, std::uint8_t (&r)[40]) {
+  std::memset(r, 0, sizeof r);
+  r[2] = static_cast<std::uint8_t>(g.buttons & 0xFF);
+  r[3] = static_cast<std::uint8_t>(g.buttons >> 8);
+  std::memcpy(r + 4, &g.lx, 4);
+  std::memcpy(r + 8, &g.rx, 4);
+  std::memcpy(r + 12, &g.ry, 4);
+  std::memcpy(r + 16, &g.l2, 4);
+  std::memcpy(r + 20, &g.ly, 4);
+}
+
+// ---- commands ----
+
+struct EncodeOptions {
+  std::uint8_t mode_pr = 0;       // hg: 0 = PR (pitch/roll ankles), 1 = AB (parallel motors)
+  std::uint8_t mode_machine = 0;  // hg: echo of the robot's LowState.mode_machine
+};
+
+template <UnitreeModel M>
+void encode_command(const JointCommand<M::joint_count>& c, const EncodeOptions& o,
+                    typename Wire<M>::Family::LowCmd& out) {
+  using W = Wire<M>;
+  std::memset(&out, 0, sizeof out);  // padding must be zero: it is inside the CRC
+  if constexpr (std::is_same_v<typename W::Family, GoFamily>) {
+    out.head[0] = 0xFE;
+    out.head[1] = 0xEF;
+    out.level_flag = 0xFF;
+    for (auto& m : out.motor_cmd) {  // unused slots: the vendor's stop values
+      m.mode = W::motor_mode;
+      m.q = k_pos_stop;
+      m.dq = k_vel_stop;
+    }
+  } else {
+    out.mode_pr = o.mode_pr;
+    out.mode_machine = o.mode_machine;
+  }
+  for (std::size_t j = 0; j < M::joint_count; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    auto& m = out.motor_cmd[W::slot[j]];
+    m.q = static_cast<float>(c.q[i]);
+    m.dq = static_cast<float>(c.dq[i]);
+    if (c.enable[j]) {
+      m.mode = W::motor_mode;
+      m.kp = static_cast<float>(c.kp[i]);
+      m.kd = static_cast<float>(c.kd[i]);
+      m.tau = static_cast<float>(c.tau_ff[i]);
+    } else if constexpr (std::is_same_v<typename W::Family, HgFamily>) {
+      m.mode = 0;  // hg: disable
+    } else {
+      m.mode = W::motor_mode;  // go: meaning of mode 0 is unverified; zero gains and torque instead
+    }
+  }
+  out.crc = message_crc(out);
+}
+
+// What a robot would check in a received LowCmd (used by the fake robot).
+struct CommandCheck {
+  bool crc_ok = false;
+  bool header_ok = false;        // go: head bytes and level flag
+  bool mode_ok = false;          // every used slot carries the model's motor mode (or hg disable)
+  bool mode_machine_ok = false;  // hg: equals the robot's own (0 from a simulator is accepted)
+};
+
+template <UnitreeModel M>
+CommandCheck decode_command(const typename Wire<M>::Family::LowCmd& in, std::uint8_t robot_mode_machine,
+                            JointCommand<M::joint_count>& out) {
+  using W = Wire<M>;
+  CommandCheck check;
+  check.crc_ok = message_crc(in) == in.crc;
+  if constexpr (std::is_same_v<typename W::Family, GoFamily>) {
+    check.header_ok = in.head[0] == 0xFE && in.head[1] == 0xEF && in.level_flag == 0xFF;
+    check.mode_machine_ok = true;
+  } else {
+    check.header_ok = true;
+    check.mode_machine_ok = in.mode_machine == robot_mode_machine;
+  }
+  check.mode_ok = true;
+  for (std::size_t j = 0; j < M::joint_count; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    const auto& m = in.motor_cmd[W::slot[j]];
+    const bool enabled = m.mode == W::motor_mode;
+    if (!enabled && !(std::is_same_v<typename W::Family, HgFamily> && m.mode == 0)) check.mode_ok = false;
+    out.q[i] = m.q;
+    out.dq[i] = m.dq;
+    out.kp[i] = m.kp;
+    out.kd[i] = m.kd;
+    out.tau_ff[i] = m.tau;
+    out.enable[j] = enabled;
+  }
+  return check;
+}
+
+// ---- states ----
+
+template <UnitreeModel M>
+[[nodiscard]] bool state_crc_ok(const typename Wire<M>::Family::LowState& in) {
+  return message_crc(in) == in.crc;
+}
+
+// Decodes a LowState whose CRC is correct; returns false (leaving `out` untouched) otherwise.
+template <UnitreeModel M>
+bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint received, RobotState<M::joint_count>& out) {
+  using W = Wire<M>;
+  if (message_crc(in) != in.crc) return false;
+  for (std::size_t j = 0; j < M::joint_count; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    const auto& m = in.motor_state[W::slot[j]];
+    out.q[i] = m.q;
+    out.dq[i] = m.dq;
+    out.tau[i] = m.tau_est;
+  }
+  const auto& imu = in.imu_state;
+  out.imu.orientation = Quaternion(imu.quaternion[0], imu.quaternion[1], imu.quaternion[2], imu.quaternion[3]);
+  out.imu.gyro = Vector3(imu.gyroscope[0], imu.gyroscope[1], imu.gyroscope[2]);
+  out.imu.accelerometer = Vector3(imu.accelerometer[0], imu.accelerometer[1], imu.accelerometer[2]);
+  out.projected_gravity = projected_gravity(out.imu.orientation);
+  out.imu.rpy = Vector3(imu.rpy[0], imu.rpy[1], imu.rpy[2]);
+  out.gamepad = decode_remote(in.wireless_remote);
+  out.stamp = received;  // the robot's tick is not on our clock
+  out.sequence = in.tick;
+  return true;
+}
+
+struct StateExtras {
+  std::uint32_t tick = 0;
+  std::uint8_t mode_machine = 0;  // hg
+  std::uint8_t mode_pr = 0;       // hg
+};
+
+template <UnitreeModel M>
+void encode_state(const RobotState<M::joint_count>& s, const StateExtras& x, typename Wire<M>::Family::LowState& out) {
+  using W = Wire<M>;
+  std::memset(&out, 0, sizeof out);
+  if constexpr (std::is_same_v<typename W::Family, GoFamily>) {
+    out.head[0] = 0xFE;
+    out.head[1] = 0xEF;
+    out.level_flag = 0xFF;
+  } else {
+    out.mode_machine = x.mode_machine;
+    out.mode_pr = x.mode_pr;
+  }
+  out.tick = x.tick;
+  for (std::size_t j = 0; j < M::joint_count; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    auto& m = out.motor_state[W::slot[j]];
+    m.mode = W::motor_mode;
+    m.q = static_cast<float>(s.q[i]);
+    m.dq = static_cast<float>(s.dq[i]);
+    m.tau_est = static_cast<float>(s.tau[i]);
+  }
+  const auto& o = s.imu.orientation;
+  const float quat[4] = {static_cast<float>(o.w()), static_cast<float>(o.x()), static_cast<float>(o.y()),
+                         static_cast<float>(o.z())};
+  std::memcpy(out.imu_state.quaternion, quat, sizeof quat);
+  for (int k = 0; k < 3; ++k) {
+    out.imu_state.gyroscope[k] = static_cast<float>(s.imu.gyro[k]);
+    out.imu_state.accelerometer[k] = static_cast<float>(s.imu.accelerometer[k]);
+    out.imu_state.rpy[k] = static_cast<float>(s.imu.rpy[k]);
+  }
+  encode_remote(s.gamepad, out.wireless_remote);
+  out.crc = message_crc(out);
+}
+
+}  // namespace praxis::unitree

@@ -1,0 +1,170 @@
+// The Unitree codec: every field where the fact sheet puts it, round trips, CRC checks.
+
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <cstring>
+
+#include "praxis/hardware/unitree/codec.hpp"
+
+using praxis::unitree::G1;
+using praxis::unitree::Go2;
+namespace u = praxis::unitree;
+
+namespace {
+template <class T>
+const unsigned char* bytes(const T& m) {
+  return reinterpret_cast<const unsigned char*>(&m);
+}
+float float_at(const unsigned char* b, std::size_t offset) {
+  float f;
+  std::memcpy(&f, b + offset, 4);
+  return f;
+}
+praxis::JointCommand<12> go2_command() {
+  praxis::JointCommand<12> c;
+  for (int j = 0; j < 12; ++j) {
+    c.q[j] = 0.1 * j;
+    c.dq[j] = -0.01 * j;
+    c.kp[j] = 40.0 + j;
+    c.kd[j] = 1.5;
+    c.tau_ff[j] = 0.25;
+  }
+  return c;
+}
+}  // namespace
+
+TEST_CASE("go LowCmd: header, motors, unused slots and CRC at the fact sheet's offsets", "[unitree][codec]") {
+  unitree_go_msg_dds__LowCmd_ msg;
+  const auto c = go2_command();
+  u::encode_command<Go2>(c, {}, msg);
+  const auto* b = bytes(msg);
+  CHECK(b[0] == 0xFE);
+  CHECK(b[1] == 0xEF);
+  CHECK(b[2] == 0xFF);                          // level_flag
+  CHECK(b[22] == 0);                            // padding is zero
+  CHECK(b[23] == 0);
+  const std::size_t m3 = 24 + 36 * 3;           // motor_cmd[3], stride 36
+  CHECK(b[m3] == 0x01);                         // mode
+  CHECK(b[m3 + 1] == 0);                        // padding after mode
+  CHECK(float_at(b, m3 + 4) == Approx(0.3f));   // q
+  CHECK(float_at(b, m3 + 8) == Approx(-0.03f)); // dq
+  CHECK(float_at(b, m3 + 12) == 0.25f);         // tau
+  CHECK(float_at(b, m3 + 16) == 43.0f);         // kp
+  CHECK(float_at(b, m3 + 20) == 1.5f);          // kd
+  const std::size_t m15 = 24 + 36 * 15;         // an unused slot
+  CHECK(float_at(b, m15 + 4) == u::k_pos_stop);
+  CHECK(float_at(b, m15 + 8) == u::k_vel_stop);
+  CHECK(float_at(b, m15 + 16) == 0.0f);
+  std::uint32_t crc;
+  std::memcpy(&crc, b + 808, 4);
+  CHECK(crc == u::message_crc(msg));
+}
+
+TEST_CASE("go LowCmd with stop values everywhere is the fact sheet's vector V2", "[unitree][codec]") {
+  praxis::JointCommand<12> c;
+  c.q.setConstant(2.146e9);
+  c.dq.setConstant(16000.0);
+  unitree_go_msg_dds__LowCmd_ msg;
+  u::encode_command<Go2>(c, {}, msg);
+  CHECK(msg.crc == 0x06E577CDu);
+}
+
+TEST_CASE("hg LowCmd: mode_pr, echoed mode_machine, enable and disable", "[unitree][codec]") {
+  praxis::JointCommand<29> c;
+  c.q.setConstant(0.2);
+  c.kp.setConstant(60.0);
+  c.enable[28] = false;
+  unitree_hg_msg_dds__LowCmd_ msg;
+  u::encode_command<G1>(c, {.mode_pr = 1, .mode_machine = 5}, msg);
+  const auto* b = bytes(msg);
+  CHECK(b[0] == 1);  // mode_pr
+  CHECK(b[1] == 5);  // mode_machine
+  CHECK(b[2] == 0);  // padding
+  CHECK(b[3] == 0);
+  CHECK(b[4 + 28 * 0] == 1);                       // motor 0 enabled
+  CHECK(float_at(b, 4 + 28 * 10 + 4) == 0.2f);     // motor 10 q
+  CHECK(b[4 + 28 * 28] == 0);                      // motor 28 disabled
+  CHECK(float_at(b, 4 + 28 * 28 + 16) == 0.0f);    // and no gains
+  CHECK(b[4 + 28 * 30] == 0);                      // unused slot
+  std::uint32_t crc;
+  std::memcpy(&crc, b + 1000, 4);
+  CHECK(crc == u::message_crc(msg));
+}
+
+TEST_CASE("commands decode back with every check passing", "[unitree][codec]") {
+  const auto c = go2_command();
+  unitree_go_msg_dds__LowCmd_ msg;
+  u::encode_command<Go2>(c, {}, msg);
+  praxis::JointCommand<12> back;
+  const auto check = u::decode_command<Go2>(msg, 0, back);
+  CHECK(check.crc_ok);
+  CHECK(check.header_ok);
+  CHECK(check.mode_ok);
+  CHECK(back.q[5] == Approx(0.5));
+  CHECK(back.kp[11] == 51.0);
+
+  msg.motor_cmd[4].kp = 1.0f;  // changed after signing
+  CHECK(!u::decode_command<Go2>(msg, 0, back).crc_ok);
+
+  praxis::JointCommand<29> g;
+  unitree_hg_msg_dds__LowCmd_ hg;
+  u::encode_command<G1>(g, {.mode_pr = 0, .mode_machine = 4}, hg);
+  praxis::JointCommand<29> gb;
+  CHECK(!u::decode_command<G1>(hg, 5, gb).mode_machine_ok);
+  CHECK(u::decode_command<G1>(hg, 4, gb).mode_machine_ok);
+}
+
+TEST_CASE("states round-trip; a bad CRC is rejected and changes nothing", "[unitree][codec]") {
+  praxis::RobotState<29> s;
+  for (int j = 0; j < 29; ++j) {
+    s.q[j] = 0.01 * j;
+    s.dq[j] = 0.1;
+    s.tau[j] = -1.0;
+  }
+  s.imu.orientation = praxis::Quaternion(Eigen::AngleAxisd(0.3, praxis::Vector3::UnitX()));
+  s.imu.gyro = {0.1, 0.2, 0.3};
+  s.update_derived();
+  s.gamepad.set(praxis::GamepadButton::A, true);
+  s.gamepad.lx = 0.5f;
+  unitree_hg_msg_dds__LowState_ msg;
+  u::encode_state<G1>(s, {.tick = 1234, .mode_machine = 5, .mode_pr = 0}, msg);
+  CHECK(msg.mode_machine == 5);
+  CHECK(bytes(msg)[2032 + 3] == 0x01);  // wireless_remote byte 3 bit 0: A (bit 8)
+
+  praxis::RobotState<29> back;
+  const praxis::TimePoint t{std::chrono::seconds(7)};
+  REQUIRE(u::decode_state<G1>(msg, t, back));
+  CHECK(back.q[17] == Approx(0.17));
+  CHECK(back.tau[0] == -1.0);
+  CHECK(back.imu.orientation.x() == Approx(s.imu.orientation.x()).epsilon(1e-6));
+  CHECK(back.projected_gravity.y() == Approx(s.projected_gravity.y()).epsilon(1e-5));
+  CHECK(back.gamepad.pressed(praxis::GamepadButton::A));
+  CHECK(back.gamepad.lx == 0.5f);
+  CHECK(back.sequence == 1234);
+  CHECK(back.stamp == t);
+
+  msg.motor_state[3].q = 9.0f;  // corrupted in transit
+  praxis::RobotState<29> untouched = back;
+  CHECK(!u::decode_state<G1>(msg, t, untouched));
+  CHECK(untouched.q[3] == back.q[3]);
+}
+
+TEST_CASE("wireless remote bits and axes follow the fact sheet", "[unitree][codec]") {
+  std::uint8_t r[40] = {};
+  r[2] = 0b0001'0001;  // R1 (bit 0), R2 (bit 4)
+  r[3] = 0b1000'0010;  // B (bit 9), left (bit 15)
+  const float ly = -0.75f;
+  std::memcpy(r + 20, &ly, 4);
+  const auto g = u::decode_remote(r);
+  using B = praxis::GamepadButton;
+  CHECK(g.pressed(B::R1));
+  CHECK(g.pressed(B::R2));
+  CHECK(g.pressed(B::B));
+  CHECK(g.pressed(B::left));
+  CHECK(!g.pressed(B::A));
+  CHECK(g.ly == -0.75f);
+  std::uint8_t again[40];
+  u::encode_remote(g, again);
+  CHECK(std::memcmp(r, again, 40) == 0);
+}
