@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -125,7 +126,7 @@ class Subscriber {
   // The newest message not fetched yet; false if nothing new arrived. Never blocks.
   bool fetch(transport::Stamped<T>& out) {
     if (!mailbox_.fetch()) return false;
-    out = mailbox_.value();
+    std::memcpy(&out, &mailbox_.value(), sizeof out);  // bytes, padding included (see on_data_available)
     return true;
   }
   [[nodiscard]] std::uint64_t received() const { return received_.load(std::memory_order_relaxed); }
@@ -137,6 +138,10 @@ class Subscriber {
 
  private:
   // Cyclone calls this on its receive thread, one call at a time per reader.
+  //
+  // The sample memory is zeroed before each take and copied as bytes afterwards: Cyclone writes only
+  // the members, so the padding stays zero, which checksums over the C struct image (Unitree's CRC)
+  // depend on; a member-wise struct copy would be free to leave padding undefined.
   static void on_data_available(dds_entity_t reader, void* arg) {
     auto* self = static_cast<Subscriber*>(arg);
     auto& slot = self->mailbox_.back();
@@ -144,9 +149,11 @@ class Subscriber {
     void* samples[1] = {&sample};
     dds_sample_info_t info[1];
     bool got = false;
-    while (dds_take(reader, samples, info, 1, 1) > 0) {
+    for (;;) {
+      std::memset(&sample, 0, sizeof sample);
+      if (dds_take(reader, samples, info, 1, 1) <= 0) break;
       if (!info[0].valid_data) continue;  // e.g. a writer that went away
-      slot.message = sample;
+      std::memcpy(&slot.message, &sample, sizeof sample);
       got = true;
       self->received_.fetch_add(1, std::memory_order_relaxed);
     }

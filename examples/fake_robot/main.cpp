@@ -1,0 +1,198 @@
+// praxis-fake-robot: impersonates a Unitree robot on DDS, for controllers to talk to before the
+// real one. It subscribes rt/lowcmd and checks every frame the way the robot would (CRC, header,
+// motor mode, mode_machine) — counting each violation and applying only frames that pass — drives
+// the mock robot's joint dynamics with the motor PD law, publishes rt/lowstate (CRC, tick, the
+// scripted gamepad in wireless_remote) at 500 Hz, and answers the motion_switcher RPCs.
+//
+//   praxis-fake-robot --robot g1 --domain 1 --interface lo --gamepad "R2:0.5-3.0,A:4.0"
+//                     [--sport-mode normal] [--duration 10] [--report report.json]
+
+#include <CLI/CLI.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include <praxis/hardware/mock/mock_robot.hpp>
+#include <praxis/hardware/unitree/codec.hpp>
+#include <praxis/hardware/unitree/rpc.hpp>
+#include <praxis/transport/dds.hpp>
+#include <praxis/transport/rpc.hpp>
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop = true; }
+
+struct Settings {
+  std::string robot = "g1";
+  std::uint32_t domain = 1;
+  std::string interface = "lo";
+  std::string gamepad;
+  std::string sport_mode;
+  std::string tilt;
+  double duration = 0.0;
+  std::string report;
+  int mode_machine = -1;
+};
+
+struct Counters {
+  std::uint64_t frames = 0, applied = 0, crc = 0, header = 0, mode = 0, mode_machine = 0, states = 0, rpcs = 0;
+};
+
+std::optional<praxis::GamepadButton> button_named(const std::string& name) {
+  static const char* names[] = {"R1", "L1", "start", "select", "R2", "L2", "F1", "F2",
+                                "A",  "B",  "X",     "Y",      "up", "right", "down", "left"};
+  for (int b = 0; b < 16; ++b) {
+    if (name == names[b]) return static_cast<praxis::GamepadButton>(b);
+  }
+  return std::nullopt;
+}
+
+// "R2:0.5-3.0,A:4.0": button, press time (s), optional release time (else a 0.1 s tap).
+template <class Robot>
+void script_gamepad(Robot& robot, const std::string& script, praxis::TimePoint t0) {
+  std::stringstream all(script);
+  std::string item;
+  while (std::getline(all, item, ',')) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos) throw std::invalid_argument("--gamepad: \"" + item + "\" is not BUTTON:START[-END]");
+    const auto button = button_named(item.substr(0, colon));
+    if (!button) throw std::invalid_argument("--gamepad: unknown button \"" + item.substr(0, colon) + "\"");
+    const auto times = item.substr(colon + 1);
+    const auto dash = times.find('-');
+    const double from = std::stod(times.substr(0, dash));
+    const double until = dash == std::string::npos ? from + 0.1 : std::stod(times.substr(dash + 1));
+    robot.press(*button, t0 + praxis::from_seconds(from));
+    robot.release(*button, t0 + praxis::from_seconds(until));
+  }
+}
+
+template <praxis::unitree::UnitreeModel M>
+int run(const Settings& s) {
+  namespace u = praxis::unitree;
+  using Family = typename u::Wire<M>::Family;
+  constexpr std::size_t N = M::joint_count;
+  std::uint8_t mode_machine = 0;
+  if constexpr (std::is_same_v<Family, u::HgFamily>) {
+    mode_machine = s.mode_machine >= 0 ? static_cast<std::uint8_t>(s.mode_machine) : u::Wire<M>::expected_mode_machine;
+  }
+
+  praxis::dds::Participant participant({s.domain, s.interface});
+  praxis::dds::Subscriber<typename Family::LowCmd> commands(participant, "rt/lowcmd", Family::low_cmd_descriptor());
+  praxis::dds::Publisher<typename Family::LowState> states(participant, "rt/lowstate", Family::low_state_descriptor());
+  praxis::dds::RpcServer<u::UnitreeApiTraits> switcher(participant, u::api_request_topic(u::motion_switcher::k_service),
+                                                       u::api_response_topic(u::motion_switcher::k_service));
+
+  const auto t0 = praxis::Clock::now();
+  praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
+  if (!s.gamepad.empty()) script_gamepad(robot, s.gamepad, t0);
+  if (!s.tilt.empty()) {  // "T:ROLL:PITCH"
+    double t = 0, roll = 0, pitch = 0;
+    char c1 = 0, c2 = 0;
+    std::stringstream in(s.tilt);
+    if (!(in >> t >> c1 >> roll >> c2 >> pitch) || c1 != ':' || c2 != ':') {
+      throw std::invalid_argument("--tilt: expected T:ROLL:PITCH, got \"" + s.tilt + "\"");
+    }
+    robot.tilt(roll, pitch, t0 + praxis::from_seconds(t));
+  }
+  std::string active_mode = s.sport_mode;
+  Counters n;
+  praxis::transport::Stamped<typename Family::LowCmd> frame{};
+  praxis::JointCommand<N> cmd;
+  praxis::RobotState<N> state;
+  typename Family::LowState out{};
+  std::uint32_t tick = 0;
+
+  std::printf("praxis-fake-robot: %s on DDS domain %u, interface %s%s\n", std::string(M::name).c_str(), s.domain,
+              s.interface.c_str(), active_mode.empty() ? "" : (", motion service \"" + active_mode + "\" active").c_str());
+  std::fflush(stdout);
+  auto next = t0;
+  while (!g_stop) {
+    next += std::chrono::milliseconds(2);
+    std::this_thread::sleep_until(next);
+    const auto now = praxis::Clock::now();
+    if (s.duration > 0 && now - t0 > praxis::from_seconds(s.duration)) break;
+
+    if (commands.fetch(frame)) {
+      ++n.frames;
+      const auto check = u::decode_command<M>(frame.message, mode_machine, cmd);
+      n.crc += !check.crc_ok;
+      n.header += !check.header_ok;
+      n.mode += !check.mode_ok;
+      n.mode_machine += !check.mode_machine_ok;
+      // Like the robot: a frame failing any check is dropped. While a motion service runs, the
+      // robot's own controller owns the motors and low-level frames are not applied either.
+      if (check.crc_ok && check.header_ok && check.mode_ok && check.mode_machine_ok && active_mode.empty()) {
+        robot.write(cmd, now);
+        ++n.applied;
+      }
+    }
+    robot.read(state, now);  // advances the joints to now
+    state.gamepad = robot.gamepad();
+    u::encode_state<M>(state, {++tick, mode_machine, 0}, out);
+    if (states.write(out)) ++n.states;
+
+    n.rpcs += static_cast<std::uint64_t>(switcher.poll([&](const auto& request, auto& response) {
+      response.header.identity = request.header.identity;
+      response.header.status.code = 0;
+      std::string data;
+      switch (request.header.identity.api_id) {
+        case u::motion_switcher::k_check_mode: data = R"({"name":")" + active_mode + R"(","form":"0"})"; break;
+        case u::motion_switcher::k_release_mode: active_mode.clear(); data = "{}"; break;
+        case u::motion_switcher::k_select_mode: {
+          const auto j = nlohmann::json::parse(request.parameter ? request.parameter : "{}", nullptr, false);
+          active_mode = j.is_object() ? j.value("name", std::string()) : std::string();
+          data = "{}";
+          break;
+        }
+        default: response.header.status.code = 3203; data = "{}";  // not implemented
+      }
+      auto storage = std::make_shared<std::string>(std::move(data));
+      response.data = storage->data();
+      return storage;
+    }));
+  }
+
+  const nlohmann::json report{{"robot", std::string(M::name)}, {"frames", n.frames}, {"applied", n.applied},
+                              {"crc_errors", n.crc}, {"header_errors", n.header}, {"mode_errors", n.mode},
+                              {"mode_machine_errors", n.mode_machine}, {"states_published", n.states},
+                              {"rpc_requests", n.rpcs}, {"active_mode", active_mode},
+                              {"final_q", std::vector<double>(robot.q().data(), robot.q().data() + N)}};
+  std::printf("%s\n", report.dump().c_str());
+  if (!s.report.empty()) std::ofstream(s.report) << report.dump(2) << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  CLI::App app{"praxis-fake-robot: a Unitree robot impersonated on DDS, with mock dynamics"};
+  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"g1", "go2"}));
+  app.add_option("-d,--domain", s.domain, "DDS domain id (Unitree simulator convention: 1)");
+  app.add_option("-i,--interface", s.interface, "network interface");
+  app.add_option("-g,--gamepad", s.gamepad, "gamepad script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
+  app.add_option("--sport-mode", s.sport_mode, "motion service active at start (\"\" = none)");
+  app.add_option("--tilt", s.tilt, "tilt the body at a time: T:ROLL:PITCH (s, rad, rad)");
+  app.add_option("--mode-machine", s.mode_machine, "hg robots: the mode_machine this robot reports");
+  app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
+  app.add_option("--report", s.report, "write the counters as JSON to this file at exit");
+  CLI11_PARSE(app, argc, argv);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  try {
+    return s.robot == "g1" ? run<praxis::unitree::G1>(s) : run<praxis::unitree::Go2>(s);
+  } catch (const std::exception& e) {
+    std::cerr << "praxis-fake-robot: " << e.what() << '\n';
+    return 2;
+  }
+}

@@ -1,0 +1,125 @@
+#pragma once
+// UnitreeBackend<Model>: a Unitree robot (Go2, G1) over Cyclone DDS, byte-compatible with the vendor
+// SDK. It subscribes rt/lowstate (into a lock-free mailbox, from Cyclone's listener thread) and
+// publishes rt/lowcmd; read() and write() never block.
+//
+//   auto options = praxis::unitree::UnitreeBackend<praxis::unitree::G1>::robot("eth0");  // domain 0
+//   auto options = praxis::unitree::UnitreeBackend<praxis::unitree::G1>::simulator();    // domain 1, lo
+//   praxis::unitree::UnitreeBackend<praxis::unitree::G1> robot(options);
+//   robot.release_motion_control();   // before the first command: the robot's own service must stop
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <string>
+#include <vector>
+
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_state.hpp"
+#include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/unitree/rpc.hpp"
+#include "praxis/hardware/unitree/wire.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::unitree {
+
+struct BackendOptions {
+  dds::DdsOptions dds{};
+  std::string lowcmd_topic = "rt/lowcmd";
+  std::string lowstate_topic = "rt/lowstate";
+  dds::TopicQos qos{};  // the vendor's QoS is unverified: Cyclone's defaults, as its Python SDK gets
+  std::uint8_t mode_pr = 0;                  // hg: 0 = PR, 1 = AB
+  std::optional<std::uint8_t> mode_machine;  // hg: unset = echo the robot's LowState.mode_machine
+};
+
+template <UnitreeModel M>
+class UnitreeBackend {
+ public:
+  using model = M;
+  static constexpr std::size_t N = M::joint_count;
+  using Family = typename Wire<M>::Family;
+  using LowCmd = typename Family::LowCmd;
+  using LowState = typename Family::LowState;
+
+  // The real robot: domain 0, on the network interface that reaches it (192.168.123.0/24).
+  static BackendOptions robot(std::string interface) {
+    BackendOptions o;
+    o.dds = {0, std::move(interface)};
+    return o;
+  }
+  // Unitree's simulator and praxis-fake-robot convention: domain 1 on the loopback interface.
+  static BackendOptions simulator(std::uint32_t domain = 1) {
+    BackendOptions o;
+    o.dds = {domain, "lo"};
+    return o;
+  }
+
+  explicit UnitreeBackend(BackendOptions options)
+      : options_(std::move(options)),
+        participant_(std::make_unique<dds::Participant>(options_.dds)),
+        commands_(*participant_, options_.lowcmd_topic, Family::low_cmd_descriptor(), options_.qos),
+        states_(*participant_, options_.lowstate_topic, Family::low_state_descriptor(), options_.qos) {}
+
+  // ---- Backend ----
+
+  bool read(RobotState<N>& out, TimePoint) {
+    if (!states_.fetch(incoming_)) return false;
+    if (!decode_state<M>(incoming_.message, incoming_.received, out)) {
+      crc_errors_.fetch_add(1, std::memory_order_relaxed);  // dropped, never used
+      return false;
+    }
+    if constexpr (std::is_same_v<Family, HgFamily>) {
+      robot_mode_machine_.store(incoming_.message.mode_machine, std::memory_order_relaxed);
+    }
+    states_accepted_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  void write(const JointCommand<N>& command, TimePoint) {
+    EncodeOptions e;
+    e.mode_pr = options_.mode_pr;
+    e.mode_machine = options_.mode_machine ? *options_.mode_machine
+                                           : robot_mode_machine_.load(std::memory_order_relaxed);
+    encode_command<M>(command, e, outgoing_);
+    if (commands_.write(outgoing_)) commands_sent_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  // ---- before control ----
+
+  // CheckMode / ReleaseMode until the robot's own motion service is off (see rpc.hpp).
+  std::vector<std::string> release_motion_control(const ReleaseOptions& o = {}) {
+    return unitree::release_motion_control(*participant_, o);
+  }
+
+  // Waits until a first valid state arrived (true) or `timeout` passed (false); for start-up only.
+  bool wait_for_state(Duration timeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (Clock::now() < deadline) {
+      if (states_.received() > 0) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+
+  // ---- counters ----
+  [[nodiscard]] std::uint64_t states_accepted() const { return states_accepted_.load(); }
+  [[nodiscard]] std::uint64_t crc_errors() const { return crc_errors_.load(); }
+  [[nodiscard]] std::uint64_t commands_sent() const { return commands_sent_.load(); }
+  [[nodiscard]] std::uint8_t robot_mode_machine() const { return robot_mode_machine_.load(); }
+  [[nodiscard]] const dds::Participant& participant() const { return *participant_; }
+  [[nodiscard]] const BackendOptions& options() const { return options_; }
+
+ private:
+  BackendOptions options_;
+  std::unique_ptr<dds::Participant> participant_;
+  dds::Publisher<LowCmd> commands_;
+  dds::Subscriber<LowState> states_;
+  transport::Stamped<LowState> incoming_{};  // reader side
+  LowCmd outgoing_{};                        // writer side
+  std::atomic<std::uint8_t> robot_mode_machine_{0};
+  std::atomic<std::uint64_t> states_accepted_{0}, crc_errors_{0}, commands_sent_{0};
+};
+
+}  // namespace praxis::unitree

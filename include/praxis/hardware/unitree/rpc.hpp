@@ -1,0 +1,73 @@
+#pragma once
+// Unitree's RPC envelope (unitree_api Request_ / Response_ on rt/api/<service>/request|response)
+// and the motion switcher, which must release the robot's own motion service before low-level
+// control (../shared/vendors/unitree.md §6).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <praxis/idl/unitree_api.h>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/transport/rpc.hpp"
+
+namespace praxis::unitree {
+
+struct ApiCall {
+  std::int64_t api_id = 0;
+  std::string parameter;  // JSON text
+};
+struct ApiReply {
+  std::int32_t code = -1;  // 0 = OK
+  std::string data;        // JSON text
+};
+
+struct UnitreeApiTraits {
+  using Request = unitree_api_msg_dds__Request_;
+  using Response = unitree_api_msg_dds__Response_;
+  using Call = ApiCall;
+  using Reply = ApiReply;
+  static const dds_topic_descriptor_t* request_descriptor() { return &unitree_api_msg_dds__Request__desc; }
+  static const dds_topic_descriptor_t* response_descriptor() { return &unitree_api_msg_dds__Response__desc; }
+  static void fill(Request& r, const Call& c, std::int64_t id) {
+    r.header.identity.id = id;
+    r.header.identity.api_id = c.api_id;
+    r.header.lease.id = 0;
+    r.header.policy.priority = 0;
+    r.header.policy.noreply = false;
+    r.parameter = const_cast<char*>(c.parameter.c_str());  // only read by dds_write
+  }
+  static std::int64_t id_of(const Response& r) { return r.header.identity.id; }
+  static Reply reply_of(const Response& r) {
+    return Reply{r.header.status.code, r.data != nullptr ? std::string(r.data) : std::string()};
+  }
+};
+
+[[nodiscard]] inline std::string api_request_topic(const std::string& service) { return "rt/api/" + service + "/request"; }
+[[nodiscard]] inline std::string api_response_topic(const std::string& service) { return "rt/api/" + service + "/response"; }
+
+namespace motion_switcher {
+inline constexpr const char* k_service = "motion_switcher";
+inline constexpr std::int64_t k_check_mode = 1001;
+inline constexpr std::int64_t k_select_mode = 1002;
+inline constexpr std::int64_t k_release_mode = 1003;
+inline constexpr std::int64_t k_set_silent = 1004;
+inline constexpr std::int64_t k_get_silent = 1005;
+}  // namespace motion_switcher
+
+// The name of the active motion service in a CheckMode reply ("" = none); throws on bad JSON.
+std::string mode_name_from(const std::string& check_mode_data);
+
+struct ReleaseOptions {
+  Duration call_timeout = std::chrono::seconds(2);
+  Duration overall_timeout = std::chrono::seconds(20);
+  Duration retry_interval = std::chrono::milliseconds(500);  // the vendor examples wait 1-5 s
+};
+
+// CheckMode / ReleaseMode until no motion service is active, as every Unitree low-level example
+// does before publishing rt/lowcmd. Returns the names released, in order; throws RpcError with the
+// last answer when the robot still runs a motion service after the overall timeout.
+std::vector<std::string> release_motion_control(const dds::Participant& participant, const ReleaseOptions& options = {});
+
+}  // namespace praxis::unitree

@@ -1,0 +1,183 @@
+#pragma once
+// Request / response over two DDS topics. The client stamps each request with a fresh id and waits
+// for the response carrying it; a call has a timeout, and one client makes one call at a time
+// (single flight: calls from several threads queue). Not for the control loop: it blocks.
+//
+// The envelope is a policy (Traits) so vendors with different request types share the logic:
+//   typename Traits::Request, Response, Call, Reply
+//   static const dds_topic_descriptor_t* request_descriptor(), response_descriptor()
+//   static void fill(Request&, const Call&, std::int64_t id)      (may point into Call's storage)
+//   static std::int64_t id_of(const Response&)
+//   static Reply reply_of(const Response&)                         (copies out of the sample)
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include <dds/dds.h>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::dds {
+
+class RpcError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+template <class Traits>
+class RpcClient {
+ public:
+  using Request = typename Traits::Request;
+  using Response = typename Traits::Response;
+  using Call = typename Traits::Call;
+  using Reply = typename Traits::Reply;
+
+  RpcClient(const Participant& participant, std::string request_topic, std::string response_topic)
+      : request_topic_(std::move(request_topic)), response_topic_(std::move(response_topic)) {
+    dds_qos_t* qos = detail::make_qos(TopicQos{.reliable = true, .depth = 10});
+    const auto req_topic = detail::create_topic(participant, request_topic_, Traits::request_descriptor());
+    const auto resp_topic = detail::create_topic(participant, response_topic_, Traits::response_descriptor());
+    writer_ = dds_create_writer(participant.handle(), req_topic, qos, nullptr);
+    reader_ = dds_create_reader(participant.handle(), resp_topic, qos, nullptr);
+    dds_delete_qos(qos);
+    if (writer_ < 0) detail::fail("cannot create the RPC request writer", request_topic_, writer_);
+    if (reader_ < 0) detail::fail("cannot create the RPC response reader", response_topic_, reader_);
+    condition_ = dds_create_readcondition(reader_, DDS_ANY_STATE);
+    waitset_ = dds_create_waitset(participant.handle());
+    dds_waitset_attach(waitset_, condition_, 0);
+  }
+  ~RpcClient() {
+    if (waitset_ > 0) dds_delete(waitset_);
+    if (condition_ > 0) dds_delete(condition_);
+    if (reader_ > 0) dds_delete(reader_);
+    if (writer_ > 0) dds_delete(writer_);
+  }
+  RpcClient(const RpcClient&) = delete;
+  RpcClient& operator=(const RpcClient&) = delete;
+
+  // Sends `call` and returns the matching reply; throws RpcError when no server is there or no
+  // reply comes within `timeout`.
+  Reply call(const Call& call, Duration timeout) {
+    std::lock_guard single_flight(mutex_);
+    const auto deadline = Clock::now() + timeout;
+    // A request written before the server's reader matched would be lost, and so would a response
+    // written before our reader matched the server's writer.
+    while (matched() == 0 || response_matched() == 0) {
+      if (Clock::now() >= deadline) {
+        throw RpcError("no RPC server on \"" + request_topic_ + "\" (nothing matched within " +
+                       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                       " ms): is the service running, on the same domain and network interface?");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    const std::int64_t id = next_id();
+    Request request{};
+    Traits::fill(request, call, id);
+    const dds_return_t rc = dds_write(writer_, &request);
+    if (rc != DDS_RETCODE_OK) detail::fail("cannot send the RPC request", request_topic_, rc);
+
+    for (;;) {
+      const auto now = Clock::now();
+      if (now >= deadline) {
+        throw RpcError("RPC on \"" + request_topic_ + "\" timed out after " +
+                       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                       " ms without a response on \"" + response_topic_ + "\"");
+      }
+      const auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now).count();
+      dds_waitset_wait(waitset_, nullptr, 0, static_cast<dds_duration_t>(wait));
+      Response response{};
+      void* samples[1] = {&response};
+      dds_sample_info_t info[1];
+      while (dds_take(reader_, samples, info, 1, 1) > 0) {
+        const bool mine = info[0].valid_data && Traits::id_of(response) == id;
+        Reply reply{};
+        if (mine) reply = Traits::reply_of(response);
+        dds_sample_free(&response, Traits::response_descriptor(), DDS_FREE_CONTENTS);
+        response = Response{};
+        if (mine) return reply;
+      }
+    }
+  }
+
+  [[nodiscard]] std::uint32_t matched() const {
+    dds_publication_matched_status_t s{};
+    dds_get_publication_matched_status(writer_, &s);
+    return s.current_count;
+  }
+  [[nodiscard]] std::uint32_t response_matched() const {
+    dds_subscription_matched_status_t s{};
+    dds_get_subscription_matched_status(reader_, &s);
+    return s.current_count;
+  }
+
+ private:
+  // Unique per call and per process run (the vendor's Python client uses a monotonic clock too).
+  std::int64_t next_id() {
+    const auto t = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+    last_id_ = std::max(last_id_ + 1, static_cast<std::int64_t>(t));
+    return last_id_;
+  }
+
+  std::string request_topic_, response_topic_;
+  dds_entity_t writer_ = 0, reader_ = 0, condition_ = 0, waitset_ = 0;
+  std::mutex mutex_;
+  std::int64_t last_id_ = 0;
+};
+
+// The serving side: poll() answers every pending request with `handler(call) -> Reply`.
+template <class Traits>
+class RpcServer {
+ public:
+  using Request = typename Traits::Request;
+  using Response = typename Traits::Response;
+
+  RpcServer(const Participant& participant, const std::string& request_topic, const std::string& response_topic)
+      : request_topic_(request_topic) {
+    dds_qos_t* qos = detail::make_qos(TopicQos{.reliable = true, .depth = 10});
+    const auto req_topic = detail::create_topic(participant, request_topic, Traits::request_descriptor());
+    const auto resp_topic = detail::create_topic(participant, response_topic, Traits::response_descriptor());
+    reader_ = dds_create_reader(participant.handle(), req_topic, qos, nullptr);
+    writer_ = dds_create_writer(participant.handle(), resp_topic, qos, nullptr);
+    dds_delete_qos(qos);
+    if (reader_ < 0) detail::fail("cannot create the RPC request reader", request_topic, reader_);
+    if (writer_ < 0) detail::fail("cannot create the RPC response writer", response_topic, writer_);
+  }
+  ~RpcServer() {
+    if (writer_ > 0) dds_delete(writer_);
+    if (reader_ > 0) dds_delete(reader_);
+  }
+  RpcServer(const RpcServer&) = delete;
+  RpcServer& operator=(const RpcServer&) = delete;
+
+  // Handler: (const Request&, Response&) fills the response (Traits::answer keeps ids consistent).
+  template <class Handler>
+  int poll(Handler&& handler) {
+    int served = 0;
+    Request request{};
+    void* samples[1] = {&request};
+    dds_sample_info_t info[1];
+    while (dds_take(reader_, samples, info, 1, 1) > 0) {
+      if (info[0].valid_data) {
+        Response response{};
+        auto storage = handler(request, response);  // keeps strings alive until written
+        dds_write(writer_, &response);
+        ++served;
+        (void)storage;
+      }
+      dds_sample_free(&request, Traits::request_descriptor(), DDS_FREE_CONTENTS);
+      request = Request{};
+    }
+    return served;
+  }
+
+ private:
+  std::string request_topic_;
+  dds_entity_t reader_ = 0, writer_ = 0;
+};
+
+}  // namespace praxis::dds
