@@ -6,5 +6,5 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$root/build/release" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DPRAXIS_BUILD_TESTS=OFF -DPRAXIS_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$root/build/release" --target praxis_demo
+cmake --build "$root/build/release" --target praxis_demo praxis-fake-robot
 exec "$root/build/release/examples/praxis_demo" "$@"

@@ -1,7 +1,9 @@
-// The main demo: a mock robot lying on the floor is taken through the whole safety story of the
+// The main demo: a robot lying on the floor is taken through the whole safety story of the
 // controller runtime: damping -> stand (R2 held) -> ctrl (A) -> tilt fault -> damping.
 //
 //   praxis_demo --robot g1 --duration 10 [--param DIR] [--log-folder logs | --no-log] [--realtime]
+//   praxis_demo --backend fake-robot      the same over real DDS, against praxis-fake-robot
+//   praxis_demo --backend dds --domain 0 --interface eth0    a real Unitree robot (careful!)
 
 #include <CLI/CLI.hpp>
 
@@ -11,8 +13,18 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
+
+extern char** environ;
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <praxis/control/robot_controller.hpp>
+#ifdef PRAXIS_WITH_DDS
+#include <praxis/hardware/unitree/backend.hpp>
+#endif
 #include <praxis/hardware/mock/mock_robot.hpp>
 #include <praxis/hardware/unitree/g1.hpp>
 #include <praxis/hardware/unitree/go2.hpp>
@@ -36,16 +48,30 @@ struct Settings {
   std::string log_base = "logs";
   bool no_log = false;
   bool realtime = false;
+  std::string backend = "mock";
+  std::uint32_t domain = 1;
+  std::string interface = "lo";
+  std::string self;  // argv[0], to find praxis-fake-robot next to this program
 };
 
 praxis::RobotController<praxis::mock::MockRobot<praxis::unitree::G1>,
                         example::SinusoidController<praxis::unitree::G1>>* g_g1 = nullptr;
 praxis::RobotController<praxis::mock::MockRobot<praxis::unitree::Go2>,
                         example::SinusoidController<praxis::unitree::Go2>>* g_go2 = nullptr;
+#ifdef PRAXIS_WITH_DDS
+praxis::RobotController<praxis::unitree::UnitreeBackend<praxis::unitree::G1>,
+                        example::SinusoidController<praxis::unitree::G1>>* g_g1_dds = nullptr;
+praxis::RobotController<praxis::unitree::UnitreeBackend<praxis::unitree::Go2>,
+                        example::SinusoidController<praxis::unitree::Go2>>* g_go2_dds = nullptr;
+#endif
 
 void on_signal(int) {
   if (g_g1) g_g1->request_stop();
   if (g_go2) g_go2->request_stop();
+#ifdef PRAXIS_WITH_DDS
+  if (g_g1_dds) g_g1_dds->request_stop();
+  if (g_go2_dds) g_go2_dds->request_stop();
+#endif
 }
 
 template <class Model>
@@ -129,6 +155,91 @@ int run_demo(const Settings& s) {
   return controller.state() == praxis::ControlState::damping ? 0 : 1;
 }
 
+#ifdef PRAXIS_WITH_DDS
+// The same story over DDS. With --backend fake-robot, praxis-fake-robot is started as a second
+// process with the same gamepad script and tilt; with --backend dds, whatever robot is on the
+// domain and interface is used (its operator presses the buttons).
+template <class Model>
+int run_demo_dds(const Settings& s) {
+  using Backend = praxis::unitree::UnitreeBackend<Model>;
+  using Ctrl = example::SinusoidController<Model>;
+  const std::filesystem::path params =
+      s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / std::string(Model::name)
+                             : std::filesystem::path(s.param_folder);
+  Ctrl probe;
+  probe.load_params(params);
+
+  pid_t fake = 0;
+  const double d = s.duration;
+  if (s.backend == "fake-robot") {
+    const auto exe = std::filesystem::path(s.self).parent_path() / "praxis-fake-robot";
+    char gamepad[128];
+    std::snprintf(gamepad, sizeof gamepad, "R2:%.2f-%.2f,A:%.2f", 0.15 * d, 0.45 * d, 0.5 * d);
+    char tilt[64];
+    std::snprintf(tilt, sizeof tilt, "%.2f:2.0:0.3", 0.8 * d);
+    std::vector<std::string> args{exe.string(), "--robot", std::string(Model::name), "--domain", std::to_string(s.domain),
+                                  "--interface", s.interface, "--gamepad", gamepad, "--tilt", tilt, "--sport-mode", "normal"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&fake, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+      throw std::runtime_error("cannot start " + exe.string());
+    }
+    std::printf("started praxis-fake-robot (pid %d): R2 held %.1f-%.1f s, A at %.1f s, tilt at %.1f s\n",
+                static_cast<int>(fake), 0.15 * d, 0.45 * d, 0.5 * d, 0.8 * d);
+  }
+  struct StopFake {
+    pid_t pid;
+    ~StopFake() {
+      if (pid > 0) {
+        ::kill(pid, SIGTERM);
+        ::waitpid(pid, nullptr, 0);
+      }
+    }
+  } stop_fake{fake};
+
+  praxis::unitree::BackendOptions bo;
+  bo.dds = {s.domain, s.interface};
+  Backend robot(bo);
+  std::printf("DDS domain %u, interface \"%s\": releasing the robot's motion service...\n", s.domain, s.interface.c_str());
+  for (const auto& name : robot.release_motion_control()) std::printf("  released \"%s\"\n", name.c_str());
+  if (!robot.wait_for_state(std::chrono::seconds(5))) {
+    throw std::runtime_error("no rt/lowstate on DDS domain " + std::to_string(s.domain) + ", interface \"" +
+                             s.interface + "\" within 5 s");
+  }
+  praxis::ControllerOptions options;
+  options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / probe.dt));
+  if (!s.no_log) {
+    const auto folder = praxis::create_run_folder(s.log_base);
+    options.cycle_log = folder / "log.csv";
+    praxis::write_config(folder, {{"param_folder", std::filesystem::absolute(params).string()},
+                                  {"robot", std::string(Model::name)},
+                                  {"backend", "unitree dds"},
+                                  {"domain", std::to_string(s.domain)},
+                                  {"interface", s.interface}});
+    std::printf("logs: %s\n", folder.string().c_str());
+  }
+  praxis::RobotController<Backend, Ctrl> controller(robot, options);
+  controller.load_params(params);
+  if constexpr (std::is_same_v<Model, praxis::unitree::G1>) g_g1_dds = &controller; else g_go2_dds = &controller;
+  controller.run_for(praxis::from_seconds(d));
+  controller.flush();
+  const auto transitions = controller.transitions();
+  std::printf("\n%zu transitions:\n", transitions.size());
+  for (const auto& e : transitions) {
+    std::printf("  %7.3f s  %-8s -> %-8s  (%s)\n", e.time, std::string(praxis::to_string(e.from)).c_str(),
+                std::string(praxis::to_string(e.to)).c_str(), std::string(praxis::control::to_string(e.cause)).c_str());
+  }
+  std::printf("states accepted: %llu, CRC errors: %llu, commands sent: %llu\n",
+              static_cast<unsigned long long>(robot.states_accepted()),
+              static_cast<unsigned long long>(robot.crc_errors()),
+              static_cast<unsigned long long>(robot.commands_sent()));
+  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  std::fflush(stdout);
+  return controller.state() == praxis::ControlState::damping ? 0 : 1;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -140,10 +251,23 @@ int main(int argc, char** argv) {
   app.add_option("-l,--log-folder", s.log_base, "where run folders are created");
   app.add_flag("--no-log", s.no_log, "write no log files");
   app.add_flag("--realtime", s.realtime, "run in real time with receive/control/send threads");
+  app.add_option("-b,--backend", s.backend,
+                 "mock (in process), fake-robot (praxis-fake-robot over DDS), or dds (a robot on the network)")
+      ->check(CLI::IsMember({"mock", "fake-robot", "dds"}));
+  app.add_option("--domain", s.domain, "DDS domain id (robot: 0; simulator and fake robot: 1)");
+  app.add_option("--interface", s.interface, "network interface for DDS (robot: the one on 192.168.123.x)");
   CLI11_PARSE(app, argc, argv);
+  s.self = argv[0];
 
   std::signal(SIGINT, on_signal);
   try {
+    if (s.backend != "mock") {
+#ifdef PRAXIS_WITH_DDS
+      return s.robot == "g1" ? run_demo_dds<praxis::unitree::G1>(s) : run_demo_dds<praxis::unitree::Go2>(s);
+#else
+      throw std::runtime_error("this build has no DDS (PRAXIS_WITH_DDS=OFF)");
+#endif
+    }
     return s.robot == "g1" ? run_demo<praxis::unitree::G1>(s) : run_demo<praxis::unitree::Go2>(s);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
