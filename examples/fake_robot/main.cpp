@@ -42,6 +42,8 @@ struct Settings {
   double duration = 0.0;
   std::string report;
   int mode_machine = -1;
+  bool echo = false;      // benchmark: answer every command at once instead of at 500 Hz
+  bool echo_raw = false;  // benchmark baseline: answer with a fixed state, no checks, no dynamics
 };
 
 struct Counters {
@@ -117,12 +119,28 @@ int run(const Settings& s) {
   std::fflush(stdout);
   auto next = t0;
   while (!g_stop) {
-    next += std::chrono::milliseconds(2);
-    std::this_thread::sleep_until(next);
+    bool fresh = false;
+    if (s.echo || s.echo_raw) {
+      // Benchmark modes: poll for a command every 20 us and answer it at once.
+      fresh = commands.fetch(frame);
+      if (!fresh) {
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+        continue;
+      }
+      if (s.echo_raw) {
+        out.tick = ++tick;
+        states.write(out);
+        continue;
+      }
+    } else {
+      next += std::chrono::milliseconds(2);
+      std::this_thread::sleep_until(next);
+      fresh = commands.fetch(frame);
+    }
     const auto now = praxis::Clock::now();
     if (s.duration > 0 && now - t0 > praxis::from_seconds(s.duration)) break;
 
-    if (commands.fetch(frame)) {
+    if (fresh) {
       ++n.frames;
       const auto check = u::decode_command<M>(frame.message, mode_machine, cmd);
       n.crc += !check.crc_ok;
@@ -186,6 +204,8 @@ int main(int argc, char** argv) {
   app.add_option("--mode-machine", s.mode_machine, "hg robots: the mode_machine this robot reports");
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
   app.add_option("--report", s.report, "write the counters as JSON to this file at exit");
+  app.add_flag("--echo", s.echo, "benchmark: answer each command immediately (full checks and dynamics)");
+  app.add_flag("--echo-raw", s.echo_raw, "benchmark baseline: answer each command with a fixed state");
   CLI11_PARSE(app, argc, argv);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);

@@ -170,4 +170,13 @@ class Subscriber {
   std::atomic<std::uint64_t> received_{0};
 };
 
+// The transport policy form: what a backend templated on its transport needs.
+struct DdsTransport {
+  using Context = Participant;
+  template <class T>
+  using Publisher = dds::Publisher<T>;
+  template <class T>
+  using Subscriber = dds::Subscriber<T>;
+};
+
 }  // namespace praxis::dds

@@ -2,7 +2,7 @@
 // Loopback: an in-process transport with the same publisher / subscriber interface as the DDS one,
 // for unit tests of backends and codecs without a network. Topics are matched by name and type.
 
-#include <any>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,6 +42,9 @@ template <class T>
 class LoopbackPublisher {
  public:
   LoopbackPublisher(LoopbackBus& bus, std::string_view topic) : box_(&bus.channel<T>(topic)) {}
+  // The DDS publisher's constructor shape, so a backend can take either transport.
+  template <class Descriptor, class Qos>
+  LoopbackPublisher(LoopbackBus& bus, std::string_view topic, Descriptor, Qos) : LoopbackPublisher(bus, topic) {}
   bool write(const T& message) {
     auto& slot = box_->back();
     slot.message = message;
@@ -60,15 +63,26 @@ template <class T>
 class LoopbackSubscriber {
  public:
   LoopbackSubscriber(LoopbackBus& bus, std::string_view topic) : box_(&bus.channel<T>(topic)) {}
+  template <class Descriptor, class Qos>
+  LoopbackSubscriber(LoopbackBus& bus, std::string_view topic, Descriptor, Qos) : LoopbackSubscriber(bus, topic) {}
   // The newest message not seen yet; false if nothing new arrived.
   bool fetch(Stamped<T>& out) {
     if (!box_->fetch()) return false;
-    out = box_->value();
+    std::memcpy(&out, &box_->value(), sizeof out);  // bytes, as the DDS subscriber does
     return true;
   }
 
  private:
   LatestValue<Stamped<T>>* box_;
+};
+
+// The transport policy form (see praxis::dds::DdsTransport).
+struct LoopbackTransport {
+  using Context = LoopbackBus;
+  template <class T>
+  using Publisher = LoopbackPublisher<T>;
+  template <class T>
+  using Subscriber = LoopbackSubscriber<T>;
 };
 
 }  // namespace praxis::transport

@@ -22,6 +22,7 @@
 #include "praxis/hardware/unitree/rpc.hpp"
 #include "praxis/hardware/unitree/wire.hpp"
 #include "praxis/transport/dds.hpp"
+#include "praxis/transport/loopback.hpp"
 
 namespace praxis::unitree {
 
@@ -34,7 +35,8 @@ struct BackendOptions {
   std::optional<std::uint8_t> mode_machine;  // hg: unset = echo the robot's LowState.mode_machine
 };
 
-template <UnitreeModel M>
+// Transport: praxis::dds::DdsTransport (the robot) or praxis::transport::LoopbackTransport (tests).
+template <UnitreeModel M, class Transport = dds::DdsTransport>
 class UnitreeBackend {
  public:
   using model = M;
@@ -57,10 +59,19 @@ class UnitreeBackend {
   }
 
   explicit UnitreeBackend(BackendOptions options)
+    requires std::is_same_v<Transport, dds::DdsTransport>
       : options_(std::move(options)),
-        participant_(std::make_unique<dds::Participant>(options_.dds)),
-        commands_(*participant_, options_.lowcmd_topic, Family::low_cmd_descriptor(), options_.qos),
-        states_(*participant_, options_.lowstate_topic, Family::low_state_descriptor(), options_.qos) {}
+        owned_context_(std::make_unique<dds::Participant>(options_.dds)),
+        context_(owned_context_.get()),
+        commands_(*context_, options_.lowcmd_topic, Family::low_cmd_descriptor(), options_.qos),
+        states_(*context_, options_.lowstate_topic, Family::low_state_descriptor(), options_.qos) {}
+
+  // On a context owned elsewhere (a shared DDS participant, or a loopback bus in tests).
+  UnitreeBackend(typename Transport::Context& context, BackendOptions options)
+      : options_(std::move(options)),
+        context_(&context),
+        commands_(*context_, options_.lowcmd_topic, Family::low_cmd_descriptor(), options_.qos),
+        states_(*context_, options_.lowstate_topic, Family::low_state_descriptor(), options_.qos) {}
 
   // ---- Backend ----
 
@@ -72,12 +83,21 @@ class UnitreeBackend {
     }
     if constexpr (std::is_same_v<Family, HgFamily>) {
       robot_mode_machine_.store(incoming_.message.mode_machine, std::memory_order_relaxed);
+      have_mode_machine_.store(true, std::memory_order_release);
     }
     states_accepted_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
 
   void write(const JointCommand<N>& command, TimePoint) {
+    if constexpr (std::is_same_v<Family, HgFamily>) {
+      // An hg robot drops frames whose mode_machine is not its own: until its first LowState told
+      // us which it is, sending would only produce frames the robot rejects.
+      if (!options_.mode_machine && !have_mode_machine_.load(std::memory_order_acquire)) {
+        commands_withheld_.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+    }
     EncodeOptions e;
     e.mode_pr = options_.mode_pr;
     e.mode_machine = options_.mode_machine ? *options_.mode_machine
@@ -89,12 +109,16 @@ class UnitreeBackend {
   // ---- before control ----
 
   // CheckMode / ReleaseMode until the robot's own motion service is off (see rpc.hpp).
-  std::vector<std::string> release_motion_control(const ReleaseOptions& o = {}) {
-    return unitree::release_motion_control(*participant_, o);
+  std::vector<std::string> release_motion_control(const ReleaseOptions& o = {})
+    requires std::is_same_v<Transport, dds::DdsTransport>
+  {
+    return unitree::release_motion_control(*context_, o);
   }
 
   // Waits until a first valid state arrived (true) or `timeout` passed (false); for start-up only.
-  bool wait_for_state(Duration timeout) {
+  bool wait_for_state(Duration timeout)
+    requires std::is_same_v<Transport, dds::DdsTransport>
+  {
     const auto deadline = Clock::now() + timeout;
     while (Clock::now() < deadline) {
       if (states_.received() > 0) return true;
@@ -107,19 +131,23 @@ class UnitreeBackend {
   [[nodiscard]] std::uint64_t states_accepted() const { return states_accepted_.load(); }
   [[nodiscard]] std::uint64_t crc_errors() const { return crc_errors_.load(); }
   [[nodiscard]] std::uint64_t commands_sent() const { return commands_sent_.load(); }
+  // hg: commands not sent because the robot's mode_machine was not known yet.
+  [[nodiscard]] std::uint64_t commands_withheld() const { return commands_withheld_.load(); }
   [[nodiscard]] std::uint8_t robot_mode_machine() const { return robot_mode_machine_.load(); }
-  [[nodiscard]] const dds::Participant& participant() const { return *participant_; }
+  [[nodiscard]] typename Transport::Context& context() const { return *context_; }
   [[nodiscard]] const BackendOptions& options() const { return options_; }
 
  private:
   BackendOptions options_;
-  std::unique_ptr<dds::Participant> participant_;
-  dds::Publisher<LowCmd> commands_;
-  dds::Subscriber<LowState> states_;
+  std::unique_ptr<typename Transport::Context> owned_context_;
+  typename Transport::Context* context_;
+  typename Transport::template Publisher<LowCmd> commands_;
+  typename Transport::template Subscriber<LowState> states_;
   transport::Stamped<LowState> incoming_{};  // reader side
   LowCmd outgoing_{};                        // writer side
   std::atomic<std::uint8_t> robot_mode_machine_{0};
-  std::atomic<std::uint64_t> states_accepted_{0}, crc_errors_{0}, commands_sent_{0};
+  std::atomic<bool> have_mode_machine_{false};
+  std::atomic<std::uint64_t> states_accepted_{0}, crc_errors_{0}, commands_sent_{0}, commands_withheld_{0};
 };
 
 }  // namespace praxis::unitree
