@@ -195,7 +195,7 @@ int run(const Settings& s) {
 int main(int argc, char** argv) {
   Settings s;
   CLI::App app{"praxis-fake-robot: a Unitree robot impersonated on DDS, with mock dynamics"};
-  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"g1", "go2"}));
+  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"g1", "g1_23", "go2", "h1_2"}));
   app.add_option("-d,--domain", s.domain, "DDS domain id (Unitree simulator convention: 1)");
   app.add_option("-i,--interface", s.interface, "network interface");
   app.add_option("-g,--gamepad", s.gamepad, "gamepad script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
@@ -210,7 +210,10 @@ int main(int argc, char** argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   try {
-    return s.robot == "g1" ? run<praxis::unitree::G1>(s) : run<praxis::unitree::Go2>(s);
+    if (s.robot == "g1") return run<praxis::unitree::G1>(s);
+    if (s.robot == "g1_23") return run<praxis::unitree::G1_23>(s);
+    if (s.robot == "h1_2") return run<praxis::unitree::H1_2>(s);
+    return run<praxis::unitree::Go2>(s);
   } catch (const std::exception& e) {
     std::cerr << "praxis-fake-robot: " << e.what() << '\n';
     return 2;

@@ -168,3 +168,37 @@ TEST_CASE("wireless remote bits and axes follow the fact sheet", "[unitree][code
   u::encode_remote(g, again);
   CHECK(std::memcmp(r, again, 40) == 0);
 }
+
+TEST_CASE("G1 23-DOF keeps the 29-slot layout with unused waist and wrist slots", "[unitree][codec]") {
+  using praxis::unitree::G1_23;
+  STATIC_REQUIRE(G1_23::joints[13].name == "left_shoulder_pitch");  // slot 15
+  STATIC_REQUIRE(G1_23::joints[18].name == "right_shoulder_pitch");  // slot 22
+  praxis::JointCommand<23> c;
+  for (int j = 0; j < 23; ++j) c.q[j] = 0.01 * (j + 1);
+  unitree_hg_msg_dds__LowCmd_ msg;
+  u::encode_command<G1_23>(c, {.mode_pr = 0, .mode_machine = 4}, msg);
+  CHECK(msg.motor_cmd[12].q == Approx(0.13f));
+  CHECK(msg.motor_cmd[13].mode == 0);  // waist roll: not on this robot
+  CHECK(msg.motor_cmd[14].mode == 0);
+  CHECK(msg.motor_cmd[15].q == Approx(0.14f));
+  CHECK(msg.motor_cmd[20].mode == 0);
+  CHECK(msg.motor_cmd[22].q == Approx(0.19f));
+  CHECK(msg.motor_cmd[28].mode == 0);
+  praxis::JointCommand<23> back;
+  CHECK(u::decode_command<G1_23>(msg, 4, back).mode_ok);
+  CHECK(back.q[22] == Approx(0.23));
+}
+
+TEST_CASE("H1-2 uses the hg family with 27 joints, hips yaw first", "[unitree][codec]") {
+  using praxis::unitree::H1_2;
+  STATIC_REQUIRE(H1_2::joints[0].name == "left_hip_yaw");
+  STATIC_REQUIRE(H1_2::joints[12].name == "torso");
+  praxis::RobotState<27> s;
+  s.q[26] = 0.4;
+  unitree_hg_msg_dds__LowState_ msg;
+  u::encode_state<H1_2>(s, {}, msg);
+  CHECK(msg.motor_state[26].q == Approx(0.4f));
+  praxis::RobotState<27> back;
+  REQUIRE(u::decode_state<H1_2>(msg, {}, back));
+  CHECK(back.q[26] == Approx(0.4));
+}

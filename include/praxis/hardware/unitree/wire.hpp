@@ -10,6 +10,8 @@
 #include <praxis/idl/unitree_hg.h>
 
 #include "praxis/hardware/unitree/g1.hpp"
+#include "praxis/hardware/unitree/g1_23.hpp"
+#include "praxis/hardware/unitree/h1_2.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 
 namespace praxis::unitree {
@@ -52,6 +54,26 @@ struct Wire<G1> {
       0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28};
   // mode_machine of g1_29dof_rev_1_0; the robot reports its own, which is what gets echoed.
   static constexpr std::uint8_t expected_mode_machine = 5;
+};
+
+template <>
+struct Wire<G1_23> {
+  using Family = HgFamily;
+  static constexpr std::uint8_t motor_mode = 0x01;
+  static constexpr std::array<std::size_t, G1_23::joint_count> slot = G1_23::g1_slot;
+  static constexpr std::uint8_t expected_mode_machine = 4;  // g1_23dof_rev_1_0
+};
+
+template <>
+struct Wire<H1_2> {
+  using Family = HgFamily;
+  static constexpr std::uint8_t motor_mode = 0x01;
+  static constexpr std::array<std::size_t, H1_2::joint_count> slot{0,  1,  2,  3,  4,  5,  6,  7,  8,
+                                                                   9,  10, 11, 12, 13, 14, 15, 16, 17,
+                                                                   18, 19, 20, 21, 22, 23, 24, 25, 26};
+  // The fact sheet lists no mode_machine for H1-2 (unverified): echo what the robot reports, or
+  // set BackendOptions::mode_machine. The fake robot reports 0 unless told otherwise.
+  static constexpr std::uint8_t expected_mode_machine = 0;
 };
 
 template <class Model>
