@@ -112,3 +112,32 @@ TEST_CASE("motion switcher replies are parsed; bad JSON is an error", "[dds][rpc
   CHECK(u::mode_name_from("").empty());
   CHECK_THROWS_WITH(u::mode_name_from("not json"), Catch::Contains("expected a JSON object"));
 }
+
+TEST_CASE("a motion service that will not go away is a clear error after the timeout", "[dds][rpc]") {
+  const auto d = domain(5);
+  dds::Participant robot({d, "lo"});
+  dds::Participant controller({d, "lo"});
+  dds::RpcServer<u::UnitreeApiTraits> switcher(robot, u::api_request_topic(u::motion_switcher::k_service),
+                                               u::api_response_topic(u::motion_switcher::k_service));
+  std::atomic<bool> stop{false};
+  std::atomic<int> releases{0};
+  std::thread serve([&] {
+    while (!stop) {
+      switcher.poll([&](const auto& request, auto& response) {
+        response.header.identity = request.header.identity;
+        response.header.status.code = 0;
+        if (request.header.identity.api_id == u::motion_switcher::k_release_mode) ++releases;
+        auto text = std::make_shared<std::string>(R"({"name":"ai","form":"0"})");  // never released
+        response.data = text->data();
+        return text;
+      });
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+  CHECK_THROWS_WITH(u::release_motion_control(controller, {.call_timeout = 2s, .overall_timeout = 600ms,
+                                                            .retry_interval = 100ms}),
+                    Catch::Contains("the robot still runs motion service \"ai\""));
+  stop = true;
+  serve.join();
+  CHECK(releases >= 2);
+}
