@@ -75,15 +75,17 @@ void on_signal(int) {
 }
 
 template <class Model>
+std::filesystem::path params_folder(const Settings& s) {
+  return s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / std::string(Model::name)
+                                : std::filesystem::path(s.param_folder);
+}
+
+template <class Model>
 int run_demo(const Settings& s) {
   using Robot = praxis::mock::MockRobot<Model>;
   using Ctrl = example::SinusoidController<Model>;
-  const std::filesystem::path params =
-      s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / std::string(Model::name)
-                             : std::filesystem::path(s.param_folder);
-
-  // Read and check the parameters before a run folder or a robot exists.
-  Ctrl probe;
+  const auto params = params_folder<Model>(s);
+  Ctrl probe;  // read and check the parameters before a run folder or a robot exists
   probe.load_params(params);
 
   praxis::ControllerOptions options;
@@ -163,9 +165,7 @@ template <class Model>
 int run_demo_dds(const Settings& s) {
   using Backend = praxis::unitree::UnitreeBackend<Model>;
   using Ctrl = example::SinusoidController<Model>;
-  const std::filesystem::path params =
-      s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / std::string(Model::name)
-                             : std::filesystem::path(s.param_folder);
+  const auto params = params_folder<Model>(s);
   Ctrl probe;
   probe.load_params(params);
 

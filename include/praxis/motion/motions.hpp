@@ -277,12 +277,14 @@ struct WalkMotion {
   }
 };
 
-// On a robot with its own motion modes, PREPARE and STAND_UP are mode requests: no joint command,
-// and they may be left at once (the robot's controller finishes what it started).
+// A motion the robot's own controller carries out — PREPARE and STAND_UP on a robot with its own
+// modes, WALK on a robot that walks by itself: no joint command (joint control is off; the sender
+// hands the robot the mode or walking request), and it may be left at once.
 template <RobotModel M, MotionType Type>
-struct ModeMotion {
+struct RobotRunMotion {
   static constexpr std::size_t N = M::joint_count;
-  static constexpr std::string_view name = to_string(Type);
+  static constexpr auto name_storage = detail::motion_port_name("robot/", Type);
+  static constexpr std::string_view name{name_storage.data()};
   using inputs = ports<MotionSelectionPort>;
   using outputs = ports<BodyCommandPort<Type, N>, SafeExitPort<Type>>;
   void cycle(const MotionSelection&, JointCommand<N>& cmd, bool& safe) const {
@@ -291,19 +293,10 @@ struct ModeMotion {
   }
 };
 
-// On a robot that walks by itself, the walk motion has no joint command: joint control is off and
-// the sender hands the request to the backend.
+template <RobotModel M, MotionType Type>
+using ModeMotion = RobotRunMotion<M, Type>;
 template <RobotModel M>
-struct BackendWalkBody {
-  static constexpr std::size_t N = M::joint_count;
-  static constexpr std::string_view name = "backend_walk";
-  using inputs = ports<MotionSelectionPort>;
-  using outputs = ports<BodyCommandPort<MotionType::walk, N>, SafeExitPort<MotionType::walk>>;
-  void cycle(const MotionSelection&, JointCommand<N>& cmd, bool& safe) const {
-    cmd.enable.fill(false);
-    safe = true;
-  }
-};
+using BackendWalkBody = RobotRunMotion<M, MotionType::walk>;
 
 // VISUAL KICK: on a robot without a kick of its own (every robot praxis has a backend for so far),
 // the kick holds the stand pose; a robot with a kick capability takes the request instead.
