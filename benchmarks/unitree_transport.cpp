@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
                                                              {"decode LowState -> RobotState, CRC checked", d}});
 
   // ---- 3. round trips over loopback ----
-  const std::uint32_t full_domain = 150 + static_cast<std::uint32_t>(::getpid() % 40);
-  const std::uint32_t raw_domain = full_domain + 40;
+  const std::uint32_t full_domain = 200 + static_cast<std::uint32_t>(::getpid() % 14);  // 200-213
+  const std::uint32_t raw_domain = full_domain + 15;                                   // 215-228
   const pid_t full = spawn(fake, {"--robot", "g1", "--domain", std::to_string(full_domain), "--interface", "lo", "--echo"});
   const pid_t raw = spawn(fake, {"--robot", "g1", "--domain", std::to_string(raw_domain), "--interface", "lo", "--echo-raw"});
   std::vector<double> rt_full, rt_raw;

@@ -29,7 +29,8 @@ namespace u = praxis::unitree;
 namespace {
 
 std::uint32_t unique_domain(std::uint32_t k) {
-  return 20 + static_cast<std::uint32_t>((::getpid() * 7 + static_cast<int>(k) * 31) % 200);
+  // 100-189: each test its own sub-range of 30, the process id picks within it.
+  return 100 + 30 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 30);
 }
 
 // The fake robot as a child process; SIGTERM and a JSON report when stopped.
@@ -106,7 +107,9 @@ struct HoldOffset {
 
 template <class Model>
 void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
-  FakeRobot fake(robot_name, domain, "R2:0.8-2.3,A:2.8", "normal");
+  // Button times leave the controller (started after the release and the first state) a margin:
+  // a button already held when control starts has no press edge, like on the real remote.
+  FakeRobot fake(robot_name, domain, "R2:1.5-3.0,A:3.5", "normal");
   u::UnitreeBackend<Model> backend(u::UnitreeBackend<Model>::simulator(domain));
   const auto released = backend.release_motion_control({.call_timeout = 5s, .overall_timeout = 10s,
                                                          .retry_interval = 100ms});
@@ -116,7 +119,7 @@ void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
   praxis::ControllerOptions options;
   options.print = false;
   praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
-  controller.run_for(4s);
+  controller.run_for(5s);
   controller.flush();
   const auto transitions = controller.transitions();
   CHECK(controller.state() == praxis::ControlState::ctrl);
@@ -152,15 +155,15 @@ TEST_CASE("a killed robot means damping; after a restart only the state machine 
           "[unitree][dds][two-process]") {
   using Model = u::Go2;
   const auto domain = unique_domain(3);
-  auto first = std::make_unique<FakeRobot>("go2", domain, "R2:0.5-1.8");
+  auto first = std::make_unique<FakeRobot>("go2", domain, "R2:1.0-2.2");
   u::UnitreeBackend<Model> backend(u::UnitreeBackend<Model>::simulator(domain));
   REQUIRE(backend.wait_for_state(5s));
   praxis::ControllerOptions options;
   options.print = false;
   praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
-  std::thread run([&] { controller.run_for(9s); });
+  std::thread run([&] { controller.run_for(10s); });
 
-  std::this_thread::sleep_for(2500ms);
+  std::this_thread::sleep_for(3000ms);
   first->kill_hard();  // the robot disappears while standing
   std::this_thread::sleep_for(700ms);
   // The new robot presses A first (must be ignored in damping), then R2, then A.
