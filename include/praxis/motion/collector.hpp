@@ -15,6 +15,7 @@
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/motion/head.hpp"
+#include "praxis/motion/motions.hpp"
 #include "praxis/motion/ports.hpp"
 
 namespace praxis::motion {
@@ -70,12 +71,8 @@ struct MotorCommandsCollector {
     }
     if (!out.all_finite()) {
       report.fallback_to_damping = true;
-      out.q = s.q.allFinite() ? s.q : JointVector<N>::Zero();
-      out.dq.setZero();
-      out.kp.setZero();
-      out.kd.setConstant(options.damping_kd);
-      out.tau_ff.setZero();
-      out.enable.fill(true);
+      const JointVector<N> where = s.q.allFinite() ? s.q : JointVector<N>(JointVector<N>::Zero());
+      detail::damped_at<N>(where, options.damping_kd, out);
     }
     const bool rate_limit = have_time_ && have_last_;
     for (std::size_t j = 0; j < N; ++j) {

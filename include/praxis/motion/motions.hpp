@@ -58,6 +58,16 @@ void script_command(const script::JointTargets<M::joint_count>& targets, const P
   cmd.tau_ff.setZero();
   cmd.enable.fill(true);
 }
+// No stiffness, damping kd, targets where the joints are: the joints only brake.
+template <std::size_t N>
+void damped_at(const JointVector<N>& q, double kd, JointCommand<N>& cmd) {
+  cmd.q = q;
+  cmd.dq.setZero();
+  cmd.kp.setZero();
+  cmd.kd.setConstant(kd);
+  cmd.tau_ff.setZero();
+  cmd.enable.fill(true);
+}
 template <std::size_t N>
 Pose<N> to_pose(const JointVector<N>& v) {
   Pose<N> p{};
@@ -90,12 +100,7 @@ struct DampingMotion {
   void cycle(const MotionSelection& sel, const RobotState<N>& s, JointCommand<N>& cmd, bool& safe) const {
     safe = true;
     if (sel.current != MotionType::damping) return;
-    cmd.q = s.q;
-    cmd.dq.setZero();
-    cmd.kp.setZero();
-    cmd.kd.setConstant(kd);
-    cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+    detail::damped_at<N>(s.q, kd, cmd);
   }
 };
 
@@ -128,12 +133,7 @@ struct FallProtectionMotion {
              bool& safe) const {
     safe = !fall.falling;
     if (sel.current != MotionType::fall_protection) return;
-    cmd.q = s.q;
-    cmd.dq.setZero();
-    cmd.kp.setZero();
-    cmd.kd.setConstant(kd);
-    cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+    detail::damped_at<N>(s.q, kd, cmd);
   }
 };
 
