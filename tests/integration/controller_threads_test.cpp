@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <thread>
 
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
@@ -96,4 +97,32 @@ TEST_CASE("killing the state stream in run() falls back to damping", "[control][
   controller.run_for(1600ms);
   CHECK(controller.state() == praxis::ControlState::damping);
   CHECK(controller.safety().stale);
+}
+
+namespace {
+// Blocks the control thread once for 60 ms (30 periods), as a controller doing something it should
+// not, once.
+template <class Model>
+struct StallOnce : WaveController<Model> {
+  int calls = 0;
+  void calculate() {
+    WaveController<Model>::calculate();
+    if (++calls == 100) std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  }
+};
+}  // namespace
+
+TEST_CASE("after a stall, missed control deadlines are skipped and counted, not run back to back",
+          "[control][threads]") {
+  using Model = praxis::unitree::G1;
+  const auto start = praxis::Clock::now();
+  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
+  robot.hold(praxis::GamepadButton::R2, start + 50ms, 1500ms);
+  praxis::ControllerOptions options;
+  options.print = false;
+  praxis::RobotController<decltype(robot), StallOnce<Model>> controller(robot, options);
+  controller.run_for(2s);
+  CHECK(controller.user().calls >= 100);
+  CHECK(controller.overruns() >= 25);  // about 29 periods fell inside the stall
+  CHECK(controller.cycles() + controller.overruns() <= 1001);
 }

@@ -124,6 +124,8 @@ class RobotController {
   [[nodiscard]] const JointCommand<N>& command() const { return graph_.template get<control::CommandPort<N>>(); }
   [[nodiscard]] const RobotState<N>& last_state() const { return input_.state; }
   [[nodiscard]] std::uint64_t cycles() const { return cycle_count_; }
+  // run(): control cycles skipped because the loop fell more than a period behind its deadlines.
+  [[nodiscard]] std::uint64_t overruns() const { return overruns_.load(std::memory_order_relaxed); }
   [[nodiscard]] Ctrl& user() { return user_node().adapter.controller(); }
   [[nodiscard]] const Graph& graph() const { return graph_; }
 
@@ -260,6 +262,13 @@ class RobotController {
     while (!stop_.load(std::memory_order_acquire)) {
       next += control_period;  // absolute deadlines: a late cycle does not shift the ones after it
       if (next >= end) break;
+      // After a stall (a cycle that took longer than several periods), the deadlines already missed
+      // are skipped and counted rather than run back to back with stale data.
+      if (const auto late = Clock::now() - next; late > control_period) {
+        const auto missed = late / control_period;
+        next += missed * control_period;
+        overruns_.fetch_add(static_cast<std::uint64_t>(missed), std::memory_order_relaxed);
+      }
       std::this_thread::sleep_until(next);
       if (states_.fetch()) {
         input_.state = states_.value();
@@ -290,6 +299,7 @@ class RobotController {
   LatestValue<RobotState<N>> states_;
   LatestValue<JointCommand<N>> commands_;
   std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> overruns_{0};
 };
 
 }  // namespace praxis
