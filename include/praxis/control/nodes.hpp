@@ -232,12 +232,7 @@ struct UserControllerNode {
 // and the guard's fallback.
 template <std::size_t N>
 void make_damping_command(const ControllerTargets<N>& t, double damping_kd, JointCommand<N>& cmd) {
-  cmd.q = t.init_pos;
-  cmd.dq.setZero();
-  cmd.kp.setZero();
-  cmd.kd.setConstant(damping_kd);
-  cmd.tau_ff.setZero();
-  cmd.enable.fill(true);
+  set_position_command(cmd, t.init_pos, 0.0, damping_kd);
 }
 
 // DAMPING.
@@ -261,12 +256,7 @@ struct StandMotion {
   using outputs = ports<StandCommandPort<N>>;
   void cycle(const ControlMode& mode, const ControllerTargets<N>& t, JointCommand<N>& cmd) const {
     if (mode.state != ControlState::stand) return;  // not selected: leave early
-    cmd.q = t.init_pos;
-    cmd.dq.setZero();
-    cmd.kp.setConstant(t.kp * mode.pd_ratio);
-    cmd.kd.setConstant(t.kd * mode.pd_ratio);
-    cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+    set_position_command(cmd, t.init_pos, t.kp * mode.pd_ratio, t.kd * mode.pd_ratio);
   }
 };
 
@@ -278,12 +268,7 @@ struct CtrlMotion {
   using outputs = ports<CtrlCommandPort<N>>;
   void cycle(const ControlMode& mode, const ControllerTargets<N>& t, JointCommand<N>& cmd) const {
     if (mode.state != ControlState::ctrl) return;  // not selected: leave early
-    cmd.q = t.jpos_des;
-    cmd.dq.setZero();
-    cmd.kp.setConstant(t.kp);
-    cmd.kd.setConstant(t.kd);
-    cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+    set_position_command(cmd, t.jpos_des, t.kp, t.kd);
   }
 };
 

@@ -35,4 +35,16 @@ struct JointCommand {
   }
 };
 
+// A pure position command: target q, the same kp and kd on every joint, no velocity target, no
+// feed-forward torque, all joints enabled. Damping is kp = 0.
+template <std::size_t N>
+void set_position_command(JointCommand<N>& cmd, const JointVector<N>& q, double kp, double kd) {
+  cmd.q = q;
+  cmd.dq.setZero();
+  cmd.kp.setConstant(kp);
+  cmd.kd.setConstant(kd);
+  cmd.tau_ff.setZero();
+  cmd.enable.fill(true);
+}
+
 }  // namespace praxis

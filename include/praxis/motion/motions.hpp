@@ -61,12 +61,7 @@ void script_command(const script::JointTargets<M::joint_count>& targets, const P
 // No stiffness, damping kd, targets where the joints are: the joints only brake.
 template <std::size_t N>
 void damped_at(const JointVector<N>& q, double kd, JointCommand<N>& cmd) {
-  cmd.q = q;
-  cmd.dq.setZero();
-  cmd.kp.setZero();
-  cmd.kd.setConstant(kd);
-  cmd.tau_ff.setZero();
-  cmd.enable.fill(true);
+  set_position_command(cmd, q, 0.0, kd);
 }
 template <std::size_t N>
 Pose<N> to_pose(const JointVector<N>& v) {
