@@ -3,8 +3,9 @@
 //
 // The control thread only pushes fixed-size records into lock-free single-producer queues
 // (boost::lockfree::spsc_queue with compile-time capacity: no allocation, no lock, no wait); the
-// reporter thread drains them, prints transitions, guard events and compute-time statistics with
-// spdlog, and appends the per-cycle CSV log. When a queue is full the record is dropped and
+// reporter thread drains them, prints motion transitions, command-guard events, what the robot
+// reports back (its mode, the outcome of each request) and compute-time statistics with spdlog,
+// and appends the per-cycle CSV log. When a queue is full the record is dropped and
 // counted, never waited for.
 
 #include <algorithm>
@@ -30,8 +31,10 @@
 #include <spdlog/logger.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
-#include "praxis/control/nodes.hpp"
+#include "praxis/control/state_machine.hpp"
 #include "praxis/core/robot_model.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/motion/motion_type.hpp"
 
 namespace praxis::control {
 
@@ -41,20 +44,23 @@ template <std::size_t N>
 struct CycleRecord {
   double time = 0.0;  // seconds since the controller started
   std::uint64_t cycle = 0;
-  ControlState state = ControlState::damping;
-  double pd_ratio = 0.0;
+  motion::MotionType motion = motion::MotionType::damping;
+  double gain_ratio = 0.0;
   std::array<double, N> q{}, dq{}, tau{}, cmd_q{}, cmd_kp{}, cmd_kd{}, cmd_tau{};
   std::uint32_t log_count = 0;
   std::array<float, k_max_log_values> log{};
 };
 
+// A change of the selected motion. For RobotController, control_state(from / to) gives the
+// framework's DAMPING / STAND / CTRL names.
 struct TransitionEvent {
   double time = 0.0;
   std::uint64_t cycle = 0;
-  ControlState from = ControlState::damping;
-  ControlState to = ControlState::damping;
-  TransitionCause cause = TransitionCause::none;
-  double pd_ratio = 0.0;
+  motion::MotionType from = motion::MotionType::damping;
+  motion::MotionType to = motion::MotionType::damping;
+  motion::MotionType dispatching_to = motion::MotionType::damping;  // when `to` is dispatching
+  motion::SelectionCause cause = motion::SelectionCause::none;
+  double gain_ratio = 0.0;
 };
 
 struct GuardEvent {
@@ -62,6 +68,15 @@ struct GuardEvent {
   std::uint64_t cycle = 0;
   bool fallback_to_damping = false;
   std::uint32_t clamped_joints = 0;
+  std::uint32_t unsupported_modes = 0;
+};
+
+// What the robot reported back, logged when the mode (assumed or reported) or the last request's
+// outcome changed.
+struct StatusEvent {
+  double time = 0.0;
+  std::uint64_t cycle = 0;
+  RobotStatus status;
 };
 
 struct ComputeStats {
@@ -101,6 +116,7 @@ class Reporter {
   void push(const CycleRecord<N>& r) { count(cycles_.push(r)); }
   void push(const TransitionEvent& e) { count(transitions_.push(e)); }
   void push(const GuardEvent& e) { count(guards_.push(e)); }
+  void push(const StatusEvent& e) { count(statuses_.push(e)); }
   void push_compute_time(std::uint32_t ns) { count(compute_.push(ns)); }
 
   // ---- for anyone else ----
@@ -122,6 +138,10 @@ class Reporter {
   [[nodiscard]] std::vector<TransitionEvent> transitions() const {
     std::lock_guard lock(mutex_);
     return history_;
+  }
+  [[nodiscard]] std::vector<StatusEvent> status_events() const {
+    std::lock_guard lock(mutex_);
+    return status_history_;
   }
   void info(std::string_view message) {
     if (logger_) logger_->info("{}", message);
@@ -158,8 +178,30 @@ class Reporter {
         history_.push_back(t);
       }
       if (logger_) {
-        logger_->info("t={:.3f}s cycle {}: {} -> {} ({}), pd_ratio {:.3f}", t.time, t.cycle,
-                      to_string(t.from), to_string(t.to), to_string(t.cause), t.pd_ratio);
+        if (t.to == motion::MotionType::dispatching) {
+          logger_->info("t={:.3f}s cycle {}: {} -> dispatching to {} ({})", t.time, t.cycle, to_string(t.from),
+                        to_string(t.dispatching_to), to_string(t.cause));
+        } else {
+          logger_->info("t={:.3f}s cycle {}: {} -> {} ({}), gain ratio {:.3f}", t.time, t.cycle, to_string(t.from),
+                        to_string(t.to), to_string(t.cause), t.gain_ratio);
+        }
+      }
+      ++n;
+    }
+    StatusEvent st;
+    while (statuses_.pop(st)) {
+      {
+        std::lock_guard lock(mutex_);
+        status_history_.push_back(st);
+      }
+      if (logger_) {
+        const auto& s = st.status;
+        logger_->info("t={:.3f}s cycle {}: robot mode assumed {}, reported {}{}; last request {} {} (code {}), "
+                      "{} in flight",
+                      st.time, st.cycle, to_string(s.assumed_mode), to_string(s.reported_mode),
+                      s.mode_confirmed() || s.reported_mode == RobotMode::unknown ? "" : " (DISAGREES)",
+                      s.last_request.id, to_string(s.last_request.outcome), s.last_request.code,
+                      s.requests_in_flight);
       }
       ++n;
     }
@@ -169,6 +211,9 @@ class Reporter {
         if (g.fallback_to_damping) {
           logger_->warn("t={:.3f}s cycle {}: controller command was not finite; damping sent instead",
                         g.time, g.cycle);
+        } else if (g.unsupported_modes > 0) {
+          logger_->warn("t={:.3f}s cycle {}: {} joint(s) asked for a mode the robot cannot take; damped instead",
+                        g.time, g.cycle, g.unsupported_modes);
         } else {
           logger_->warn("t={:.3f}s cycle {}: command clamped to the robot's limits on {} joint(s)",
                         g.time, g.cycle, g.clamped_joints);
@@ -218,7 +263,7 @@ class Reporter {
       throw std::runtime_error("cannot create the cycle log '" + options_.csv_file->string() + "'");
     }
     log_columns_ = log_values;
-    csv_ << "time,cycle,state,pd_ratio";
+    csv_ << "time,cycle,motion,gain_ratio";
     for (const char* prefix : {"q_", "dq_", "tau_", "cmd_q_", "cmd_kp_", "cmd_kd_", "cmd_tau_"}) {
       for (const auto& j : joints) csv_ << ',' << prefix << j.name;
     }
@@ -229,7 +274,7 @@ class Reporter {
   void write_csv(const CycleRecord<N>& r) {
     if (!csv_) return;
     std::lock_guard lock(mutex_);
-    csv_ << r.time << ',' << r.cycle << ',' << to_string(r.state) << ',' << r.pd_ratio;
+    csv_ << r.time << ',' << r.cycle << ',' << to_string(r.motion) << ',' << r.gain_ratio;
     for (const auto* column : {&r.q, &r.dq, &r.tau, &r.cmd_q, &r.cmd_kp, &r.cmd_kd, &r.cmd_tau}) {
       for (const double v : *column) csv_ << ',' << v;
     }
@@ -245,6 +290,7 @@ class Reporter {
   boost::lockfree::spsc_queue<CycleRecord<N>, boost::lockfree::capacity<2048>> cycles_;
   boost::lockfree::spsc_queue<TransitionEvent, boost::lockfree::capacity<256>> transitions_;
   boost::lockfree::spsc_queue<GuardEvent, boost::lockfree::capacity<256>> guards_;
+  boost::lockfree::spsc_queue<StatusEvent, boost::lockfree::capacity<256>> statuses_;
   boost::lockfree::spsc_queue<std::uint32_t, boost::lockfree::capacity<8192>> compute_;
   std::atomic<std::uint64_t> pushed_{0}, handled_{0}, dropped_{0};
   std::atomic<bool> stop_{false};
@@ -259,6 +305,7 @@ class Reporter {
   mutable std::mutex mutex_;  // guards the fields below; never taken by the control thread
   ComputeStats last_stats_;
   std::vector<TransitionEvent> history_;
+  std::vector<StatusEvent> status_history_;
 
   std::thread thread_;
 };

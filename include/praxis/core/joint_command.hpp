@@ -1,14 +1,46 @@
 #pragma once
-// The canonical joint command every backend accepts. Per joint, the motor driver applies
-//   tau = kp * (q - q_measured) + kd * (dq - dq_measured) + tau_ff
-// when enabled; a disabled joint produces no torque.
+// The canonical joint command every backend accepts. Per joint, a control mode says what the
+// motor driver does with the targets:
+//   position  tau = kp * (q - q_measured) + kd * (dq - dq_measured) + tau_ff  (the PD law)
+//   velocity  tau = kd * (dq - dq_measured) + tau_ff                           (q and kp unused)
+//   torque    tau = tau_ff                                                     (targets unused)
+//   disabled  no torque: the motor is off
+//   none      the command does not cover this joint: the robot's own controller keeps it (partial
+//             commands, e.g. only the arms of a robot that balances by itself)
+// A backend declares which modes it can send (hardware/backend.hpp); a command node asking for
+// another mode does not compile.
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
 
 #include "praxis/core/joint_vector.hpp"
 
 namespace praxis {
+
+enum class JointMode : std::uint8_t { position, velocity, torque, disabled, none };
+inline constexpr std::size_t k_joint_modes = 5;
+
+[[nodiscard]] constexpr std::string_view to_string(JointMode m) {
+  constexpr std::array<std::string_view, k_joint_modes> names{"position", "velocity", "torque", "disabled", "none"};
+  return names[static_cast<std::size_t>(m)];
+}
+
+// A set of joint modes, as a bit mask usable in constant expressions.
+struct JointModeSet {
+  std::uint8_t bits = 0;
+  constexpr JointModeSet() = default;
+  constexpr JointModeSet(std::initializer_list<JointMode> modes) {
+    for (auto m : modes) bits = static_cast<std::uint8_t>(bits | (1u << static_cast<unsigned>(m)));
+  }
+  [[nodiscard]] constexpr bool contains(JointMode m) const { return (bits >> static_cast<unsigned>(m)) & 1u; }
+  [[nodiscard]] constexpr bool contains(JointModeSet other) const { return (other.bits & ~bits) == 0; }
+};
+
+// What every backend can do: hold a PD target, or switch a motor off.
+inline constexpr JointModeSet k_basic_joint_modes{JointMode::position, JointMode::disabled};
 
 template <std::size_t N>
 struct JointCommand {
@@ -19,11 +51,16 @@ struct JointCommand {
   JointVector<N> kp = JointVector<N>::Zero();
   JointVector<N> kd = JointVector<N>::Zero();
   JointVector<N> tau_ff = JointVector<N>::Zero();
-  std::array<bool, N> enable = [] {
-    std::array<bool, N> e{};
-    e.fill(true);
-    return e;
+  std::array<JointMode, N> mode = [] {
+    std::array<JointMode, N> m{};
+    m.fill(JointMode::position);
+    return m;
   }();
+
+  // Whether the joint's motor produces torque under this command (any mode but disabled / none).
+  [[nodiscard]] constexpr bool drives(std::size_t j) const {
+    return mode[j] != JointMode::disabled && mode[j] != JointMode::none;
+  }
 
   // x * 0 is 0 for every finite x and NaN for NaN and infinity, so one vectorisable sum answers
   // for all five vectors (this runs several times per cycle; Eigen's allFinite is far slower).
@@ -36,7 +73,7 @@ struct JointCommand {
 };
 
 // A pure position command: target q, the same kp and kd on every joint, no velocity target, no
-// feed-forward torque, all joints enabled. Damping is kp = 0.
+// feed-forward torque, every joint in position mode. Damping is kp = 0.
 template <std::size_t N>
 void set_position_command(JointCommand<N>& cmd, const JointVector<N>& q, double kp, double kd) {
   cmd.q = q;
@@ -44,7 +81,7 @@ void set_position_command(JointCommand<N>& cmd, const JointVector<N>& q, double 
   cmd.kp.setConstant(kp);
   cmd.kd.setConstant(kd);
   cmd.tau_ff.setZero();
-  cmd.enable.fill(true);
+  cmd.mode.fill(JointMode::position);
 }
 
 }  // namespace praxis

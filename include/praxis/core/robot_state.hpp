@@ -2,9 +2,11 @@
 // The canonical robot state every backend delivers.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include <Eigen/Geometry>
 
@@ -36,6 +38,23 @@ struct ImuState {
   return {roll, std::asin(sin_pitch), yaw};
 }
 
+// What a joint's driver reports about itself. Backends set the faults their robot reports (see each
+// backend's page for the mapping); temperature is NaN where the robot does not report it.
+enum JointFault : std::uint8_t {
+  k_joint_ok = 0,
+  k_joint_offline = 1 << 0,      // no data from the driver (lost on the bus, not powered)
+  k_joint_over_range = 1 << 1,   // position beyond the driver's range
+  k_joint_driver_error = 1 << 2, // the driver reports an error code
+  k_joint_overheated = 1 << 3,   // temperature above the driver's limit
+};
+
+struct JointHealth {
+  std::uint8_t faults = k_joint_ok;
+  std::uint32_t error_code = 0;  // the vendor's raw code, for logs (0: none)
+  float temperature = std::numeric_limits<float>::quiet_NaN();  // deg C
+  [[nodiscard]] constexpr bool ok() const { return faults == k_joint_ok; }
+};
+
 template <std::size_t N>
 struct RobotState {
   static constexpr std::size_t joint_count = N;
@@ -46,6 +65,15 @@ struct RobotState {
   ImuState imu;
   Vector3 projected_gravity{0.0, 0.0, -1.0};
   GamepadState gamepad;
+  std::array<JointHealth, N> health{};
+
+  // The first joint with a fault, or N when every joint is healthy.
+  [[nodiscard]] std::size_t first_faulted_joint() const {
+    for (std::size_t j = 0; j < N; ++j) {
+      if (!health[j].ok()) return j;
+    }
+    return N;
+  }
 
   TimePoint stamp{};           // when the state was measured (or received, if the robot has no clock)
   Duration age{};              // now - stamp, filled by the controller each cycle

@@ -1,13 +1,14 @@
 #pragma once
-// The backend concept: what RobotController needs from a robot, real or simulated.
+// The backend concept: what the runtime needs from a robot, real or simulated.
 //
 //   read(state, now)  -> bool   copy the newest state into `state`; true when it is a state the
 //                               caller has not read before. Never blocks, never allocates.
 //   write(command, now)         hand a command to the robot. Never blocks, never allocates.
 //
 // `now` is the caller's clock (simulated in tests); real backends use it only for bookkeeping.
-// read() is called from one thread and write() from one (possibly other) thread.
-// Optional capabilities (locomotion, modes, head, LEDs) are separate concepts added by later layers.
+// read() is called from one thread and write() from one (possibly other) thread. Everything else a
+// backend may offer (modes, walking, status, taking control, waking the loop) is optional; see
+// hardware/capabilities.hpp.
 
 #include <concepts>
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/core/robot_state.hpp"
+#include "praxis/hardware/capabilities.hpp"
 
 namespace praxis {
 

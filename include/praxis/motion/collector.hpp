@@ -1,18 +1,21 @@
 #pragma once
-// Command sending: MotorCommandsCollector picks the selected motion's body command, lets the head
-// motion take the head joints, and makes the result safe — position limits, a rate limit on
-// targets, gain caps and the NaN guard — into one JointCommand. CommandsSender<Backend> hands it to
-// the robot and records what was actuated (what Dispatching starts from).
+// Command sending. MotorCommandsCollector picks the selected motion's body command, lets the head
+// motion take the head joints, and makes the result safe — the NaN guard, position, velocity,
+// torque and gain limits, a rate limit on stiff targets, and joint modes the backend cannot send —
+// into one JointCommand. It is the only command guard: everything that leaves the process passed it.
+// CommandsSender turns the selection into the robot's requests (modes, walking, head, kick) and
+// into what is actuated; the runtime hands both to the backend after the cycle.
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <optional>
 #include <string_view>
+#include <variant>
 
-#include "praxis/control/nodes.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/ports.hpp"
 #include "praxis/core/robot_model.hpp"
-#include "praxis/hardware/backend.hpp"
+#include "praxis/core/robot_requests.hpp"
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/motion/head.hpp"
 #include "praxis/motion/motions.hpp"
@@ -24,33 +27,33 @@ struct CollectorOptions {
   double max_kp = 1000.0;
   double max_kd = 100.0;
   double max_target_rate = 10.0;  // rad/s: how fast a stiff joint's target may move
-  double damping_kd = 2.0;        // the NaN fallback
+  double damping_kd = 2.0;        // the NaN fallback and joints in an unsupported mode
 };
 
-template <RobotModel M>
+template <RobotModel M, JointModeSet Supported = k_basic_joint_modes>
 struct MotorCommandsCollector {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "motor_commands_collector";
   using inputs =
-      ports<MotionSelectionPort, control::StatePort<N>, control::CyclePort, previous<ActuatedCommandPort<N>>,
-            HeadCommandPort, BodyCommandPort<MotionType::damping, N>, BodyCommandPort<MotionType::prepare, N>,
+      ports<MotionSelectionPort, StatePort<N>, CyclePort, previous<ActuatedCommandPort<N>>, HeadCommandPort,
+            BodyCommandPort<MotionType::damping, N>, BodyCommandPort<MotionType::prepare, N>,
             BodyCommandPort<MotionType::stand, N>, BodyCommandPort<MotionType::stand_up, N>,
             BodyCommandPort<MotionType::walk, N>, BodyCommandPort<MotionType::visual_kick, N>,
             BodyCommandPort<MotionType::script, N>, BodyCommandPort<MotionType::dispatching, N>,
-            BodyCommandPort<MotionType::fall_protection, N>>;
+            BodyCommandPort<MotionType::fall_protection, N>, BodyCommandPort<MotionType::user_control, N>>;
   using outputs = ports<MotorCommandPort<N>, CollectorReportPort>;
   CollectorOptions options;
 
-  void cycle(const MotionSelection& sel, const RobotState<N>& s, const control::CycleInfo& info,
-             const JointCommand<N>& last, const HeadCommand& head, const JointCommand<N>& damping,
-             const JointCommand<N>& prepare, const JointCommand<N>& stand, const JointCommand<N>& stand_up,
-             const JointCommand<N>& walk, const JointCommand<N>& visual_kick, const JointCommand<N>& script,
-             const JointCommand<N>& dispatching, const JointCommand<N>& fall_protection, JointCommand<N>& out,
+  void cycle(const MotionSelection& sel, const RobotState<N>& s, const CycleInfo& info, const JointCommand<N>& last,
+             const HeadCommand& head, const JointCommand<N>& damping, const JointCommand<N>& prepare,
+             const JointCommand<N>& stand, const JointCommand<N>& stand_up, const JointCommand<N>& walk,
+             const JointCommand<N>& visual_kick, const JointCommand<N>& script, const JointCommand<N>& dispatching,
+             const JointCommand<N>& fall_protection, const JointCommand<N>& user_control, JointCommand<N>& out,
              CollectorReport& report) {
-    const JointCommand<N>* const by_type[k_motion_types] = {&damping, &prepare,     &stand,
-                                                             &stand_up, &walk,       &visual_kick,
-                                                             &script,   &dispatching, &fall_protection};
-    const double dt = have_time_ ? std::max(0.0, to_seconds(info.now - last_time_)) : 0.0;
+    const JointCommand<N>* const by_type[k_motion_types] = {&damping,    &prepare,     &stand,          &stand_up,
+                                                             &walk,       &visual_kick, &script,         &dispatching,
+                                                             &fall_protection, &user_control};
+    const double dt = have_last_ ? std::max(0.0, to_seconds(info.now - last_time_)) : 0.0;
     last_time_ = info.now;
     report = {};
     out = *by_type[static_cast<std::size_t>(sel.current)];
@@ -64,128 +67,127 @@ struct MotorCommandsCollector {
         out.kd[y] = out.kd[p] = head.kd;
         out.dq[y] = out.dq[p] = 0.0;
         out.tau_ff[y] = out.tau_ff[p] = 0.0;
-        out.enable[M::head_yaw_joint] = out.enable[M::head_pitch_joint] = true;
+        out.mode[M::head_yaw_joint] = out.mode[M::head_pitch_joint] = JointMode::position;
       }
     } else {
       (void)head;
     }
     if (!out.all_finite()) {
       report.fallback_to_damping = true;
-      const JointVector<N> where = s.q.allFinite() ? s.q : JointVector<N>(JointVector<N>::Zero());
-      detail::damped_at<N>(where, options.damping_kd, out);
+      detail::damped_at<N>(s.q, options.damping_kd, out);
     }
-    const bool rate_limit = have_time_ && have_last_;
+    const bool rate_limit = have_last_;
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       const auto& spec = M::joints[j];
+      if (!Supported.contains(out.mode[j])) {
+        // Defence in depth: a configuration that asks for such a mode does not compile, but a
+        // user's node may still switch a joint at run time.
+        ++report.unsupported_modes;
+        out.mode[j] = JointMode::position;
+        out.q[i] = std::isfinite(s.q[i]) ? s.q[i] : 0.0;
+        out.kp[i] = 0.0;
+        out.kd[i] = options.damping_kd;
+        out.dq[i] = out.tau_ff[i] = 0.0;
+      }
       double q = std::clamp(out.q[i], spec.lower, spec.upper);
+      const double dq = std::clamp(out.dq[i], -spec.velocity, spec.velocity);
       const double kp = std::clamp(out.kp[i], 0.0, options.max_kp);
       const double kd = std::clamp(out.kd[i], 0.0, options.max_kd);
       const double tau = std::clamp(out.tau_ff[i], -spec.effort, spec.effort);
-      if (q != out.q[i] || kp != out.kp[i] || kd != out.kd[i] || tau != out.tau_ff[i]) ++report.clamped_joints;
+      if (q != out.q[i] || dq != out.dq[i] || kp != out.kp[i] || kd != out.kd[i] || tau != out.tau_ff[i]) {
+        ++report.clamped_joints;
+      }
       // A stiff joint's target may not jump: it moves at most max_target_rate from the last one.
-      if (rate_limit && kp > 0.0 && last.kp[i] > 0.0 && last.enable[j] && out.enable[j]) {
+      if (rate_limit && kp > 0.0 && last.kp[i] > 0.0 && last.mode[j] == JointMode::position &&
+          out.mode[j] == JointMode::position) {
         const double step = options.max_target_rate * dt;
         const double limited = std::clamp(q, last.q[i] - step, last.q[i] + step);
         if (limited != q) ++report.rate_limited_joints;
         q = limited;
       }
       out.q[i] = q;
+      out.dq[i] = dq;
       out.kp[i] = kp;
       out.kd[i] = kd;
       out.tau_ff[i] = tau;
     }
-    have_time_ = true;
     have_last_ = true;
   }
+  void reset() { have_last_ = false; }
 
  private:
   TimePoint last_time_{};
-  bool have_time_ = false;
   bool have_last_ = false;
 };
 
-// The mode a robot with its own motion controller should be in for a motion (none: joint control).
-template <Backend B>
-[[nodiscard]] constexpr std::optional<RobotModeRequest> mode_for(MotionType t) {
-  if constexpr (HasModes<B>) {
+// The mode a robot with its own motion controller should be in for a motion.
+template <Capabilities C>
+[[nodiscard]] constexpr RobotMode mode_for(MotionType t) {
+  if constexpr (!C.modes) {
+    (void)t;
+    return RobotMode::unknown;
+  } else {
     switch (t) {
-      case MotionType::damping: return RobotModeRequest::damping;
-      case MotionType::prepare: return RobotModeRequest::prepare;
-      case MotionType::stand_up: return RobotModeRequest::stand_up;
+      case MotionType::damping: return RobotMode::damping;
+      case MotionType::prepare:
+      case MotionType::stand_up: return RobotMode::prepare;  // the robot gets up from its prepare mode
       case MotionType::stand:
       case MotionType::walk:
-      case MotionType::visual_kick:
-        if constexpr (HasLocomotion<B>) return RobotModeRequest::locomotion;
-        return std::nullopt;
-      default: return std::nullopt;
+      case MotionType::visual_kick: return C.locomotion ? RobotMode::locomotion : RobotMode::user;
+      default: return RobotMode::user;
     }
-  } else {
-    (void)t;
-    return std::nullopt;
   }
 }
 
-// Whether the robot's own controller carries out a motion (then no joint command is written).
-template <Backend B>
+// Whether the robot's own controller carries out a motion (then no joint command is sent).
+template <Capabilities C>
 [[nodiscard]] constexpr bool backend_runs(MotionType t) {
-  if constexpr (HasLocomotion<B>) {
+  if (C.locomotion) {
     if (t == MotionType::walk) return true;
-    if (HasModes<B> && (t == MotionType::stand || t == MotionType::visual_kick)) return true;
+    if (C.modes && (t == MotionType::stand || t == MotionType::visual_kick)) return true;
   }
-  if constexpr (HasModes<B>) {
-    if (t == MotionType::prepare || t == MotionType::stand_up) return true;
-  }
+  if (C.modes && (t == MotionType::prepare || t == MotionType::stand_up)) return true;
   return false;
 }
 
-// Writes the collected command to the backend — or, for motions the robot's own controller carries
-// out, the mode request (once per change) and the walking request — and records what was actuated.
-template <Backend B>
+// What the robot is asked for and what is actuated. Until the behaviour sent a first command, a
+// robot with its own modes is asked for nothing (requests.any stays false).
+template <RobotModel M, Capabilities C>
 struct CommandsSender {
-  using Model = typename B::model;
-  static constexpr std::size_t N = Model::joint_count;
+  static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "commands_sender";
-  using inputs = ports<MotorCommandPort<N>, MotionSelectionPort, LocomotionRequestPort, control::CyclePort>;
-  using outputs = ports<ActuatedCommandPort<N>>;
-  B* backend = nullptr;
+  using inputs = ports<MotorCommandPort<N>, MotionSelectionPort, MotionCommandPort, LocomotionRequestPort,
+                       HeadCommandPort>;
+  using outputs = ports<ActuatedCommandPort<N>, RobotRequestsPort>;
 
-  void cycle(const JointCommand<N>& cmd, const MotionSelection& sel, const LocomotionRequest& walk,
-             const control::CycleInfo& info, JointCommand<N>& actuated) {
-    if constexpr (HasModes<B>) {
-      const auto mode = mode_for<B>(sel.current);
-      if (mode && (!have_mode_ || *mode != mode_)) {
-        backend->request_mode(*mode, info.now);
-        mode_ = *mode;
-        have_mode_ = true;
-      } else if (!mode) {
-        have_mode_ = false;  // joint control: ask again when a mode is wanted next
-      }
-    }
-    if constexpr (HasLocomotion<B>) {
-      if (sel.current == MotionType::walk) {
-        backend->walk(walk, info.now);
-        walking_ = true;
-      } else if (backend_runs<B>(sel.current)) {
-        if (sel.current == MotionType::stand || sel.current == MotionType::visual_kick) {
-          backend->walk(LocomotionRequest{true, 0.0, 0.0, 0.0}, info.now);  // stand: zero velocity
-        }
-        walking_ = false;
-      } else if (walking_) {
-        backend->walk(LocomotionRequest{}, info.now);  // stop the robot's own walking
-        walking_ = false;
-      }
-    } else {
-      (void)walk;
-    }
-    if (!backend_runs<B>(sel.current)) backend->write(cmd, info.now);
+  void cycle(const JointCommand<N>& cmd, const MotionSelection& sel, const MotionCommand& command,
+             const LocomotionRequest& walk, const HeadCommand& head, JointCommand<N>& actuated,
+             RobotRequests& requests) {
     actuated = cmd;
+    if (backend_runs<C>(sel.current)) actuated.mode.fill(JointMode::none);
+    requests.any = sel.commanded && (C.modes || C.locomotion || C.head || C.kick);
+    if (!requests.any) return;
+    requests.mode = mode_for<C>(sel.current);
+    if (sel.current == MotionType::walk) {
+      requests.locomotion = walk;
+    } else {
+      requests.locomotion = LocomotionRequest{backend_runs<C>(sel.current), 0.0, 0.0, 0.0};  // stand: hold still
+    }
+    if (sel.changed && sel.current == MotionType::stand_up && C.get_up) ++requests.get_up;
+    requests.head.active = C.head && head.active;
+    requests.head.yaw = head.yaw;
+    requests.head.pitch = head.pitch;
+    requests.kick.active = C.kick && sel.current == MotionType::visual_kick;
+    if (const auto* k = std::get_if<command::VisualKick>(&command); k != nullptr && requests.kick.active) {
+      requests.kick.ball_x = k->ball.x();
+      requests.kick.ball_y = k->ball.y();
+      requests.kick.direction = k->direction;
+      requests.kick.target_x = k->target.x();
+      requests.kick.target_y = k->target.y();
+      requests.kick.strong = k->power == KickPower::strong;
+    }
   }
-
- private:
-  bool walking_ = false;
-  bool have_mode_ = false;
-  RobotModeRequest mode_ = RobotModeRequest::damping;
 };
 
 }  // namespace praxis::motion

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "praxis/control/nodes.hpp"
+#include "praxis/core/ports.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/motion/motion_command.hpp"
 #include "praxis/motion/ports.hpp"
@@ -44,12 +44,12 @@ template <RobotModel M>
 struct HeadMotionNode {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "head_motion";
-  using inputs = ports<MotionSelectionPort, MotionCommandPort, control::StatePort<N>, control::CyclePort>;
+  using inputs = ports<MotionSelectionPort, MotionCommandPort, StatePort<N>, CyclePort>;
   using outputs = ports<HeadCommandPort>;
   HeadOptions options;
 
   void cycle(const MotionSelection& sel, const MotionCommand& command, const RobotState<N>& s,
-             const control::CycleInfo& info, HeadCommand& out) {
+             const CycleInfo& info, HeadCommand& out) {
     const double dt = have_time_ ? std::max(0.0, to_seconds(info.now - last_time_)) : 0.0;
     last_time_ = info.now;
     have_time_ = true;
@@ -57,7 +57,7 @@ struct HeadMotionNode {
     if constexpr (ModelWithHead<M>) {
       const auto head = head_of(command);
       const bool allowed = sel.current == MotionType::stand || sel.current == MotionType::walk ||
-                           sel.current == MotionType::visual_kick;
+                           sel.current == MotionType::visual_kick || sel.current == MotionType::prepare;
       const double measured_yaw = s.q[static_cast<Eigen::Index>(M::head_yaw_joint)];
       const double measured_pitch = s.q[static_cast<Eigen::Index>(M::head_pitch_joint)];
       if (!allowed || !head) {

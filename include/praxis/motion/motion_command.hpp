@@ -31,6 +31,9 @@ enum class KickPower : std::uint8_t { soft, strong };
 inline constexpr std::size_t k_max_path_points = 8;
 
 namespace command {
+// Nothing received from the behaviour yet (the port's value before its first write): the robot is
+// damped, and a robot with its own modes is sent no request at all.
+struct Unset {};
 struct Damping {};
 struct Prepare {};
 struct Stand {
@@ -61,11 +64,14 @@ struct Script {
   script::ExecuteScriptByName request;
   std::uint32_t id = 0;  // a new id starts the request again; the same id keeps it running
 };
+// Joint control by the user's controller (USER_CTRL), e.g. a learned walking policy the behaviour
+// chooses; runs with the same safety rules as RobotController's CTRL state.
+struct UserControl {};
 }  // namespace command
 
-using MotionCommand = std::variant<command::Damping, command::Prepare, command::Stand, command::StandUp,
-                                   command::Walk, command::WalkWithVelocity, command::VisualKick,
-                                   command::Script>;
+using MotionCommand = std::variant<command::Unset, command::Damping, command::Prepare, command::Stand,
+                                   command::StandUp, command::Walk, command::WalkWithVelocity,
+                                   command::VisualKick, command::Script, command::UserControl>;
 
 // The head motion a command carries, if any.
 [[nodiscard]] inline std::optional<HeadMotion> head_of(const MotionCommand& c) {

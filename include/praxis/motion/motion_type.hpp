@@ -21,26 +21,32 @@ enum class MotionType : std::uint8_t {
   script,
   dispatching,  // interpolating from the last command to the next motion's start pose
   fall_protection,
+  user_control,  // the user's controller (USER_CTRL): RobotController's CTRL
 };
-inline constexpr std::size_t k_motion_types = 9;
+inline constexpr std::size_t k_motion_types = 10;
 
 [[nodiscard]] constexpr std::string_view to_string(MotionType t) {
   constexpr std::array<std::string_view, k_motion_types> names{
-      "damping", "prepare", "stand", "stand_up", "walk", "visual_kick", "script", "dispatching", "fall_protection"};
+      "damping", "prepare",     "stand",           "stand_up",    "walk",
+      "visual_kick", "script", "dispatching", "fall_protection", "user_control"};
   return names[static_cast<std::size_t>(t)];
 }
 
+namespace detail {
+[[nodiscard]] constexpr MotionType type_of(const command::Unset&) { return MotionType::damping; }
+[[nodiscard]] constexpr MotionType type_of(const command::Damping&) { return MotionType::damping; }
+[[nodiscard]] constexpr MotionType type_of(const command::Prepare&) { return MotionType::prepare; }
+[[nodiscard]] constexpr MotionType type_of(const command::Stand&) { return MotionType::stand; }
+[[nodiscard]] constexpr MotionType type_of(const command::StandUp&) { return MotionType::stand_up; }
+[[nodiscard]] constexpr MotionType type_of(const command::Walk&) { return MotionType::walk; }
+[[nodiscard]] constexpr MotionType type_of(const command::WalkWithVelocity&) { return MotionType::walk; }
+[[nodiscard]] constexpr MotionType type_of(const command::VisualKick&) { return MotionType::visual_kick; }
+[[nodiscard]] constexpr MotionType type_of(const command::Script&) { return MotionType::script; }
+[[nodiscard]] constexpr MotionType type_of(const command::UserControl&) { return MotionType::user_control; }
+}  // namespace detail
+
 [[nodiscard]] constexpr MotionType requested_type(const MotionCommand& c) {
-  switch (c.index()) {
-    case 0: return MotionType::damping;
-    case 1: return MotionType::prepare;
-    case 2: return MotionType::stand;
-    case 3: return MotionType::stand_up;
-    case 4:
-    case 5: return MotionType::walk;
-    case 6: return MotionType::visual_kick;
-    default: return MotionType::script;
-  }
+  return std::visit([](const auto& alternative) { return detail::type_of(alternative); }, c);
 }
 
 // Whether each motion may be left now. Every motion node writes its own entry each cycle.
@@ -51,11 +57,36 @@ struct MotionSafeExits {
   constexpr void set(MotionType t, bool s) { safe[static_cast<std::size_t>(t)] = s; }
 };
 
+// Why the selection is what it is, for logs and tests.
+enum class SelectionCause : std::uint8_t {
+  none,
+  requested,      // the command asked for it (or the gamepad, in RobotController)
+  no_state,       // nothing received from the robot yet
+  stale_state,    // the newest state is older than the timeout
+  invalid_state,  // NaN or infinity in the state
+  joint_fault,    // a joint reports a fault (offline, over range, driver error, overheated)
+  tilt,           // tilted past the termination threshold under the user's control
+  falling,        // fall protection
+  command_guard,  // the collector had to replace a non-finite command
+  link_lost,      // the backend reports the link to the robot down
+};
+inline constexpr std::size_t k_selection_causes = 10;
+
+[[nodiscard]] constexpr std::string_view to_string(SelectionCause c) {
+  constexpr std::array<std::string_view, k_selection_causes> names{
+      "none", "requested", "no state", "stale state", "invalid state (NaN)", "joint fault",
+      "tilt (projected gravity)", "falling", "command guard", "link lost"};
+  return names[static_cast<std::size_t>(c)];
+}
+
 struct MotionSelection {
   MotionType current = MotionType::damping;
   MotionType dispatching_to = MotionType::damping;  // meaningful while current == dispatching
   MotionType previous = MotionType::damping;         // last cycle's current
   bool changed = false;                               // current differs from last cycle
+  SelectionCause cause = SelectionCause::none;        // why it changed (none while unchanged)
+  bool commanded = false;  // the behaviour has sent a command (anything but command::Unset)
+  double gain_ratio = 1.0;  // scales the stand motion's gains (RobotController's pd_ratio ramp)
   std::uint32_t stand_up_attempts = 0;
 };
 

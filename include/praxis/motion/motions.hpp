@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "praxis/control/nodes.hpp"
 #include "praxis/core/clock.hpp"
+#include "praxis/core/cycle.hpp"
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/core/robot_state.hpp"
@@ -22,10 +22,6 @@
 #include "praxis/script/player.hpp"
 
 namespace praxis::motion {
-
-using control::CycleInfo;
-using control::CyclePort;
-using control::StatePort;
 
 template <std::size_t N>
 using Pose = std::array<double, N>;
@@ -41,7 +37,7 @@ void hold_pose(const Pose<N>& q, const Pose<N>& kp, const Pose<N>& kd, JointComm
   }
   cmd.dq.setZero();
   cmd.tau_ff.setZero();
-  cmd.enable.fill(true);
+  cmd.mode.fill(JointMode::position);
 }
 // Joints a script owns follow it; the others hold `hold` with the model's gains.
 template <RobotModel M>
@@ -56,12 +52,13 @@ void script_command(const script::JointTargets<M::joint_count>& targets, const P
   }
   cmd.dq.setZero();
   cmd.tau_ff.setZero();
-  cmd.enable.fill(true);
+  cmd.mode.fill(JointMode::position);
 }
-// No stiffness, damping kd, targets where the joints are: the joints only brake.
+// No stiffness, damping kd, targets where the joints are: the joints only brake. A non-finite
+// measurement is no target (kp is 0, so the target only matters to what a log shows).
 template <std::size_t N>
 void damped_at(const JointVector<N>& q, double kd, JointCommand<N>& cmd) {
-  set_position_command(cmd, q, 0.0, kd);
+  set_position_command(cmd, q.allFinite() ? q : JointVector<N>(JointVector<N>::Zero()), 0.0, kd);
 }
 template <std::size_t N>
 Pose<N> to_pose(const JointVector<N>& v) {
@@ -71,16 +68,65 @@ Pose<N> to_pose(const JointVector<N>& v) {
 }
 }  // namespace detail
 
-// Tilt of the body from the IMU; falling above a threshold.
+struct FallOptions {
+  double falling_tilt = 1.0;  // rad (about 57 degrees) from the vertical
+  double rest_rate = 0.3;     // rad/s: |gyro| below this counts as lying still
+  Duration rest_time = std::chrono::milliseconds(300);  // still this long past the tilt: fallen
+};
+
+// Tilt and angular speed of the body from the IMU: upright, falling, or fallen (lying still).
 template <std::size_t N>
 struct FallDetector {
   static constexpr std::string_view name = "fall_detector";
-  using inputs = ports<StatePort<N>>;
+  using inputs = ports<StatePort<N>, CyclePort>;
   using outputs = ports<FallStatePort>;
-  double falling_tilt = 1.0;  // rad (about 57 degrees)
-  void cycle(const RobotState<N>& s, FallState& out) const {
+  FallOptions options;
+
+  void cycle(const RobotState<N>& s, const CycleInfo& info, FallState& out) {
     out.tilt = std::acos(std::clamp(-s.projected_gravity.z(), -1.0, 1.0));
-    out.falling = out.tilt > falling_tilt;
+    out.angular_speed = s.imu.gyro.norm();
+    if (!(out.tilt > options.falling_tilt)) {  // NaN counts as upright: the safety monitor handles it
+      out.phase = FallPhase::upright;
+      resting_ = false;
+      return;
+    }
+    if (out.angular_speed >= options.rest_rate) {
+      resting_ = false;
+    } else if (!resting_) {
+      resting_ = true;
+      rest_since_ = info.now;
+    }
+    out.phase = resting_ && info.now - rest_since_ >= options.rest_time ? FallPhase::fallen : FallPhase::falling;
+  }
+  void reset() { resting_ = false; }
+
+ private:
+  bool resting_ = false;
+  TimePoint rest_since_{};
+};
+
+struct SafetyOptions {
+  Duration stale_timeout = std::chrono::milliseconds(100);
+  double tilt_threshold = 0.0;  // projected gravity z above this is "tilted" (0 = past 90 degrees)
+  bool use_link_status = false;  // set by the runtime for backends that report their link
+};
+
+// Checks the state before any motion uses it: missing, stale, non-finite, tilted, faulted joints.
+template <std::size_t N>
+struct SafetyMonitor {
+  static constexpr std::string_view name = "safety_monitor";
+  using inputs = ports<StatePort<N>, CyclePort, RobotStatusPort>;
+  using outputs = ports<SafetyPort>;
+  SafetyOptions options;
+  void cycle(const RobotState<N>& state, const CycleInfo& info, const RobotStatus& status, SafetyStatus& out) const {
+    out.no_state = !info.have_state;
+    out.age = info.have_state ? info.now - state.stamp : Duration::zero();
+    out.stale = info.have_state && out.age > options.stale_timeout;
+    out.invalid = info.have_state && !state.all_finite();
+    out.tilted = info.have_state && !out.invalid && state.projected_gravity.z() > options.tilt_threshold;
+    out.faulted_joint = info.have_state ? state.first_faulted_joint() : N;
+    out.joint_fault = out.faulted_joint < N;
+    out.link_lost = options.use_link_status && info.have_state && !status.link.connected;
   }
 };
 
@@ -99,7 +145,9 @@ struct DampingMotion {
   }
 };
 
-// STAND: hold the stand pose (the model's unless configured) with the model's gains.
+// STAND: hold the stand pose with the stand gains, both options (the model's stand_pose and
+// default_kp / default_kd unless configured), the gains scaled by the selection's gain_ratio
+// (RobotController's pd_ratio ramp; 1 for the behaviour-driven pipeline).
 template <RobotModel M>
 struct StandMotion {
   static constexpr std::size_t N = M::joint_count;
@@ -113,7 +161,10 @@ struct StandMotion {
     safe = true;
     if (sel.current != MotionType::stand) return;
     detail::hold_pose(pose, kp, kd, cmd);
+    cmd.kp *= sel.gain_ratio;
+    cmd.kd *= sel.gain_ratio;
   }
+  [[nodiscard]] const Pose<N>& start_pose() const { return pose; }
 };
 
 // FALL PROTECTION: go soft (low damping, no stiffness) while falling; safe once no longer falling.
@@ -126,7 +177,7 @@ struct FallProtectionMotion {
   double kd = 1.0;
   void cycle(const MotionSelection& sel, const RobotState<N>& s, const FallState& fall, JointCommand<N>& cmd,
              bool& safe) const {
-    safe = !fall.falling;
+    safe = !fall.falling();
     if (sel.current != MotionType::fall_protection) return;
     detail::damped_at<N>(s.q, kd, cmd);
   }
@@ -273,25 +324,57 @@ struct WalkMotion {
 };
 
 // A motion the robot's own controller carries out — PREPARE and STAND_UP on a robot with its own
-// modes, WALK on a robot that walks by itself: no joint command (joint control is off; the sender
-// hands the robot the mode or walking request), and it may be left at once.
+// modes, WALK on a robot that walks by itself: no joint command (every joint "none": the sender
+// hands the robot the mode or walking request instead). It may be left once the robot reports the
+// mode the backend assumes for it, or after `confirm_timeout` (a robot that reports no mode).
 template <RobotModel M, MotionType Type>
 struct RobotRunMotion {
   static constexpr std::size_t N = M::joint_count;
   static constexpr auto name_storage = detail::motion_port_name("robot/", Type);
   static constexpr std::string_view name{name_storage.data()};
-  using inputs = ports<MotionSelectionPort>;
+  using inputs = ports<MotionSelectionPort, RobotStatusPort, CyclePort>;
   using outputs = ports<BodyCommandPort<Type, N>, SafeExitPort<Type>>;
-  void cycle(const MotionSelection&, JointCommand<N>& cmd, bool& safe) const {
-    cmd.enable.fill(false);
-    safe = true;
+  Duration confirm_timeout = std::chrono::seconds(2);
+  void cycle(const MotionSelection& sel, const RobotStatus& status, const CycleInfo& info, JointCommand<N>& cmd,
+             bool& safe) {
+    cmd.mode.fill(JointMode::none);
+    if (sel.current != Type) {
+      safe = true;
+      return;
+    }
+    if (sel.changed) entered_ = info.now;
+    safe = status.mode_confirmed() || info.now - entered_ >= confirm_timeout;
   }
+
+ private:
+  TimePoint entered_{};
 };
 
 template <RobotModel M, MotionType Type>
 using ModeMotion = RobotRunMotion<M, Type>;
+
+// WALK on a robot that walks by itself: no joint command, and stand <-> walk switch freely.
 template <RobotModel M>
-using BackendWalkBody = RobotRunMotion<M, MotionType::walk>;
+struct BackendWalkBody {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "robot/walk";
+  using inputs = ports<MotionSelectionPort>;
+  using outputs = ports<BodyCommandPort<MotionType::walk, N>, SafeExitPort<MotionType::walk>>;
+  void cycle(const MotionSelection&, JointCommand<N>& cmd, bool& safe) const {
+    cmd.mode.fill(JointMode::none);
+    safe = true;
+  }
+};
+
+// Outputs for motions a configuration does not offer (RobotController has no walk or scripts):
+// their ports keep their defaults (a command with zero gains, safe to exit), and the selector of
+// that configuration never selects them.
+template <class... Ps>
+struct Unoffered {
+  static constexpr std::string_view name = "unoffered";
+  using outputs = ports<Ps...>;
+  void cycle(typename Ps::type&...) const {}
+};
 
 // VISUAL KICK: on a robot without a kick of its own (every robot praxis has a backend for so far),
 // the kick holds the stand pose; a robot with a kick capability takes the request instead.
@@ -336,7 +419,8 @@ struct DispatchingMotion {
       // A joint that was limp (kp 0) is wherever it is, not where its last target said.
       for (std::size_t j = 0; j < N; ++j) {
         const auto i = static_cast<Eigen::Index>(j);
-        from_[j] = last.kp[i] > 0.0 && last.enable[j] && std::isfinite(last.q[i]) ? last.q[i] : s.q[i];
+        const bool held = last.kp[i] > 0.0 && last.mode[j] == JointMode::position && std::isfinite(last.q[i]);
+        from_[j] = held ? last.q[i] : s.q[i];
       }
       begin_ = info.now;
     }
@@ -353,7 +437,7 @@ struct DispatchingMotion {
     }
     cmd.dq.setZero();
     cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+    cmd.mode.fill(JointMode::position);
     safe = alpha >= 1.0;
   }
 

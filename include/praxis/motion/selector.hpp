@@ -2,17 +2,26 @@
 // MotionSelector: picks the current motion from the command, the current motion and whether it may
 // be left (previous<MotionSafeExits>). The rules, first match wins:
 //
-//   1. Damping requested                    -> damping, immediately
-//   2. falling                              -> fall_protection, immediately (a damped robot stays damped)
-//   3. requested == current                 -> keep
-//   4. dispatching:
-//        target changed                     -> keep dispatching, toward the new target
-//        done (safe) and target reached     -> the target
-//        not done                           -> keep
-//   5. stand <-> walk                       -> switch directly
-//   6. current not safe to exit             -> keep
-//   7. both joint-level motions             -> dispatching toward the request
-//   8. otherwise                            -> the request, directly
+//   safety (shared with RobotController's gamepad selector, see safety_override):
+//     no state, stale or invalid state, link lost   -> damping, immediately
+//     the collector replaced a non-finite command   -> damping
+//     a joint reports a fault                       -> damping
+//     tilted while the user's controller runs       -> damping
+//   1. damping requested (or nothing requested yet) -> damping, immediately
+//   2. falling: stand-up (or dispatching to it)     -> keep: getting up looks like falling
+//               damping                             -> keep: a damped robot stays damped
+//               otherwise                           -> fall_protection, immediately
+//   3. fallen (lying still) and the request is not prepare / stand-up / damping
+//                                                   -> fall_protection (lie soft), unless damped
+//   4. requested == current                         -> keep
+//   5. dispatching:
+//        target changed                             -> keep dispatching, toward the new target
+//        done (safe) and target reached             -> the target
+//        not done                                   -> keep
+//   6. stand <-> walk                               -> switch directly
+//   7. current not safe to exit                     -> keep
+//   8. both joint-level motions                     -> dispatching toward the request
+//   9. otherwise                                    -> the request, directly
 //
 // "Joint-level" motions command joint positions (on a joint-controlled robot, all of them); on a
 // robot whose own controller stands and walks, those are mode requests and switch directly.
@@ -21,7 +30,9 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
+#include <variant>
 
 #include "praxis/graph/port.hpp"
 #include "praxis/motion/motion_type.hpp"
@@ -37,24 +48,57 @@ struct SelectorOptions {
   }();
 };
 
+// The safety rules every selector applies before its own: the cause that forces damping, if any.
+[[nodiscard]] constexpr std::optional<SelectionCause> safety_override(MotionType current, const SafetyStatus& safety,
+                                                                      const CollectorReport& last_report) {
+  if (safety.no_state) return SelectionCause::no_state;
+  if (safety.invalid) return SelectionCause::invalid_state;
+  if (safety.stale) return SelectionCause::stale_state;
+  if (safety.link_lost) return SelectionCause::link_lost;
+  if (current == MotionType::damping) return std::nullopt;
+  if (last_report.fallback_to_damping) return SelectionCause::command_guard;
+  if (safety.joint_fault) return SelectionCause::joint_fault;
+  if (current == MotionType::user_control && safety.tilted) return SelectionCause::tilt;
+  return std::nullopt;
+}
+
+[[nodiscard]] constexpr bool toward(const MotionSelection& s, MotionType t) {
+  return s.current == t || (s.current == MotionType::dispatching && s.dispatching_to == t);
+}
+
 // The pure rule, exposed for table-driven tests.
 [[nodiscard]] constexpr MotionSelection select_motion(const MotionSelection& last, MotionType requested,
-                                                      const MotionSafeExits& safe, bool falling,
+                                                      const MotionSafeExits& safe, const FallState& fall,
+                                                      const SafetyStatus& safety = {false},
+                                                      const CollectorReport& last_report = {},
                                                       const SelectorOptions& options = {}) {
   MotionSelection next = last;
   next.previous = last.current;
   const MotionType cur = last.current;
+  auto cause = SelectionCause::requested;
   auto go = [&](MotionType t) { next.current = t; };
   auto dispatch = [&](MotionType target) {
     next.current = MotionType::dispatching;
     next.dispatching_to = target;
   };
   const auto joint_level = [&](MotionType t) { return options.joint_level[static_cast<std::size_t>(t)]; };
+  const bool may_get_up = requested == MotionType::prepare || requested == MotionType::stand_up;
 
-  if (requested == MotionType::damping) {
+  if (const auto forced = safety_override(cur, safety, last_report)) {
     go(MotionType::damping);
-  } else if (falling) {
-    if (cur != MotionType::damping) go(MotionType::fall_protection);
+    cause = *forced;
+  } else if (requested == MotionType::damping) {
+    go(MotionType::damping);
+  } else if (fall.falling()) {
+    if (!toward(last, MotionType::stand_up) && cur != MotionType::damping) {
+      go(MotionType::fall_protection);
+      cause = SelectionCause::falling;
+    }
+  } else if (fall.fallen() && !may_get_up) {
+    if (cur != MotionType::damping) {
+      go(MotionType::fall_protection);
+      cause = SelectionCause::falling;
+    }
   } else if (requested == cur) {
     // keep
   } else if (cur == MotionType::dispatching) {
@@ -76,25 +120,25 @@ struct SelectorOptions {
 
   next.changed = next.current != last.current ||
                  (next.current == MotionType::dispatching && next.dispatching_to != last.dispatching_to);
-  const bool toward_stand_up = next.current == MotionType::stand_up ||
-                               (next.current == MotionType::dispatching && next.dispatching_to == MotionType::stand_up);
-  const bool was_toward_stand_up = last.current == MotionType::stand_up ||
-                                   (last.current == MotionType::dispatching && last.dispatching_to == MotionType::stand_up);
-  if (toward_stand_up && !was_toward_stand_up) ++next.stand_up_attempts;
+  next.cause = next.changed ? cause : SelectionCause::none;
+  if (toward(next, MotionType::stand_up) && !toward(last, MotionType::stand_up)) ++next.stand_up_attempts;
   if (next.current == MotionType::stand || next.current == MotionType::walk) next.stand_up_attempts = 0;
   return next;
 }
 
 struct MotionSelector {
   static constexpr std::string_view name = "motion_selector";
-  using inputs = ports<MotionCommandPort, previous<MotionSafeExitsPort>, FallStatePort>;
+  using inputs = ports<MotionCommandPort, previous<MotionSafeExitsPort>, FallStatePort, SafetyPort,
+                       previous<CollectorReportPort>>;
   using outputs = ports<MotionSelectionPort>;
   SelectorOptions options;
   MotionSelection last;
 
   void cycle(const MotionCommand& command, const MotionSafeExits& safe, const FallState& fall,
-             MotionSelection& out) {
-    out = select_motion(last, requested_type(command), safe, fall.falling, options);
+             const SafetyStatus& safety, const CollectorReport& last_report, MotionSelection& out) {
+    const bool commanded = last.commanded || !std::holds_alternative<command::Unset>(command);
+    out = select_motion(last, requested_type(command), safe, fall, safety, last_report, options);
+    out.commanded = commanded;
     last = out;
   }
   void reset() { last = {}; }
@@ -107,11 +151,11 @@ struct SafeExitCollector {
                        SafeExitPort<MotionType::stand>, SafeExitPort<MotionType::stand_up>,
                        SafeExitPort<MotionType::walk>, SafeExitPort<MotionType::visual_kick>,
                        SafeExitPort<MotionType::script>, SafeExitPort<MotionType::dispatching>,
-                       SafeExitPort<MotionType::fall_protection>>;
+                       SafeExitPort<MotionType::fall_protection>, SafeExitPort<MotionType::user_control>>;
   using outputs = ports<MotionSafeExitsPort>;
   void cycle(const bool& damping, const bool& prepare, const bool& stand, const bool& stand_up, const bool& walk,
              const bool& visual_kick, const bool& script, const bool& dispatching, const bool& fall_protection,
-             MotionSafeExits& out) const {
+             const bool& user_control, MotionSafeExits& out) const {
     out.set(MotionType::damping, damping);
     out.set(MotionType::prepare, prepare);
     out.set(MotionType::stand, stand);
@@ -121,6 +165,7 @@ struct SafeExitCollector {
     out.set(MotionType::script, script);
     out.set(MotionType::dispatching, dispatching);
     out.set(MotionType::fall_protection, fall_protection);
+    out.set(MotionType::user_control, user_control);
   }
 };
 

@@ -55,6 +55,8 @@ class MockRobot {
   static constexpr std::size_t N = M::joint_count;
   using State = RobotState<N>;
   using Command = JointCommand<N>;
+  static constexpr JointModeSet joint_modes{JointMode::position, JointMode::velocity, JointMode::torque,
+                                            JointMode::disabled};
 
   explicit MockRobot(MockOptions options = {}, TimePoint start = TimePoint{})
       : options_(options), time_(start), next_publication_(start + options.state_period) {
@@ -153,7 +155,8 @@ class MockRobot {
   void inject_nan(StateField field, std::size_t index, TimePoint from, TimePoint until) {
     nans_.push_back({field, index, {from, until}});
   }
-  // The joint's motor produces no torque and its reading stops updating in [from, until).
+  // The joint's motor produces no torque, its reading stops updating and its health reports it
+  // offline in [from, until).
   void set_joint_offline(std::size_t joint, TimePoint from,
                          TimePoint until = TimePoint::max()) {
     if (joint >= N) throw std::out_of_range("MockRobot::set_joint_offline: joint " + std::to_string(joint));
@@ -285,13 +288,15 @@ class MockRobot {
     const double inertia = options_.inertia;
     const double b = options_.viscous_damping;
     for (std::size_t j = 0; j < N; ++j) {
-      const bool driven = c.enable[j] && !joint_offline(j, time_) && std::isfinite(c.q[j]) &&
+      const bool driven = c.drives(j) && !joint_offline(j, time_) && std::isfinite(c.q[j]) &&
                           std::isfinite(c.dq[j]) && std::isfinite(c.kp[j]) &&
                           std::isfinite(c.kd[j]) && std::isfinite(c.tau_ff[j]);
       const double q0 = q_[j], dq0 = dq_[j];
       double dq1 = 0.0, torque = 0.0;
       if (driven) {
-        const double kp = std::max(0.0, c.kp[j]), kd = std::max(0.0, c.kd[j]);
+        // Velocity mode has no position term, torque mode neither term (see core/joint_command.hpp).
+        const double kp = c.mode[j] == JointMode::position ? std::max(0.0, c.kp[j]) : 0.0;
+        const double kd = c.mode[j] == JointMode::torque ? 0.0 : std::max(0.0, c.kd[j]);
         dq1 = (inertia * dq0 / h + kp * (c.q[j] - q0) + kd * c.dq[j] + c.tau_ff[j]) /
               (inertia / h + kp * h + kd + b);
         torque = kp * (c.q[j] - (q0 + h * dq1)) + kd * (c.dq[j] - dq1) + c.tau_ff[j];
@@ -329,6 +334,9 @@ class MockRobot {
     }
     auto& s = p.state;
     for (std::size_t j = 0; j < N; ++j) {
+      s.health[j] = {};
+      s.health[j].temperature = 35.0f;
+      if (joint_offline(j, time_)) s.health[j].faults = k_joint_offline;
       if (joint_offline(j, time_) && published_ > 1) {
         s.q[j] = previous.state.q[j];
         s.dq[j] = previous.state.dq[j];
@@ -390,7 +398,7 @@ class MockRobot {
 
   static Command disabled_command() {
     Command c;
-    c.enable.fill(false);
+    c.mode.fill(JointMode::disabled);
     return c;
   }
 };

@@ -6,7 +6,12 @@
 //   auto options = praxis::unitree::UnitreeBackend<praxis::unitree::G1>::robot("eth0");  // domain 0
 //   auto options = praxis::unitree::UnitreeBackend<praxis::unitree::G1>::simulator();    // domain 1, lo
 //   praxis::unitree::UnitreeBackend<praxis::unitree::G1> robot(options);
-//   robot.release_motion_control();   // before the first command: the robot's own service must stop
+//
+// Taking control is the backend's lifecycle, which the runtime runs before the first command:
+// acquire() releases the robot's own motion service through the motion switcher (CheckMode /
+// ReleaseMode) and waits for a first valid state. release() hands nothing back: the robot's motion
+// service stays off until selected again (the vendor's app or the switcher's SelectMode), which is
+// what the vendor's low-level examples leave behind too.
 
 #include <atomic>
 #include <cstdint>
@@ -17,6 +22,8 @@
 #include <vector>
 
 #include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/hardware/capabilities.hpp"
 #include "praxis/core/robot_state.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
 #include "praxis/hardware/unitree/rpc.hpp"
@@ -28,6 +35,9 @@ namespace praxis::unitree {
 
 struct BackendOptions {
   dds::DdsOptions dds{};
+  bool release_motion_service = true;  // acquire(): release the robot's motion service first
+  ReleaseOptions release{};
+  Duration link_timeout = std::chrono::milliseconds(100);  // no state this long: link reported down
   std::string lowcmd_topic = "rt/lowcmd";
   std::string lowstate_topic = "rt/lowstate";
   dds::TopicQos qos{};  // the vendor's QoS is unverified: Cyclone's defaults, as its Python SDK gets
@@ -44,6 +54,9 @@ class UnitreeBackend {
   using Family = typename Wire<M>::Family;
   using LowCmd = typename Family::LowCmd;
   using LowState = typename Family::LowState;
+  // Unitree drivers run the PD law; velocity and torque modes are that law with zero gains.
+  static constexpr JointModeSet joint_modes{JointMode::position, JointMode::velocity, JointMode::torque,
+                                            JointMode::disabled};
 
   // The real robot: domain 0, on the network interface that reaches it (192.168.123.0/24).
   static BackendOptions robot(std::string interface) {
@@ -86,6 +99,7 @@ class UnitreeBackend {
       have_mode_machine_.store(true, std::memory_order_release);
     }
     states_accepted_.fetch_add(1, std::memory_order_relaxed);
+    last_state_ns_.store(incoming_.received.time_since_epoch().count(), std::memory_order_relaxed);
     return true;
   }
 
@@ -104,6 +118,57 @@ class UnitreeBackend {
                                            : robot_mode_machine_.load(std::memory_order_relaxed);
     encode_command<M>(command, e, outgoing_);
     if (commands_.write(outgoing_)) commands_sent_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  // ---- lifecycle ----
+
+  LifecycleResult acquire(Duration timeout)
+    requires std::is_same_v<Transport, dds::DdsTransport>
+  {
+    std::string message;
+    if (options_.release_motion_service) {
+      try {
+        const auto released = release_motion_control(options_.release);
+        message = released.empty() ? "no motion service was active" : "released motion service";
+        for (std::size_t k = 0; k < released.size(); ++k) message += (k == 0 ? " \"" : ", \"") + released[k] + "\"";
+        if (!released.empty()) message += "\"";
+      } catch (const std::exception& e) {
+        lifecycle_.store(LifecycleStage::failed);
+        return {false, LifecycleStage::failed, std::string("motion switcher: ") + e.what()};
+      }
+    }
+    if (!wait_for_state(timeout)) {
+      lifecycle_.store(LifecycleStage::failed);
+      return {false, LifecycleStage::failed,
+              message + (message.empty() ? "" : "; ") + "no state on " + options_.lowstate_topic + " within " +
+                  std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                  " ms (domain " + std::to_string(options_.dds.domain) + ", interface \"" + options_.dds.interface +
+                  "\")"};
+    }
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control, message + (message.empty() ? "" : "; ") + "receiving " +
+                                                  options_.lowstate_topic};
+  }
+  LifecycleResult release(Duration)
+    requires std::is_same_v<Transport, dds::DdsTransport>
+  {
+    lifecycle_.store(LifecycleStage::released);
+    return {true, LifecycleStage::released, "stopped sending " + options_.lowcmd_topic +
+                                                "; the robot's motion service stays off until selected again"};
+  }
+
+  // Link health and lifecycle; Unitree robots report no modes of their own to praxis.
+  bool read_status(RobotStatus& out) {
+    out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
+    out.reported_mode = out.assumed_mode = out.lifecycle == LifecycleStage::in_control ? RobotMode::user
+                                                                                        : RobotMode::unknown;
+    out.link.states_received = states_accepted_.load(std::memory_order_relaxed);
+    out.link.states_rejected = crc_errors_.load(std::memory_order_relaxed);
+    out.link.commands_sent = commands_sent_.load(std::memory_order_relaxed);
+    const auto last = last_state_ns_.load(std::memory_order_relaxed);
+    out.link.connected = last != 0 && Clock::now().time_since_epoch() - Duration(last) <= options_.link_timeout;
+    ++out.sequence;
+    return true;
   }
 
   // ---- before control ----
@@ -146,6 +211,8 @@ class UnitreeBackend {
   transport::Stamped<LowState> incoming_{};  // reader side
   LowCmd outgoing_{};                        // writer side
   std::atomic<std::uint8_t> robot_mode_machine_{0};
+  std::atomic<Duration::rep> last_state_ns_{0};
+  std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
   std::atomic<bool> have_mode_machine_{false};
   std::atomic<std::uint64_t> states_accepted_{0}, crc_errors_{0}, commands_sent_{0}, commands_withheld_{0};
 };

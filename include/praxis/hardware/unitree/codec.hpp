@@ -75,10 +75,12 @@ void encode_command(const JointCommand<M::joint_count>& c, const EncodeOptions& 
     auto& m = out.motor_cmd[W::slot[j]];
     m.q = static_cast<float>(c.q[i]);
     m.dq = static_cast<float>(c.dq[i]);
-    if (c.enable[j]) {
+    if (c.drives(j)) {
+      // Unitree drivers run the PD law only; velocity and torque modes are that law without its
+      // position (and damping) term.
       m.mode = W::motor_mode;
-      m.kp = static_cast<float>(c.kp[i]);
-      m.kd = static_cast<float>(c.kd[i]);
+      m.kp = c.mode[j] == JointMode::position ? static_cast<float>(c.kp[i]) : 0.0f;
+      m.kd = c.mode[j] == JointMode::torque ? 0.0f : static_cast<float>(c.kd[i]);
       m.tau = static_cast<float>(c.tau_ff[i]);
     } else if constexpr (std::is_same_v<typename W::Family, HgFamily>) {
       m.mode = 0;  // hg: disable
@@ -121,7 +123,7 @@ CommandCheck decode_command(const typename Wire<M>::Family::LowCmd& in, std::uin
     out.kp[i] = m.kp;
     out.kd[i] = m.kd;
     out.tau_ff[i] = m.tau;
-    out.enable[j] = enabled;
+    out.mode[j] = enabled ? JointMode::position : JointMode::disabled;
   }
   return check;
 }
@@ -144,6 +146,18 @@ bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint receiv
     out.q[i] = m.q;
     out.dq[i] = m.dq;
     out.tau[i] = m.tau_est;
+    // hg: motorstate is the driver's error code (its bits are not public: any non-zero value is a
+    // driver error, the raw value goes to the log). go: no error field; `lost` counts lost frames.
+    auto& h = out.health[j];
+    if constexpr (std::is_same_v<typename W::Family, HgFamily>) {
+      h.error_code = m.motorstate;
+      h.faults = m.motorstate != 0 ? k_joint_driver_error : k_joint_ok;
+      h.temperature = static_cast<float>(m.temperature[0]);
+    } else {
+      h.error_code = 0;
+      h.faults = k_joint_ok;
+      h.temperature = static_cast<float>(m.temperature);
+    }
   }
   const auto& imu = in.imu_state;
   out.imu.orientation = Quaternion(imu.quaternion[0], imu.quaternion[1], imu.quaternion[2], imu.quaternion[3]);
@@ -183,6 +197,7 @@ void encode_state(const RobotState<M::joint_count>& s, const StateExtras& x, typ
     m.q = static_cast<float>(s.q[i]);
     m.dq = static_cast<float>(s.dq[i]);
     m.tau_est = static_cast<float>(s.tau[i]);
+    if constexpr (std::is_same_v<typename W::Family, HgFamily>) m.motorstate = s.health[j].error_code;
   }
   const auto& o = s.imu.orientation;
   const float quat[4] = {static_cast<float>(o.w()), static_cast<float>(o.x()), static_cast<float>(o.y()),

@@ -1,0 +1,69 @@
+#pragma once
+// UserControlMotion: the motion that runs a user's controller (USER_CTRL). RobotController's CTRL
+// state is this motion; a behaviour-driven MotionController offers it when listed among its extra
+// nodes (command::UserControl selects it), with the same safety rules.
+//
+// Like the Unitree deployment framework, the controller can be kept warm in STAND (computed, not
+// sent): it is then reset on entry into either STAND or CTRL, so CTRL starts from a controller that
+// has seen the robot stand. Otherwise it is reset on entry into user_control.
+
+#include <cstddef>
+#include <string_view>
+
+#include "praxis/control/gamepad_selector.hpp"
+#include "praxis/control/user_controller.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/ports.hpp"
+#include "praxis/core/robot_model.hpp"
+#include "praxis/motion/ports.hpp"
+
+namespace praxis::control {
+
+template <RobotModel M, class Ctrl>
+struct UserControlMotion {
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::string_view name = "user_control";
+  static_assert(check_user_controller<Ctrl, N>(), "see the USER_CTRL message above");
+  using inputs = ports<motion::MotionSelectionPort, StatePort<N>, GamepadPort>;
+  using outputs = ports<motion::BodyCommandPort<motion::MotionType::user_control, N>,
+                        motion::SafeExitPort<motion::MotionType::user_control>>;
+
+  ControllerAdapter<Ctrl, N> adapter;
+  bool warm_in_stand = false;  // RobotController: run (not send) in STAND as the framework does
+
+  void cycle(const motion::MotionSelection& sel, const RobotState<N>& state, const Gamepad& pad,
+             JointCommand<N>& cmd, bool& safe) {
+    safe = true;
+    const bool selected = sel.current == motion::MotionType::user_control;
+    const bool warm = warm_in_stand && sel.current == motion::MotionType::stand;
+    ran_ = selected || warm;
+    if (!ran_) return;
+    if (sel.changed) adapter.reset(state, pad);
+    adapter.step(state, pad);
+    if (!selected) return;
+    const double kp = adapter.kp(), kd = adapter.kd();
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      cmd.q[i] = adapter.jpos_des(j);
+      cmd.kp[i] = kp;
+      cmd.kd[i] = kd;
+      cmd.dq[i] = 0.0;
+      cmd.tau_ff[i] = 0.0;
+    }
+    cmd.mode.fill(JointMode::position);
+  }
+
+  // The pose the controller starts from: where dispatching leads and what STAND holds.
+  [[nodiscard]] std::array<double, N> start_pose() const {
+    std::array<double, N> p{};
+    for (std::size_t j = 0; j < N; ++j) p[j] = adapter.init_pos(j);
+    return p;
+  }
+  // Whether the controller ran in the last cycle.
+  [[nodiscard]] bool ran() const { return ran_; }
+
+ private:
+  bool ran_ = false;
+};
+
+}  // namespace praxis::control
