@@ -1,12 +1,13 @@
-# praxis_idl_generate(<target> FILES a.idl b.idl ...)
+# praxis_idl_generate(<target> [NO_INSTALL] FILES a.idl b.idl ...)
 # Runs Cyclone DDS's idlc (package cyclonedds-tools) on each IDL file at build time and adds the
 # generated C sources to <target>. The headers land in <binary dir>/generated/praxis/idl/, so code
-# includes them as <praxis/idl/NAME.h>; they are installed with the library.
+# includes them as <praxis/idl/NAME.h>; they are installed with the library unless NO_INSTALL
+# (types only the tests use).
 #
 # idlc runs with "-x final": Unitree's types are final, and saying so keeps idlc quiet without
 # annotating the IDL (the XTypes type hashes were verified on annotation-free IDL).
 function(praxis_idl_generate target)
-  cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
+  cmake_parse_arguments(ARG "NO_INSTALL" "" "FILES" ${ARGN})
   find_program(PRAXIS_IDLC idlc REQUIRED)
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/generated/praxis/idl")
   file(MAKE_DIRECTORY "${out_dir}")
@@ -23,7 +24,9 @@ function(praxis_idl_generate target)
       COMMENT "idlc ${name}.idl"
       VERBATIM)
     list(APPEND sources "${c}")
-    install(FILES "${h}" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/praxis/idl)
+    if(NOT ARG_NO_INSTALL)
+      install(FILES "${h}" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/praxis/idl)
+    endif()
   endforeach()
   target_sources(${target} PRIVATE ${sources})
   target_include_directories(${target} PUBLIC

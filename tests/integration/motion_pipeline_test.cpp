@@ -187,8 +187,7 @@ TEST_CASE("a robot that walks by itself gets the request, not joint commands", "
   REQUIRE(rig.motion->selection().current == MotionType::stand);
   const auto joint_commands = rig.robot.commands_received();
   m::command::Walk walk;
-  walk.path[0] = {1.0, 0.0};
-  walk.path_length = 1;
+  walk.path.add({1.0, 0.0});
   walk.speed = 0.5;
   rig.command(walk);
   rig.run_until(2.0);
@@ -203,13 +202,12 @@ TEST_CASE("a robot that walks by itself gets the request, not joint commands", "
 
 TEST_CASE("walk paths slow down near the target and turn toward it", "[motion][walk]") {
   m::command::Walk w;
-  w.path[0] = {0.25, 0.0};
-  w.path_length = 1;
+  w.path.add({0.25, 0.0});
   w.speed = 1.0;
   const auto r = m::locomotion_from(w, m::WalkOptions{});
   CHECK(r.vx == Approx(0.5));  // 0.25 m left, deceleration distance 0.5 m
   CHECK(r.wz == Approx(0.0));
-  w.path[0] = {0.0, 2.0};
+  w.path.points[0] = {0.0, 2.0};
   const auto left = m::locomotion_from(w, m::WalkOptions{});
   CHECK(left.vy == Approx(1.0));
   CHECK(left.wz == Approx(1.0));  // sin(90 degrees) * max turn rate
@@ -313,8 +311,7 @@ TEST_CASE("head motion: targets, per-axis rate limit, yaw-dependent pitch limits
   CHECK(rig.motion->head().pitch == Approx(hi));
   CHECK(m::pitch_limits(0.0, m::HeadOptions{}).second == Approx(0.6));
 
-  stand.head.kind = m::HeadMotion::Kind::look_at_point;
-  stand.head.point = {1.0, 1.0, 0.5};  // 45 degrees left, at camera height
+  stand.head = m::HeadMotion::look_at({1.0, 1.0, 0.5});  // 45 degrees left, at camera height
   rig.command(stand);
   rig.run_until(3.5);
   CHECK(rig.motion->head().yaw == Approx(std::atan2(1.0, 1.0)));

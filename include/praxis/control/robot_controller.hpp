@@ -130,8 +130,10 @@ class RobotController
     auto& stand = this->template node<motion::StandMotion<Model>>();
     stand.pose = user_node().start_pose();
     if (options_.stand_gains == StandGains::user_controller) {
-      stand.kp.fill(user_node().adapter.kp());
-      stand.kd.fill(user_node().adapter.kd());
+      for (std::size_t j = 0; j < N; ++j) {
+        stand.kp[j] = user_node().adapter.kp(j);
+        stand.kd[j] = user_node().adapter.kd(j);
+      }
     }
   }
   std::size_t log_into(std::span<float> out) { return user_node().adapter.log_into(out); }
@@ -142,8 +144,12 @@ class RobotController
     if (!(std::isfinite(a.dt()) && a.dt() > 0.0 && a.dt() <= 1.0)) {
       throw std::invalid_argument("USER_CTRL dt must be in (0, 1] seconds, got " + std::to_string(a.dt()) + where);
     }
-    if (!(std::isfinite(a.kp()) && a.kp() >= 0.0) || !(std::isfinite(a.kd()) && a.kd() >= 0.0)) {
-      throw std::invalid_argument("USER_CTRL kp and kd must be finite and >= 0" + where);
+    for (std::size_t j = 0; j < N; ++j) {
+      if (!(std::isfinite(a.kp(j)) && a.kp(j) >= 0.0) || !(std::isfinite(a.kd(j)) && a.kd(j) >= 0.0)) {
+        throw std::invalid_argument("USER_CTRL kp and kd must be finite and >= 0; joint " + std::to_string(j) + " (" +
+                                    std::string(Model::joints[j].name) + ") has kp " + std::to_string(a.kp(j)) +
+                                    ", kd " + std::to_string(a.kd(j)) + where);
+      }
     }
     for (std::size_t j = 0; j < N; ++j) {
       const double q = a.init_pos(j);

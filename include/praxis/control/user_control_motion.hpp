@@ -41,14 +41,13 @@ struct UserControlMotion {
     if (sel.changed) adapter.reset(state, pad);
     adapter.step(state, pad);
     if (!selected) return;
-    const double kp = adapter.kp(), kd = adapter.kd();
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       cmd.q[i] = adapter.jpos_des(j);
-      cmd.kp[i] = kp;
-      cmd.kd[i] = kd;
-      cmd.dq[i] = 0.0;
-      cmd.tau_ff[i] = 0.0;
+      cmd.kp[i] = adapter.kp(j);
+      cmd.kd[i] = adapter.kd(j);
+      cmd.dq[i] = adapter.dq_des(j);
+      cmd.tau_ff[i] = adapter.tau_ff(j);
     }
     cmd.mode.fill(JointMode::position);
   }

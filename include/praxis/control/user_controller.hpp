@@ -11,10 +11,18 @@
 //   void calculate()                                 void Calculate()
 //   log() -> a fixed-size range of float             std::vector<float> GetLog()
 //
-// and, in both, the members dt, kp, kd (numbers) and init_pos, jpos_des (N joint values each, as
-// std::array<float|double, N> or an Eigen fixed-size vector). N must equal the robot's joint count.
+// The framework spelling is what a class derived from unitree_framework::BasicUserController<N>
+// has (control/unitree_framework.hpp). Both spellings have the members
+//   dt                 control period in seconds, a number
+//   init_pos, jpos_des N joint values each: std::array<float|double, N> or an Eigen fixed-size
+//                      vector; N must equal the robot's joint count
+//   kp, kd             a number for every joint, or one per joint (same types as init_pos)
+// and may have, with the names of the framework's RobotInterface,
+//   jvel_des           velocity targets (rad/s), N joint values; 0 when absent
+//   tau_ff             feed-forward torques (Nm), N joint values; 0 when absent
 
 #include <array>
+#include <cmath>
 #include <concepts>
 #include <cstddef>
 #include <filesystem>
@@ -22,7 +30,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "praxis/control/seed_compat.hpp"
+#include "praxis/control/unitree_framework.hpp"
 #include "praxis/core/gamepad.hpp"
 #include "praxis/core/robot_state.hpp"
 
@@ -37,29 +45,102 @@ template <class S, int R, int O, int MR, int MC>
   requires(R > 0)
 struct fixed_size<Eigen::Matrix<S, R, 1, O, MR, MC>> : std::integral_constant<std::size_t, R> {};
 
+template <class T>
+inline constexpr std::size_t fixed_size_v = fixed_size<std::remove_cvref_t<T>>::value;
+
 template <class C>
 concept has_joint_members = requires(C& c) {
   c.init_pos;
   c.jpos_des;
-} && fixed_size<std::remove_cvref_t<decltype(std::declval<C&>().init_pos)>>::value > 0;
+} && fixed_size_v<decltype(std::declval<C&>().init_pos)> > 0;
+
+// N numbers, one per joint, in a fixed-size std::array or Eigen vector.
+template <class T, std::size_t N>
+concept joint_values = N > 0 && fixed_size_v<T> == N &&
+                       requires(const std::remove_cvref_t<T>& v) {
+                         { v[0] } -> std::convertible_to<double>;
+                       };
+
+// A gain: one number for every joint, or one per joint.
+template <class T, std::size_t N>
+concept gain_for = std::convertible_to<T, double> || joint_values<T, N>;
+
+// Reads joint j of a per-joint member, or the member itself if it is one number. Eigen vectors
+// index with Eigen::Index, std::array with std::size_t.
+template <class T>
+[[nodiscard]] constexpr double joint_value(const T& v, std::size_t j) {
+  if constexpr (std::convertible_to<const T&, double>) {
+    return static_cast<double>(v);
+  } else if constexpr (requires { v.rows(); }) {
+    return static_cast<double>(v[static_cast<Eigen::Index>(j)]);
+  } else {
+    return static_cast<double>(v[j]);
+  }
+}
 }  // namespace detail
 
 // The joint count a controller was written for, read from its init_pos member (0 if it has none).
 template <class C>
 constexpr std::size_t controller_joint_count() {
   if constexpr (detail::has_joint_members<C>) {
-    return detail::fixed_size<std::remove_cvref_t<decltype(std::declval<C&>().init_pos)>>::value;
+    return detail::fixed_size_v<decltype(std::declval<C&>().init_pos)>;
   } else {
     return 0;
   }
 }
 
+namespace detail {
+// Each of these is true when the member is absent (another check names what is missing) or when
+// the controller's joint count is unknown (init_pos has its own message).
+template <class C>
+constexpr bool jpos_des_fits() {
+  if constexpr (requires(C& c) { c.jpos_des; } && controller_joint_count<C>() > 0) {
+    return joint_values<decltype(std::declval<C&>().jpos_des), controller_joint_count<C>()>;
+  } else {
+    return true;
+  }
+}
+template <class C>
+constexpr bool kp_fits() {
+  if constexpr (requires(C& c) { c.kp; } && controller_joint_count<C>() > 0) {
+    return gain_for<decltype(std::declval<C&>().kp), controller_joint_count<C>()>;
+  } else {
+    return true;
+  }
+}
+template <class C>
+constexpr bool kd_fits() {
+  if constexpr (requires(C& c) { c.kd; } && controller_joint_count<C>() > 0) {
+    return gain_for<decltype(std::declval<C&>().kd), controller_joint_count<C>()>;
+  } else {
+    return true;
+  }
+}
+template <class C>
+constexpr bool jvel_des_fits() {
+  if constexpr (requires(C& c) { c.jvel_des; } && controller_joint_count<C>() > 0) {
+    return joint_values<decltype(std::declval<C&>().jvel_des), controller_joint_count<C>()>;
+  } else {
+    return true;
+  }
+}
+template <class C>
+constexpr bool tau_ff_fits() {
+  if constexpr (requires(C& c) { c.tau_ff; } && controller_joint_count<C>() > 0) {
+    return joint_values<decltype(std::declval<C&>().tau_ff), controller_joint_count<C>()>;
+  } else {
+    return true;
+  }
+}
+}  // namespace detail
+
 template <class C>
 concept HasControllerMembers = requires(C& c) {
   { c.dt } -> std::convertible_to<double>;
-  { c.kp } -> std::convertible_to<double>;
-  { c.kd } -> std::convertible_to<double>;
-} && detail::has_joint_members<C>;
+  c.kp;
+  c.kd;
+} && detail::has_joint_members<C> && detail::jpos_des_fits<C>() && detail::kp_fits<C>() &&
+    detail::kd_fits<C>() && detail::jvel_des_fits<C>() && detail::tau_ff_fits<C>();
 
 template <class C, std::size_t N>
 concept SnakeCaseController =
@@ -73,15 +154,16 @@ concept SnakeCaseController =
     };
 
 template <class C, std::size_t N>
-concept SeedController =
-    HasControllerMembers<C> && requires(C& c, std::filesystem::path& folder,
-                                        seed::RobotInterface<N>& robot, seed::Gamepad& pad) {
-      c.LoadParam(folder);
-      c.Reset(robot, pad);
-      c.GetInput(robot, pad);
-      c.Calculate();
-      c.GetLog();
-    };
+concept SeedController = HasControllerMembers<C> &&
+                         requires(C& c, std::filesystem::path& folder,
+                                  unitree_framework::RobotInterface<N>& robot,
+                                  unitree_framework::Gamepad& pad) {
+                           c.LoadParam(folder);
+                           c.Reset(robot, pad);
+                           c.GetInput(robot, pad);
+                           c.Calculate();
+                           c.GetLog();
+                         };
 
 template <class C, std::size_t N>
 concept UserController = (SnakeCaseController<C, N> || SeedController<C, N>) &&
@@ -96,10 +178,12 @@ constexpr bool check_user_controller() {
   } else {
     static_assert(requires(C& c) { { c.dt } -> std::convertible_to<double>; },
                   "USER_CTRL needs a member `dt` (control period in seconds, a number)");
-    static_assert(requires(C& c) { { c.kp } -> std::convertible_to<double>; },
-                  "USER_CTRL needs a member `kp` (position gain, a number)");
-    static_assert(requires(C& c) { { c.kd } -> std::convertible_to<double>; },
-                  "USER_CTRL needs a member `kd` (damping gain, a number)");
+    static_assert(requires(C& c) { c.kp; },
+                  "USER_CTRL needs a member `kp` (position gain: a number, or one per joint as "
+                  "std::array<float|double, N> or an Eigen fixed-size vector)");
+    static_assert(requires(C& c) { c.kd; },
+                  "USER_CTRL needs a member `kd` (damping gain: a number, or one per joint as "
+                  "std::array<float|double, N> or an Eigen fixed-size vector)");
     static_assert(requires(C& c) { c.init_pos; },
                   "USER_CTRL needs a member `init_pos` (the stand pose: std::array<float, N> or an "
                   "Eigen fixed-size vector)");
@@ -110,6 +194,23 @@ constexpr bool check_user_controller() {
     static_assert(controller_joint_count<C>() == N || controller_joint_count<C>() == 0,
                   "USER_CTRL was written for a different number of joints than this robot has: "
                   "the size of `init_pos` must equal the robot model's joint_count");
+    static_assert(detail::jpos_des_fits<C>(),
+                  "USER_CTRL: `jpos_des` must hold one target per joint, as many as `init_pos`: "
+                  "std::array<float|double, N> or an Eigen fixed-size vector of N");
+    static_assert(detail::kp_fits<C>(),
+                  "USER_CTRL: `kp` must be a number, or one gain per joint: std::array<float|double, "
+                  "N> or an Eigen fixed-size vector of N, N being the size of `init_pos`");
+    static_assert(detail::kd_fits<C>(),
+                  "USER_CTRL: `kd` must be a number, or one gain per joint: std::array<float|double, "
+                  "N> or an Eigen fixed-size vector of N, N being the size of `init_pos`");
+    static_assert(detail::jvel_des_fits<C>(),
+                  "USER_CTRL: the optional `jvel_des` (velocity targets) must be "
+                  "std::array<float|double, N> or an Eigen fixed-size vector of N, N being the size "
+                  "of `init_pos`");
+    static_assert(detail::tau_ff_fits<C>(),
+                  "USER_CTRL: the optional `tau_ff` (feed-forward torques) must be "
+                  "std::array<float|double, N> or an Eigen fixed-size vector of N, N being the size "
+                  "of `init_pos`");
     constexpr bool snake_any = requires(C& c) { c.calculate(); };
     constexpr bool seed_any = requires(C& c) { c.Calculate(); };
     static_assert(snake_any || seed_any,
@@ -130,13 +231,14 @@ constexpr bool check_user_controller() {
     } else {
       static_assert(requires(C& c, std::filesystem::path& p) { c.LoadParam(p); },
                     "USER_CTRL needs `void LoadParam(std::filesystem::path&)`");
-      static_assert(requires(C& c, seed::RobotInterface<N>& r, seed::Gamepad& g) { c.Reset(r, g); },
+      static_assert(requires(C& c, unitree_framework::RobotInterface<N>& r,
+                             unitree_framework::Gamepad& g) { c.Reset(r, g); },
                     "USER_CTRL needs `void Reset(RobotInterface&, Gamepad&)` with "
-                    "RobotInterface = praxis::seed::RobotInterface<N>");
-      static_assert(
-          requires(C& c, seed::RobotInterface<N>& r, seed::Gamepad& g) { c.GetInput(r, g); },
-          "USER_CTRL needs `void GetInput(RobotInterface&, Gamepad&)` with RobotInterface = "
-          "praxis::seed::RobotInterface<N>");
+                    "RobotInterface = praxis::unitree_framework::RobotInterface<N>");
+      static_assert(requires(C& c, unitree_framework::RobotInterface<N>& r,
+                             unitree_framework::Gamepad& g) { c.GetInput(r, g); },
+                    "USER_CTRL needs `void GetInput(RobotInterface&, Gamepad&)` with "
+                    "RobotInterface = praxis::unitree_framework::RobotInterface<N>");
       static_assert(requires(C& c) { c.GetLog(); }, "USER_CTRL needs `std::vector<float> GetLog()`");
     }
     return false;
@@ -148,13 +250,17 @@ template <class C, std::size_t N>
 class ControllerAdapter {
  public:
   static constexpr bool seed_style = !SnakeCaseController<C, N>;
+  static constexpr bool per_joint_kp = !std::convertible_to<decltype(std::declval<C&>().kp), double>;
+  static constexpr bool per_joint_kd = !std::convertible_to<decltype(std::declval<C&>().kd), double>;
+  static constexpr bool has_jvel_des = requires(C& c) { c.jvel_des; };
+  static constexpr bool has_tau_ff = requires(C& c) { c.tau_ff; };
 
   ControllerAdapter() = default;
   explicit ControllerAdapter(C controller) : ctrl_(std::move(controller)) {}
 
   void load_params(const std::filesystem::path& folder) {
     if constexpr (seed_style) {
-      std::filesystem::path copy = folder;
+      std::filesystem::path copy = folder;  // the framework takes a non-const path
       ctrl_.LoadParam(copy);
     } else {
       ctrl_.load_params(folder);
@@ -184,10 +290,46 @@ class ControllerAdapter {
   }
 
   [[nodiscard]] double dt() const { return static_cast<double>(ctrl_.dt); }
-  [[nodiscard]] double kp() const { return static_cast<double>(ctrl_.kp); }
-  [[nodiscard]] double kd() const { return static_cast<double>(ctrl_.kd); }
-  [[nodiscard]] double init_pos(std::size_t j) const { return static_cast<double>(ctrl_.init_pos[at(j)]); }
-  [[nodiscard]] double jpos_des(std::size_t j) const { return static_cast<double>(ctrl_.jpos_des[at(j)]); }
+
+  // Joint j's gains: the controller's number, or its j-th entry when it gives one per joint.
+  [[nodiscard]] double kp(std::size_t j) const { return detail::joint_value(ctrl_.kp, j); }
+  [[nodiscard]] double kd(std::size_t j) const { return detail::joint_value(ctrl_.kd, j); }
+
+  // One gain for all joints: the controller's number, or for per-joint gains the largest of them
+  // (NaN if any is NaN). Kept for callers that still send one gain; prefer kp(j) / kd(j).
+  [[nodiscard]] double kp() const { return largest(ctrl_.kp); }
+  [[nodiscard]] double kd() const { return largest(ctrl_.kd); }
+
+  // True when every joint's kp and kd is finite and not negative.
+  [[nodiscard]] bool gains_valid() const {
+    for (std::size_t j = 0; j < N; ++j) {
+      const double p = kp(j);
+      const double d = kd(j);
+      if (!(std::isfinite(p) && p >= 0.0 && std::isfinite(d) && d >= 0.0)) return false;
+    }
+    return true;
+  }
+
+  [[nodiscard]] double init_pos(std::size_t j) const { return detail::joint_value(ctrl_.init_pos, j); }
+  [[nodiscard]] double jpos_des(std::size_t j) const { return detail::joint_value(ctrl_.jpos_des, j); }
+
+  // The optional targets: the controller's jvel_des / tau_ff, 0 for a controller without them.
+  [[nodiscard]] double dq_des(std::size_t j) const {
+    if constexpr (has_jvel_des) {
+      return detail::joint_value(ctrl_.jvel_des, j);
+    } else {
+      (void)j;
+      return 0.0;
+    }
+  }
+  [[nodiscard]] double tau_ff(std::size_t j) const {
+    if constexpr (has_tau_ff) {
+      return detail::joint_value(ctrl_.tau_ff, j);
+    } else {
+      (void)j;
+      return 0.0;
+    }
+  }
 
   // Copies the controller's log values into `out`, returning how many it had (possibly more than
   // fit). The framework's GetLog() returns a std::vector and therefore allocates; praxis' log()
@@ -212,18 +354,23 @@ class ControllerAdapter {
   [[nodiscard]] const C& controller() const { return ctrl_; }
 
  private:
-  // Eigen vectors index with Eigen::Index, std::array with std::size_t.
-  static constexpr auto at(std::size_t j) {
-    if constexpr (requires(C& c) { c.init_pos.rows(); }) {
-      return static_cast<Eigen::Index>(j);
+  template <class G>
+  static double largest(const G& gain) {
+    if constexpr (std::convertible_to<const G&, double>) {
+      return static_cast<double>(gain);
     } else {
-      return j;
+      double m = detail::joint_value(gain, 0);
+      for (std::size_t j = 1; j < N && !std::isnan(m); ++j) {
+        const double v = detail::joint_value(gain, j);
+        if (std::isnan(v) || v > m) m = v;
+      }
+      return m;
     }
   }
 
   C ctrl_{};
-  seed::RobotInterface<N> robot_{};
-  seed::Gamepad pad_{};
+  unitree_framework::RobotInterface<N> robot_{};
+  unitree_framework::Gamepad pad_{};
 };
 
 }  // namespace praxis

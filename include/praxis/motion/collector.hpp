@@ -180,12 +180,12 @@ struct CommandsSender {
     requests.head.pitch = head.pitch;
     requests.kick.active = C.kick && sel.current == MotionType::visual_kick;
     if (const auto* k = std::get_if<command::VisualKick>(&command); k != nullptr && requests.kick.active) {
-      requests.kick.ball_x = k->ball.x();
-      requests.kick.ball_y = k->ball.y();
-      requests.kick.direction = k->direction;
-      requests.kick.target_x = k->target.x();
-      requests.kick.target_y = k->target.y();
-      requests.kick.strong = k->power == KickPower::strong;
+      requests.kick.ball_x = k->ball_position.x();
+      requests.kick.ball_y = k->ball_position.y();
+      requests.kick.direction = k->kick_direction;
+      requests.kick.target_x = k->target_position.x();
+      requests.kick.target_y = k->target_position.y();
+      requests.kick.strong = k->kick_power == KickPower::strong;
     }
   }
 };

@@ -18,6 +18,7 @@
 #include "praxis/motion/motion_command.hpp"
 #include "praxis/motion/motion_type.hpp"
 #include "praxis/motion/ports.hpp"
+#include "praxis/motion/walking.hpp"
 #include "praxis/script/library.hpp"
 #include "praxis/script/player.hpp"
 
@@ -254,20 +255,22 @@ struct ScriptMotion {
     if (const auto* c = std::get_if<command::Script>(&command); c != nullptr && (!have_id_ || c->id != last_id_)) {
       last_id_ = c->id;
       have_id_ = true;
-      if (library != nullptr) {
-        if (auto r = library->resolve(c->request)) {
-          if (r->start == TimePoint{}) r->start = info.now;
-          if (!player_.execute(*r, s.q)) ++rejected_;
-        } else {
-          ++rejected_;
-        }
+      auto r = c->objects.count > 0 ? c->objects.resolve<N>()
+               : library != nullptr  ? library->resolve(c->request)
+                                     : std::nullopt;
+      if (r) {
+        if (r->start == TimePoint{}) r->start = info.now;
+        if (!player_.execute(*r, s.q)) ++rejected_;
+      } else {
+        ++rejected_;
       }
     }
     player_.evaluate(info.now, targets_);
     detail::script_command<M>(targets_, hold_, cmd);
     safe = player_.finished(info.now);
   }
-  // Requests whose names were unknown or that found the player full.
+  // Requests whose names were unknown, whose scripts were missing or for another robot, or that
+  // found the player full.
   [[nodiscard]] std::uint64_t rejected() const { return rejected_; }
 
  private:
@@ -280,39 +283,8 @@ struct ScriptMotion {
   std::uint64_t rejected_ = 0;
 };
 
-// WALK / WALK WITH VELOCITY: turns the command into a velocity request for whatever walks the robot.
-struct WalkOptions {
-  double deceleration_distance = 0.5;  // m: slow down within this distance of the target
-  double max_turn_rate = 1.0;          // rad/s
-};
-
-[[nodiscard]] inline LocomotionRequest locomotion_from(const MotionCommand& c, const WalkOptions& o) {
-  LocomotionRequest r;
-  if (const auto* v = std::get_if<command::WalkWithVelocity>(&c)) {
-    r.active = true;
-    r.vx = v->velocity.x();
-    r.vy = v->velocity.y();
-    r.wz = v->angular_velocity;
-  } else if (const auto* w = std::get_if<command::Walk>(&c)) {
-    r.active = true;
-    if (w->path_length == 0) return r;
-    const Vector2 next = w->path[0];
-    const Vector2 target = w->path[std::min(w->path_length, k_max_path_points) - 1];
-    const double distance = next.norm();
-    if (distance > 1e-9) {
-      const double slow = std::clamp(target.norm() / o.deceleration_distance, 0.0, 1.0);
-      const Vector2 v = next / distance * w->speed * slow;
-      r.vx = v.x();
-      r.vy = v.y();
-    }
-    const double heading = w->orientation_mode == OrientationMode::look_towards ? w->target_orientation
-                           : distance > 1e-9                                    ? std::atan2(next.y(), next.x())
-                                                                                : 0.0;
-    r.wz = std::sin(heading) * o.max_turn_rate;
-  }
-  return r;
-}
-
+// WALK / WALK WITH VELOCITY: turns the command into a velocity request for whatever walks the robot
+// (the step computation is in walking.hpp).
 struct WalkMotion {
   static constexpr std::string_view name = "walk";
   using inputs = ports<MotionSelectionPort, MotionCommandPort>;

@@ -4,8 +4,10 @@
 //                 SDKs do it (a Cyclone XML configuration naming the interface)
 //   Publisher<T>  writes samples of an idlc-generated C type
 //   Subscriber<T> delivers into a lock-free latest-value mailbox with the receive time, from
-//                 Cyclone's listener thread, so a control thread reading it never waits
-// T must be a fixed-size (trivially copyable) generated type; see rpc.hpp for the RPC envelope.
+//                 Cyclone's listener thread, so a control thread reading it never waits; an optional
+//                 Wakeup is notified after each new value (state-triggered control)
+// T must be a fixed-size (trivially copyable) generated type. Types with sequences or strings:
+// dds_decoding_subscriber.hpp and dds_encoding_publisher.hpp; the RPC envelope: rpc.hpp.
 
 #include <atomic>
 #include <cstdint>
@@ -20,6 +22,7 @@
 
 #include "praxis/core/clock.hpp"
 #include "praxis/core/mailbox.hpp"
+#include "praxis/core/wakeup.hpp"
 #include "praxis/transport/stamped.hpp"
 
 namespace praxis::dds {
@@ -136,6 +139,10 @@ class Subscriber {
     return s.current_count;
   }
 
+  // `wakeup` (or nobody, with nullptr) is notified after each new value reaches the mailbox, from
+  // Cyclone's listener thread. It must outlive this subscriber or be replaced before it dies.
+  void set_wakeup(Wakeup* wakeup) { wakeup_.store(wakeup, std::memory_order_release); }
+
  private:
   // Cyclone calls this on its receive thread, one call at a time per reader.
   //
@@ -161,6 +168,7 @@ class Subscriber {
     slot.received = Clock::now();
     slot.count = self->received_.load(std::memory_order_relaxed);
     self->mailbox_.publish();
+    if (Wakeup* w = self->wakeup_.load(std::memory_order_acquire)) w->notify();
   }
 
   std::string topic_name_;
@@ -168,6 +176,7 @@ class Subscriber {
   dds_entity_t reader_ = 0;
   LatestValue<transport::Stamped<T>> mailbox_;
   std::atomic<std::uint64_t> received_{0};
+  std::atomic<Wakeup*> wakeup_{nullptr};
 };
 
 // The transport policy form: what a backend templated on its transport needs.

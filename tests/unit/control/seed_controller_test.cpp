@@ -7,13 +7,13 @@
 #include <fstream>
 
 #include "praxis/control/robot_controller.hpp"
-#include "praxis/control/seed_compat.hpp"
+#include "praxis/control/unitree_framework.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 
 // The only lines a port changes: what used to include the SDK's robot_interface.hpp and gamepad.hpp.
-using RobotInterface = praxis::seed::RobotInterface<12>;
-using Gamepad = praxis::seed::Gamepad;
+using RobotInterface = praxis::unitree_framework::RobotInterface<12>;
+using Gamepad = praxis::unitree_framework::Gamepad;
 #include "seed_controller.hpp"
 
 using namespace std::chrono_literals;
