@@ -2,6 +2,7 @@
 // Loopback: an in-process transport with the same publisher / subscriber interface as the DDS one,
 // for unit tests of backends and codecs without a network. Topics are matched by name and type.
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -12,18 +13,26 @@
 #include <typeindex>
 
 #include "praxis/core/mailbox.hpp"
+#include "praxis/core/wakeup.hpp"
 #include "praxis/transport/stamped.hpp"
 
 namespace praxis::transport {
 
+// One topic's mailbox, and whom to wake when a message arrives (state-triggered control).
+template <class T>
+struct LoopbackChannel {
+  LatestValue<Stamped<T>> box;
+  std::atomic<Wakeup*> wakeup{nullptr};
+};
+
 class LoopbackBus {
  public:
   template <class T>
-  LatestValue<Stamped<T>>& channel(std::string_view topic) {
+  LoopbackChannel<T>& channel(std::string_view topic) {
     std::lock_guard lock(mutex_);  // only while creating endpoints, never per message
     auto& slot = channels_[{std::string(topic), std::type_index(typeid(T))}];
     if (!slot) slot = std::make_shared<Holder<T>>();
-    return static_cast<Holder<T>&>(*slot).box;
+    return static_cast<Holder<T>&>(*slot).channel;
   }
 
  private:
@@ -32,7 +41,7 @@ class LoopbackBus {
   };
   template <class T>
   struct Holder : HolderBase {
-    LatestValue<Stamped<T>> box;
+    LoopbackChannel<T> channel;
   };
   std::mutex mutex_;
   std::map<std::pair<std::string, std::type_index>, std::shared_ptr<HolderBase>> channels_;
@@ -41,39 +50,42 @@ class LoopbackBus {
 template <class T>
 class LoopbackPublisher {
  public:
-  LoopbackPublisher(LoopbackBus& bus, std::string_view topic) : box_(&bus.channel<T>(topic)) {}
+  LoopbackPublisher(LoopbackBus& bus, std::string_view topic) : channel_(&bus.channel<T>(topic)) {}
   // The DDS publisher's constructor shape, so a backend can take either transport.
   template <class Descriptor, class Qos>
   LoopbackPublisher(LoopbackBus& bus, std::string_view topic, Descriptor, Qos) : LoopbackPublisher(bus, topic) {}
   bool write(const T& message) {
-    auto& slot = box_->back();
+    auto& slot = channel_->box.back();
     slot.message = message;
     slot.received = Clock::now();
     slot.count = ++count_;
-    box_->publish();
+    channel_->box.publish();
+    if (Wakeup* w = channel_->wakeup.load(std::memory_order_acquire)) w->notify();
     return true;
   }
 
  private:
-  LatestValue<Stamped<T>>* box_;
+  LoopbackChannel<T>* channel_;
   std::uint64_t count_ = 0;
 };
 
 template <class T>
 class LoopbackSubscriber {
  public:
-  LoopbackSubscriber(LoopbackBus& bus, std::string_view topic) : box_(&bus.channel<T>(topic)) {}
+  LoopbackSubscriber(LoopbackBus& bus, std::string_view topic) : channel_(&bus.channel<T>(topic)) {}
   template <class Descriptor, class Qos>
   LoopbackSubscriber(LoopbackBus& bus, std::string_view topic, Descriptor, Qos) : LoopbackSubscriber(bus, topic) {}
   // The newest message not seen yet; false if nothing new arrived.
   bool fetch(Stamped<T>& out) {
-    if (!box_->fetch()) return false;
-    std::memcpy(&out, &box_->value(), sizeof out);  // bytes, as the DDS subscriber does
+    if (!channel_->box.fetch()) return false;
+    std::memcpy(&out, &channel_->box.value(), sizeof out);  // bytes, as the DDS subscriber does
     return true;
   }
+  // Notified after each message a publisher writes to this topic (nullptr: nobody).
+  void set_wakeup(Wakeup* wakeup) { channel_->wakeup.store(wakeup, std::memory_order_release); }
 
  private:
-  LatestValue<Stamped<T>>* box_;
+  LoopbackChannel<T>* channel_;
 };
 
 // The transport policy form (see praxis::dds::DdsTransport).

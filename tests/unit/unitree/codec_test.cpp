@@ -74,7 +74,7 @@ TEST_CASE("hg LowCmd: mode_pr, echoed mode_machine, enable and disable", "[unitr
   praxis::JointCommand<29> c;
   c.q.setConstant(0.2);
   c.kp.setConstant(60.0);
-  c.enable[28] = false;
+  c.mode[28] = praxis::JointMode::disabled;
   unitree_hg_msg_dds__LowCmd_ msg;
   u::encode_command<G1>(c, {.mode_pr = 1, .mode_machine = 5}, msg);
   const auto* b = bytes(msg);
@@ -90,6 +90,51 @@ TEST_CASE("hg LowCmd: mode_pr, echoed mode_machine, enable and disable", "[unitr
   std::uint32_t crc;
   std::memcpy(&crc, b + 1000, 4);
   CHECK(crc == u::message_crc(msg));
+}
+
+TEST_CASE("hg LowCmd: velocity and torque modes are the PD law without its position (and damping) term",
+          "[unitree][codec]") {
+  praxis::JointCommand<29> c;
+  c.q.setConstant(0.2);
+  c.dq.setConstant(1.5);
+  c.kp.setConstant(60.0);
+  c.kd.setConstant(2.0);
+  c.tau_ff.setConstant(3.0);
+  c.mode[1] = praxis::JointMode::velocity;
+  c.mode[2] = praxis::JointMode::torque;
+  unitree_hg_msg_dds__LowCmd_ msg;
+  u::encode_command<G1>(c, {.mode_pr = 0, .mode_machine = 5}, msg);
+  const auto* b = bytes(msg);
+  auto motor = [&](int slot) { return 4 + 28 * slot; };  // mode, q @4, dq @8, tau @12, kp @16, kd @20
+  const int s0 = static_cast<int>(u::Wire<G1>::slot[0]), s1 = static_cast<int>(u::Wire<G1>::slot[1]),
+            s2 = static_cast<int>(u::Wire<G1>::slot[2]);
+  CHECK(float_at(b, motor(s0) + 16) == 60.0f);  // position: kp and kd as given
+  CHECK(float_at(b, motor(s0) + 20) == 2.0f);
+  CHECK(b[motor(s1)] == 1);                      // velocity: enabled, no position term
+  CHECK(float_at(b, motor(s1) + 16) == 0.0f);
+  CHECK(float_at(b, motor(s1) + 20) == 2.0f);
+  CHECK(float_at(b, motor(s1) + 8) == 1.5f);
+  CHECK(b[motor(s2)] == 1);                      // torque: only the feed-forward torque
+  CHECK(float_at(b, motor(s2) + 16) == 0.0f);
+  CHECK(float_at(b, motor(s2) + 20) == 0.0f);
+  CHECK(float_at(b, motor(s2) + 12) == 3.0f);
+}
+
+TEST_CASE("hg LowState: a driver's motorstate error code and temperature reach the joint's health",
+          "[unitree][codec]") {
+  praxis::RobotState<29> truth;
+  truth.health[4].error_code = 0x21;
+  unitree_hg_msg_dds__LowState_ msg;
+  u::encode_state<G1>(truth, {.tick = 1, .mode_machine = 6, .mode_pr = 0}, msg);
+  msg.motor_state[u::Wire<G1>::slot[7]].temperature[0] = 61;
+  msg.crc = u::message_crc(msg);
+  praxis::RobotState<29> s;
+  REQUIRE(u::decode_state<G1>(msg, {}, s));
+  CHECK(s.health[4].faults == praxis::k_joint_driver_error);
+  CHECK(s.health[4].error_code == 0x21);
+  CHECK(s.first_faulted_joint() == 4);
+  CHECK(s.health[7].ok());
+  CHECK(s.health[7].temperature == 61.0f);
 }
 
 TEST_CASE("commands decode back with every check passing", "[unitree][codec]") {

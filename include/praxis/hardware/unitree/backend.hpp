@@ -157,6 +157,14 @@ class UnitreeBackend {
                                                 "; the robot's motion service stays off until selected again"};
   }
 
+  // State-triggered control: `wakeup` is notified from Cyclone's listener thread after each new
+  // rt/lowstate sample reached the mailbox (nullptr: nobody).
+  void set_wakeup(Wakeup* wakeup)
+    requires requires(typename Transport::template Subscriber<LowState>& s) { s.set_wakeup(wakeup); }
+  {
+    states_.set_wakeup(wakeup);
+  }
+
   // Link health and lifecycle; Unitree robots report no modes of their own to praxis.
   bool read_status(RobotStatus& out) {
     out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
