@@ -113,7 +113,7 @@ constexpr bool check_joint_modes() {
     constexpr JointModeSet wanted = Node::joint_modes;
     constexpr JointModeSet have = joint_modes_of<Backend>();
     if constexpr (!have.contains(wanted)) {
-      constexpr auto first_missing = [] {
+      constexpr auto first_missing = [=] {
         for (std::size_t m = 0; m < k_joint_modes; ++m) {
           if (wanted.contains(static_cast<JointMode>(m)) && !have.contains(static_cast<JointMode>(m))) {
             return static_cast<JointMode>(m);
