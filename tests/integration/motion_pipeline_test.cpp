@@ -3,37 +3,30 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "../support/alloc_counter.hpp"
+#include "motion_rig.hpp"
 #include "praxis/graph/introspection.hpp"
-#include "praxis/hardware/mock/mock_robot.hpp"
-#include "praxis/hardware/unitree/g1.hpp"
-#include "praxis/hardware/unitree/go2.hpp"
-#include "praxis/motion/motion_controller.hpp"
 
-using namespace std::chrono_literals;
-namespace m = praxis::motion;
-using m::MotionType;
-using Go2 = praxis::unitree::Go2;
-using G1 = praxis::unitree::G1;
+using namespace motion_test;
 
 namespace {
-
-praxis::TimePoint at(double s) { return praxis::TimePoint{} + praxis::from_seconds(s); }
 
 // A walking node of the user's: steps the legs in place, faster with more requested speed.
 struct StepInPlace {
   static constexpr std::string_view name = "step_in_place";
-  using inputs = praxis::ports<m::MotionSelectionPort, m::LocomotionRequestPort, praxis::control::CyclePort>;
+  using inputs = praxis::ports<m::MotionSelectionPort, m::LocomotionRequestPort, praxis::CyclePort>;
   using outputs = praxis::ports<m::BodyCommandPort<MotionType::walk, 12>, m::SafeExitPort<MotionType::walk>>;
   double phase = 0.0;
   int cycles_walking = 0;
-  void cycle(const m::MotionSelection& sel, const praxis::LocomotionRequest& req, const praxis::control::CycleInfo&,
+  void cycle(const m::MotionSelection& sel, const praxis::LocomotionRequest& req, const praxis::CycleInfo&,
              praxis::JointCommand<12>& cmd, bool& safe) {
     safe = true;
     if (sel.current != MotionType::walk) return;
@@ -44,48 +37,20 @@ struct StepInPlace {
     }
     cmd.kp.setConstant(40.0);
     cmd.kd.setConstant(1.0);
-    cmd.enable.fill(true);
+    cmd.mode.fill(praxis::JointMode::position);
   }
 };
 
-// A mock that walks by itself: records what it was asked.
-struct WalkingMock : praxis::mock::MockRobot<G1> {
-  praxis::LocomotionRequest last{};
-  int walk_calls = 0;
-  void walk(const praxis::LocomotionRequest& r, praxis::TimePoint) {
-    last = r;
-    ++walk_calls;
-  }
-};
-static_assert(praxis::HasLocomotion<WalkingMock>);
+static_assert(praxis::HasLocomotion<WalkingMock> && !praxis::HasModes<WalkingMock>);
 static_assert(!praxis::HasLocomotion<praxis::mock::MockRobot<Go2>>);
-
-template <class Robot, class... Extra>
-struct Rig {
-  using Model = typename Robot::model;
-  Robot robot;
-  praxis::script::ScriptLibrary<Model> library;
-  std::unique_ptr<m::MotionController<Robot, m::CommandInput, Extra...>> motion;
-  praxis::TimePoint now{};
-
-  explicit Rig(const char* scripts, m::MotionOptions options = {}) {
-    library.load_folder(scripts);
-    motion = std::make_unique<m::MotionController<Robot, m::CommandInput, Extra...>>(robot, library, options);
-  }
-  void command(const m::MotionCommand& c) { motion->behaviour().command = c; }
-  void run_until(double s) {
-    while (now < at(s)) motion->step(now += 2ms);
-  }
-};
-
-const char* go2_scripts() { return PRAXIS_SOURCE_DIR "/examples/scripts/go2"; }
-const char* g1_scripts() { return PRAXIS_SOURCE_DIR "/examples/scripts/g1"; }
+static_assert(praxis::HasModes<ModalMock> && praxis::HasLocomotion<ModalMock> && praxis::ReportsStatus<ModalMock>);
 
 }  // namespace
 
 TEST_CASE("the pipeline sorts selection before execution before sending", "[motion][pipeline]") {
-  using MC = m::MotionController<praxis::mock::MockRobot<Go2>, m::CommandInput, StepInPlace>;
-  const auto g = praxis::describe<MC::Graph>();
+  using MC = praxis::MotionController<praxis::mock::MockRobot<Go2>, praxis::CommandInput, StepInPlace>;
+  using Graph = std::remove_cvref_t<decltype(std::declval<const MC&>().graph())>;
+  const auto g = praxis::describe<Graph>();
   auto pos = [&](std::string_view n) {
     return static_cast<std::size_t>(std::find(g.nodes.begin(), g.nodes.end(), n) - g.nodes.begin());
   };
@@ -98,7 +63,7 @@ TEST_CASE("the pipeline sorts selection before execution before sending", "[moti
 }
 
 TEST_CASE("dispatching reaches the target pose in the configured time", "[motion][pipeline]") {
-  m::MotionOptions o;
+  auto o = Rig<praxis::mock::MockRobot<Go2>, StepInPlace>::quiet();
   o.dispatch_duration = 1500ms;
   Rig<praxis::mock::MockRobot<Go2>, StepInPlace> rig(go2_scripts(), o);
   rig.run_until(0.2);  // damping first
@@ -191,12 +156,12 @@ TEST_CASE("a robot that walks by itself gets the request, not joint commands", "
   walk.speed = 0.5;
   rig.command(walk);
   rig.run_until(2.0);
-  CHECK(rig.robot.walk_calls == 250);
-  CHECK(rig.robot.last.vx == Approx(0.5));
+  CHECK(rig.robot.walking_posts == 250);  // one walking request per cycle
+  CHECK(rig.robot.last.locomotion.vx == Approx(0.5));
   CHECK(rig.robot.commands_received() == joint_commands);  // no joint commands while walking
   rig.command(m::command::Stand{});
   rig.run_until(2.1);
-  CHECK(!rig.robot.last.active);  // told to stop
+  CHECK(!rig.robot.last.locomotion.active);  // told to stop
   CHECK(rig.robot.commands_received() > joint_commands);
 }
 
@@ -249,7 +214,8 @@ TEST_CASE("the full motion pipeline allocates nothing per cycle", "[motion][pipe
   wave.request.names = {"sit", "wave"};
   wave.request.count = 2;
   wave.id = 3;
-  praxis::test::AllocationScope scope;
+  // The control thread's own allocations: the reporter thread (transitions) is not the cycle.
+  const auto before = praxis::test::thread_allocation_count();
   rig.command(wave);
   rig.run_until(8.0);
   m::command::WalkWithVelocity walk;
@@ -258,7 +224,7 @@ TEST_CASE("the full motion pipeline allocates nothing per cycle", "[motion][pipe
   rig.run_until(12.0);
   rig.command(m::command::Damping{});
   rig.run_until(13.0);
-  CHECK(scope.allocations() == 0);
+  CHECK(praxis::test::thread_allocation_count() == before);
   CHECK(rig.motion->selection().current == MotionType::damping);
 }
 
@@ -281,7 +247,8 @@ struct HeadBot {
   static constexpr std::size_t head_pitch_joint = 1;
 };
 struct HeadBotWalker : praxis::mock::MockRobot<HeadBot> {
-  void walk(const praxis::LocomotionRequest&, praxis::TimePoint) {}
+  static constexpr praxis::Capabilities capabilities{.locomotion = true};
+  void post(const praxis::RobotRequests&) {}
 };
 }  // namespace
 
@@ -325,56 +292,45 @@ TEST_CASE("head motion: targets, per-axis rate limit, yaw-dependent pitch limits
   std::filesystem::remove_all(dir);
 }
 
-namespace {
-// A robot with its own motion controller: modes and walking, as the Booster robots have.
-struct ModalMock : praxis::mock::MockRobot<G1> {
-  std::vector<praxis::RobotModeRequest> modes;
-  int walk_calls = 0;
-  praxis::LocomotionRequest last{};
-  void request_mode(praxis::RobotModeRequest m, praxis::TimePoint) { modes.push_back(m); }
-  void walk(const praxis::LocomotionRequest& r, praxis::TimePoint) {
-    last = r;
-    ++walk_calls;
-  }
-};
-static_assert(praxis::HasModes<ModalMock> && praxis::HasLocomotion<ModalMock>);
-}  // namespace
-
-TEST_CASE("on a robot with its own modes, prepare and stand-up are mode requests, one per change",
-          "[motion][pipeline][modes]") {
+TEST_CASE("on a robot with its own modes, prepare and stand-up are mode requests", "[motion][pipeline][modes]") {
   Rig<ModalMock> rig(g1_scripts());
-  using R = praxis::RobotModeRequest;
+  using R = praxis::RobotMode;
   rig.run_until(0.1);
-  CHECK(rig.robot.modes == std::vector<R>{R::damping});
+  CHECK(rig.robot.posts.empty());  // nothing asked before the behaviour's first command
   const auto damping_commands = rig.robot.commands_received();
   CHECK(damping_commands > 0);  // damping also holds the joints back
 
   rig.command(m::command::Prepare{});
   rig.run_until(0.3);
   CHECK(rig.motion->selection().current == MotionType::prepare);  // directly: no dispatching
-  CHECK(rig.robot.modes == std::vector<R>{R::damping, R::prepare});
+  CHECK(rig.robot.mode_changes() == std::vector<R>{R::prepare});
   CHECK(rig.robot.commands_received() == damping_commands);  // no joint commands in prepare
 
   rig.command(m::command::StandUp{});
   rig.run_until(0.5);
-  CHECK(rig.robot.modes.back() == R::stand_up);
+  CHECK(rig.motion->selection().current == MotionType::stand_up);
+  CHECK(rig.robot.posts.back().mode == R::prepare);  // the robot gets up from its prepare mode
+  CHECK(rig.robot.posts.back().get_up == 1);
   CHECK(rig.motion->selection().stand_up_attempts == 1);
 
   rig.command(m::command::Stand{});
+  const auto before_stand = rig.robot.posts.size();
   rig.run_until(0.7);
-  CHECK(rig.robot.modes.back() == R::locomotion);
-  CHECK(rig.robot.walk_calls == 100);  // standing: zero velocity every cycle
-  CHECK(rig.robot.last.active);
-  CHECK(rig.robot.last.vx == 0.0);
+  CHECK(rig.robot.posts.back().mode == R::locomotion);
+  const auto standing = std::count_if(rig.robot.posts.begin() + static_cast<std::ptrdiff_t>(before_stand),
+                                      rig.robot.posts.end(), [](const praxis::RobotRequests& r) {
+                                        return r.mode == R::locomotion && r.locomotion.active && r.locomotion.vx == 0.0;
+                                      });
+  CHECK(standing == 100);  // standing: zero velocity every cycle
 
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.5, 0.0};
   rig.command(walk);
   rig.run_until(0.9);
-  CHECK(rig.robot.last.vx == 0.5);
-  CHECK(rig.robot.modes.size() == 4);  // still locomotion: no new request
+  CHECK(rig.robot.posts.back().locomotion.vx == 0.5);
+  CHECK(rig.robot.mode_changes() == std::vector<R>{R::prepare, R::locomotion});  // walking is still locomotion
   rig.command(m::command::Damping{});
   rig.run_until(1.0);
-  CHECK(rig.robot.modes.back() == R::damping);
-  CHECK(rig.robot.modes.size() == 5);
+  CHECK(rig.robot.mode_changes() == std::vector<R>{R::prepare, R::locomotion, R::damping});
+  CHECK(rig.robot.posts.back().get_up == 1);  // the counter only moves on a stand-up entry
 }

@@ -38,7 +38,7 @@ struct HeadBot {
 struct Rig {
   m::HeadMotionNode<HeadBot> node;
   praxis::RobotState<3> state;
-  praxis::control::CycleInfo info;
+  praxis::CycleInfo info;
   m::MotionSelection selection;
   m::HeadCommand out;
   double t = 0.0;
