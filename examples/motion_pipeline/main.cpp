@@ -11,12 +11,13 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <type_traits>
 
+#include <praxis/control/motion_controller.hpp>
 #include <praxis/graph/introspection.hpp>
 #include <praxis/hardware/mock/mock_robot.hpp>
 #include <praxis/hardware/unitree/g1.hpp>
 #include <praxis/hardware/unitree/go2.hpp>
-#include <praxis/motion/motion_controller.hpp>
 
 #include "step_in_place.hpp"
 
@@ -31,16 +32,18 @@ namespace m = praxis::motion;
 template <class Model>
 int run(const std::string& dot_file, const std::string& scripts_dir) {
   using Robot = praxis::mock::MockRobot<Model>;
-  using Motion = m::MotionController<Robot, m::CommandInput, example::StepInPlace<Model>>;
+  using Motion = praxis::MotionController<Robot, praxis::CommandInput, example::StepInPlace<Model>>;
   praxis::script::ScriptLibrary<Model> library;
   library.load_folder(std::filesystem::path(scripts_dir) / std::string(Model::name));
   Robot robot;
-  Motion motion(robot, library);
+  praxis::MotionOptions options;
+  options.print = false;  // the demo prints the changes itself
+  Motion motion(robot, library, options);
 
   if (!dot_file.empty()) {
     std::ofstream out(dot_file);
     if (!out) throw std::runtime_error("cannot write '" + dot_file + "'");
-    out << praxis::to_dot(praxis::describe<typename Motion::Graph>(), "motion pipeline");
+    out << praxis::to_dot(praxis::describe<std::remove_cvref_t<decltype(motion.graph())>>(), "motion pipeline");
     std::printf("pipeline written to %s\n", dot_file.c_str());
   }
 

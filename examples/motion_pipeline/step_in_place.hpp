@@ -8,7 +8,8 @@
 #include <cmath>
 #include <string_view>
 
-#include <praxis/control/nodes.hpp>
+#include <praxis/core/cycle.hpp>
+#include <praxis/core/ports.hpp>
 #include <praxis/core/robot_model.hpp>
 #include <praxis/motion/ports.hpp>
 
@@ -19,14 +20,14 @@ struct StepInPlace {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "step_in_place";
   using inputs = praxis::ports<praxis::motion::MotionSelectionPort, praxis::motion::LocomotionRequestPort,
-                               praxis::control::CyclePort>;
+                               praxis::CyclePort>;
   using outputs = praxis::ports<praxis::motion::BodyCommandPort<praxis::motion::MotionType::walk, N>,
                                 praxis::motion::SafeExitPort<praxis::motion::MotionType::walk>>;
   double amplitude = 0.15;  // rad
   double frequency = 1.5;   // steps per second at rest
 
   void cycle(const praxis::motion::MotionSelection& selection, const praxis::LocomotionRequest& request,
-             const praxis::control::CycleInfo& info, praxis::JointCommand<N>& cmd, bool& safe) {
+             const praxis::CycleInfo& info, praxis::JointCommand<N>& cmd, bool& safe) {
     const double dt = have_time_ ? praxis::to_seconds(info.now - last_) : 0.0;
     last_ = info.now;
     have_time_ = true;
@@ -52,7 +53,7 @@ struct StepInPlace {
     }
     cmd.dq.setZero();
     cmd.tau_ff.setZero();
-    cmd.enable.fill(true);
+    cmd.mode.fill(praxis::JointMode::position);
     // A step may be left when both feet are down: near the phase's zero crossings.
     safe = std::abs(std::sin(phase_)) < 0.2;
   }

@@ -1,10 +1,10 @@
 // A robot whose backend cannot walk, and no walking node: the motion pipeline must not compile.
+#include "praxis/control/motion_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
-#include "praxis/motion/motion_controller.hpp"
 
 using Robot = praxis::mock::MockRobot<praxis::unitree::Go2>;
-using Motion = praxis::motion::MotionController<Robot, praxis::motion::CommandInput>;
+using Motion = praxis::MotionController<Robot, praxis::CommandInput>;
 
 Robot robot;
 praxis::script::ScriptLibrary<praxis::unitree::Go2> library;
