@@ -1,7 +1,8 @@
 // Controller cycle latency: RobotController<MockRobot<G1>, USER_CTRL>::step() versus the same work
-// written by hand in one function (read, gamepad, safety, state machine, user controller, the three
-// motion commands, the guard, write, compute-time report), interleaved in one process.
-// Also the full motion pipeline (MotionController) for the same robot, next to it.
+// written by hand in one function (read, gamepad, safety, fall state, state machine, user
+// controller, the three motion commands, the guard, write, compute-time report), interleaved in one
+// process. Also the behaviour-driven motion pipeline (MotionController) for the same robot, next to
+// it: once running the same USER_CTRL (command::UserControl), once playing scripts and standing.
 // Prints p50 / p99 / p99.9 / max per cycle and the ratio, and writes JSON.
 
 #include <algorithm>
@@ -17,7 +18,8 @@
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
-#include "praxis/motion/motion_controller.hpp"
+#include "praxis/control/motion_controller.hpp"
+#include "praxis/control/user_control_motion.hpp"
 #include "../examples/motion_pipeline/step_in_place.hpp"
 
 namespace {
@@ -42,7 +44,11 @@ struct Wave {
   std::array<float, 2> log() const { return {static_cast<float>(t), static_cast<float>(q0)}; }
 };
 
-// The baseline: everything RobotController::step does, in one function, no graph.
+// The baseline: everything RobotController::step does, in one function, no graph: read, gamepad,
+// safety (missing / stale / invalid state, faulted joints, tilt in CTRL), fall state, the state
+// machine, USER_CTRL (kept warm in STAND), the motion's command (DAMPING holds the measured
+// positions; STAND the model's gains times pd_ratio at init_pos; CTRL the controller's targets),
+// the guard (NaN fallback, limits, target rate limit), write, compute-time report.
 struct HandWritten {
   explicit HandWritten(Robot& r) : robot(r) {}
   Robot& robot;
@@ -51,8 +57,11 @@ struct HandWritten {
   praxis::Gamepad pad{};
   praxis::StateMachine sm{};
   praxis::ControllerAdapter<Wave, N> ctrl{};
-  praxis::JointCommand<N> cmd{};
+  praxis::JointCommand<N> cmd{}, last{};
+  praxis::TimePoint last_time{};
+  bool have_last = false;
   bool last_fallback = false;
+  double tilt = 0.0, angular_speed = 0.0;  // the fall detector's inputs (upright here: no protection)
   std::uint64_t clamped_total = 0;
   boost::lockfree::spsc_queue<std::uint32_t, boost::lockfree::capacity<8192>> compute;
 
@@ -64,16 +73,19 @@ struct HandWritten {
     const bool stale = have_state && age > 100ms;
     const bool invalid = have_state && !state.all_finite();
     const bool tilted = have_state && !invalid && state.projected_gravity.z() > 0.0;
+    const bool joint_fault = have_state && state.first_faulted_joint() < N;
+    tilt = std::acos(std::clamp(-state.projected_gravity.z(), -1.0, 1.0));
+    angular_speed = state.imu.gyro.norm();
     const auto before = sm.state;
     if (pad.R2.on_press) sm.stand();
     if (pad.A.on_press) sm.ctrl();
     if (pad.L2.pressed && pad.B.pressed) sm.stop();
     if (!have_state || stale || invalid) {
       sm.stop();
-    } else if (sm.state == praxis::ControlState::ctrl && tilted) {
+    } else if (sm.state != praxis::ControlState::damping &&
+               (last_fallback || joint_fault || (sm.state == praxis::ControlState::ctrl && tilted))) {
       sm.stop();
     }
-    if (last_fallback && sm.state != praxis::ControlState::damping) sm.stop();
     if (sm.state == praxis::ControlState::stand) {
       if (pad.R2.pressed) sm.standing(true);
       if (pad.R1.pressed) sm.standing(false);
@@ -83,40 +95,60 @@ struct HandWritten {
       if (sm.state != before) ctrl.reset(state, pad);
       ctrl.step(state, pad);
     }
+    const bool finite_q = state.q.allFinite();
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
-      double q = ctrl.init_pos(j), kp = 0.0, kd = 2.0;
+      double q = finite_q ? state.q[i] : 0.0, kp = 0.0, kd = 2.0, dq = 0.0, tau = 0.0;
       if (sm.state == praxis::ControlState::stand) {
-        kp = ctrl.kp() * sm.pd_ratio;
-        kd = ctrl.kd() * sm.pd_ratio;
+        q = ctrl.init_pos(j);
+        kp = Model::default_kp[j] * sm.pd_ratio;
+        kd = Model::default_kd[j] * sm.pd_ratio;
       } else if (sm.state == praxis::ControlState::ctrl) {
         q = ctrl.jpos_des(j);
-        kp = ctrl.kp();
-        kd = ctrl.kd();
+        kp = ctrl.kp(j);
+        kd = ctrl.kd(j);
+        dq = ctrl.dq_des(j);
+        tau = ctrl.tau_ff(j);
       }
       cmd.q[i] = q;
       cmd.kp[i] = kp;
       cmd.kd[i] = kd;
-      cmd.dq[i] = 0.0;
-      cmd.tau_ff[i] = 0.0;
+      cmd.dq[i] = dq;
+      cmd.tau_ff[i] = tau;
     }
+    cmd.mode.fill(praxis::JointMode::position);
     last_fallback = !cmd.all_finite();
+    if (last_fallback) {
+      for (std::size_t j = 0; j < N; ++j) {
+        const auto i = static_cast<Eigen::Index>(j);
+        cmd.q[i] = finite_q ? state.q[i] : 0.0;
+        cmd.kp[i] = cmd.dq[i] = cmd.tau_ff[i] = 0.0;
+        cmd.kd[i] = 2.0;
+      }
+    }
+    const double dt = have_last ? std::max(0.0, praxis::to_seconds(now - last_time)) : 0.0;
     std::uint32_t clamped = 0;
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       const auto& spec = Model::joints[j];
-      const double q = std::clamp(cmd.q[i], spec.lower, spec.upper);
+      double q = std::clamp(cmd.q[i], spec.lower, spec.upper);
       const double kp = std::clamp(cmd.kp[i], 0.0, 1000.0);
       const double kd = std::clamp(cmd.kd[i], 0.0, 100.0);
       const double tau = std::clamp(cmd.tau_ff[i], -spec.effort, spec.effort);
       const double dq = std::clamp(cmd.dq[i], -spec.velocity, spec.velocity);
       if (q != cmd.q[i] || kp != cmd.kp[i] || kd != cmd.kd[i] || tau != cmd.tau_ff[i] || dq != cmd.dq[i]) ++clamped;
+      if (have_last && kp > 0.0 && last.kp[i] > 0.0) {  // a stiff target moves at most 10 rad/s
+        q = std::clamp(q, last.q[i] - 10.0 * dt, last.q[i] + 10.0 * dt);
+      }
       cmd.q[i] = q;
       cmd.kp[i] = kp;
       cmd.kd[i] = kd;
       cmd.tau_ff[i] = tau;
       cmd.dq[i] = dq;
     }
+    last = cmd;
+    last_time = now;
+    have_last = true;
     clamped_total += clamped;
     const auto t1 = praxis::Clock::now();
     compute.push(static_cast<std::uint32_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
@@ -179,13 +211,38 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // The motion pipeline (selection, execution, command sending) on its own mock, in CTRL's
-  // counterpart: playing a keyframe script, then standing.
+  // The behaviour-driven motion pipeline on its own mocks. First the same USER_CTRL, selected by
+  // command::UserControl: the graph differs from RobotController's only in its selector and in
+  // offering the other motions.
   namespace m = praxis::motion;
-  Robot robot_m;
   praxis::script::ScriptLibrary<Model> library;
   library.load_folder(PRAXIS_SOURCE_DIR "/examples/scripts/g1");
-  m::MotionController<Robot, m::CommandInput, example::StepInPlace<Model>> motion(robot_m, library);
+  praxis::MotionOptions motion_options;
+  motion_options.print = false;
+  Robot robot_u;
+  praxis::MotionController<Robot, praxis::CommandInput, example::StepInPlace<Model>,
+                           praxis::control::UserControlMotion<Model, Wave>>
+      user_motion(robot_u, library, motion_options);
+  user_motion.behaviour().command = m::command::UserControl{};
+  std::vector<double> user_motion_ns;
+  user_motion_ns.reserve(k_cycles);
+  praxis::TimePoint tu{};
+  for (std::size_t k = 0; k < k_cycles; ++k) {
+    tu += 2ms;
+    const auto s = clock::now();
+    user_motion.step(tu);
+    user_motion_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
+  }
+  if (user_motion.selection().current != m::MotionType::user_control) {
+    std::fprintf(stderr, "the motion pipeline did not reach user_control: the comparison would be meaningless\n");
+    return 1;
+  }
+  const auto ud = praxis::bench::summarize(user_motion_ns);
+
+  // Then scripts: playing a keyframe script, then standing.
+  Robot robot_m;
+  praxis::MotionController<Robot, praxis::CommandInput, example::StepInPlace<Model>> motion(robot_m, library,
+                                                                                            motion_options);
   std::vector<double> motion_ns;
   motion_ns.reserve(k_cycles);
   praxis::TimePoint tm{};
@@ -210,9 +267,11 @@ int main(int argc, char** argv) {
                                  std::to_string(k_cycles) + " cycles each",
                              {{"RobotController (graph)", g},
                               {"hand-written step (baseline)", h},
-                              {"MotionController (motion pipeline)", md}});
+                              {"MotionController (user control)", ud},
+                              {"MotionController (scripts, stand)", md}});
   const double ratio = g.p50 / h.p50;
   std::printf("\n  ratio graph / hand-written: p50 %.3f, p99 %.3f\n", ratio, g.p99 / h.p99);
+  std::printf("  ratio MotionController (user control) / RobotController: p50 %.3f\n", ud.p50 / g.p50);
   std::printf("  (both include the mock's physics: 4 implicit steps of 29 joints per 2 ms cycle)\n");
   praxis::bench::write_json(json_path, {{"benchmark", "controller_cycle"},
                                         {"robot", "g1"},
@@ -220,6 +279,7 @@ int main(int argc, char** argv) {
                                         {"graph", praxis::bench::to_json(g)},
                                         {"hand_written", praxis::bench::to_json(h)},
                                         {"motion_pipeline", praxis::bench::to_json(md)},
+                                        {"motion_pipeline_user_control", praxis::bench::to_json(ud)},
                                         {"ratio_p50", ratio},
                                         {"ratio_p99", g.p99 / h.p99}});
   return 0;
