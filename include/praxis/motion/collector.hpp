@@ -80,7 +80,8 @@ struct MotorCommandsCollector {
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       const auto& spec = M::joints[j];
-      if (!Supported.contains(out.mode[j])) {
+      // `none` (not covered by this command) is not a mode a backend sends: always allowed.
+      if (out.mode[j] != JointMode::none && !Supported.contains(out.mode[j])) {
         // Defence in depth: a configuration that asks for such a mode does not compile, but a
         // user's node may still switch a joint at run time.
         ++report.unsupported_modes;

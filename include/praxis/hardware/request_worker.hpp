@@ -1,0 +1,84 @@
+#pragma once
+// RequestWorker<Vendor>: the I/O thread of a backend whose robot has a controller of its own
+// (modes, walking, head, kick).
+//
+// The control thread posts the cycle's RobotRequests (a lock-free latest-value mailbox: it never
+// waits, never allocates). Every `period` the worker takes the newest requests and lets the vendor
+// part act on them — that is where RPCs happen, each with its own timeout, at the vendor's rate —
+// and publishes the RobotStatus the vendor part keeps, which the runtime reads into the cycle.
+//
+//   struct Vendor {
+//     // Called on the worker thread only. May block (an RPC with a timeout); must return.
+//     void serve(const praxis::RobotRequests& wanted, praxis::RobotStatus& status, praxis::TimePoint now);
+//   };
+//
+// A backend owns one worker and forwards post() / read_status() to it; serve_once() runs one
+// period's work on the caller's thread, for deterministic tests.
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/mailbox.hpp"
+#include "praxis/core/robot_requests.hpp"
+#include "praxis/core/robot_status.hpp"
+
+namespace praxis {
+
+template <class Vendor>
+class RequestWorker {
+ public:
+  RequestWorker(Vendor& vendor, Duration period) : vendor_(vendor), period_(period) {}
+  ~RequestWorker() { stop(); }
+  RequestWorker(const RequestWorker&) = delete;
+  RequestWorker& operator=(const RequestWorker&) = delete;
+
+  void start() {
+    if (thread_.joinable()) return;
+    stop_.store(false, std::memory_order_release);
+    thread_ = std::thread([this] {
+      TimePoint next = Clock::now();
+      while (!stop_.load(std::memory_order_acquire)) {
+        serve_once(Clock::now());
+        next += period_;
+        // A serve() that overran (a slow RPC) does not make the worker run back to back.
+        if (const auto now = Clock::now(); next < now) next = now;
+        std::this_thread::sleep_until(next);
+      }
+    });
+  }
+  void stop() {
+    stop_.store(true, std::memory_order_release);
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // ---- the control thread ----
+  void post(const RobotRequests& r) { requests_.publish(r); }
+  bool read_status(RobotStatus& out) {
+    if (!statuses_.fetch()) return false;
+    out = statuses_.value();
+    return true;
+  }
+
+  // ---- the worker thread (or a test) ----
+  void serve_once(TimePoint now) {
+    if (requests_.fetch()) wanted_ = requests_.value();
+    vendor_.serve(wanted_, status_, now);
+    ++status_.sequence;
+    statuses_.publish(status_);
+  }
+  [[nodiscard]] Duration period() const { return period_; }
+
+ private:
+  Vendor& vendor_;
+  Duration period_;
+  LatestValue<RobotRequests> requests_;
+  LatestValue<RobotStatus> statuses_;
+  RobotRequests wanted_{};  // worker-owned
+  RobotStatus status_{};    // worker-owned
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace praxis
