@@ -16,7 +16,8 @@ using namespace std::chrono_literals;
 using praxis::ControlState;
 using praxis::GamepadButton;
 using praxis::TimePoint;
-using praxis::control::TransitionCause;
+using praxis::motion::MotionType;
+using praxis::motion::SelectionCause;
 
 namespace {
 
@@ -87,6 +88,8 @@ TEST_CASE("the robot starts in damping and sends damping commands", "[control][s
   const auto& cmd = rig.robot.last_command().command;
   CHECK(cmd.kp.maxCoeff() == 0.0);
   CHECK(cmd.kd.minCoeff() == 2.0);
+  // Damping holds where the joints are (kp 0 makes the target matter only for logs and drivers).
+  for (Eigen::Index i = 0; i < 29; ++i) CHECK(cmd.q[i] == Approx(rig.controller.last_state().q[i]));
   CHECK(rig.controller.user().calculations == 0);  // USER_CTRL does not run in damping
 }
 
@@ -101,10 +104,10 @@ TEST_CASE("R2 enters stand, holding it raises pd_ratio, and the joints converge 
   CHECK(early < 0.5);
   rig.run_until(1.5);
   CHECK(rig.controller.pd_ratio() == 1.0);
-  // The stand command: init_pos with kp and kd scaled by pd_ratio.
+  // The stand command: init_pos with the model's gains (the default stand gains) scaled by pd_ratio.
   const auto& cmd = rig.robot.last_command().command;
-  CHECK(cmd.kp[3] == Approx(50.0));
-  CHECK(cmd.kd[3] == Approx(2.0));
+  CHECK(cmd.kp[3] == Approx(praxis::unitree::G1::default_kp[3]));
+  CHECK(cmd.kd[3] == Approx(praxis::unitree::G1::default_kd[3]));
   rig.run_until(3.0);
   for (std::size_t j = 0; j < 29; ++j) {
     INFO("joint " << praxis::unitree::G1::joints[j].name);
@@ -122,7 +125,8 @@ TEST_CASE("R1 lowers pd_ratio while standing", "[control][story]") {
   // 100 cycles of 2 ms at 0.005 each.
   CHECK(rig.controller.pd_ratio() == Approx(0.5).margin(0.011));
   CHECK(rig.controller.state() == ControlState::stand);
-  CHECK(rig.robot.last_command().command.kp[0] == Approx(50.0 * rig.controller.pd_ratio()));
+  CHECK(rig.robot.last_command().command.kp[0] ==
+        Approx(praxis::unitree::G1::default_kp[0] * rig.controller.pd_ratio()));
 }
 
 TEST_CASE("A is ignored while pd_ratio <= 0.95 and accepted above", "[control][story]") {
@@ -199,12 +203,14 @@ TEST_CASE("a tilt in CTRL terminates to damping; in STAND it does not", "[contro
   rig.robot.tilt(2.5, 0.0, rig.at(1.8));  // rolled past 90 degrees
   rig.run_until(1.85);
   CHECK(rig.controller.state() == ControlState::damping);
-  CHECK(rig.controller.mode().cause == TransitionCause::none);  // the transition was earlier
+  CHECK(rig.controller.selection().cause == SelectionCause::none);  // the transition was earlier
   rig.controller.flush();
   const auto t = rig.controller.transitions();
   REQUIRE(!t.empty());
-  CHECK(t.back().cause == TransitionCause::tilt);
-  CHECK(t.back().from == ControlState::ctrl);
+  CHECK(t.back().cause == SelectionCause::tilt);
+  CHECK(t.back().from == MotionType::user_control);
+  CHECK(praxis::control::control_state(t.back().from) == ControlState::ctrl);
+  CHECK(t.back().to == MotionType::damping);
 }
 
 TEST_CASE("stale state sends the robot to damping from any state", "[control][story][faults]") {
@@ -247,7 +253,7 @@ TEST_CASE("NaN in the state sends the robot to damping", "[control][story][fault
   rig.run_until(1.4);
   CHECK(rig.controller.state() == ControlState::damping);
   rig.controller.flush();
-  CHECK(rig.controller.transitions().back().cause == TransitionCause::invalid_state);
+  CHECK(rig.controller.transitions().back().cause == SelectionCause::invalid_state);
   CHECK(rig.robot.non_finite_commands() == 0);
 }
 
@@ -259,7 +265,7 @@ TEST_CASE("a NaN command from USER_CTRL never reaches the motors", "[control][st
   REQUIRE(rig.controller.state() == ControlState::ctrl);
   rig.controller.user().emit_nan = true;
   rig.run_until(1.502);  // one cycle
-  CHECK(rig.controller.guard().fallback_to_damping);
+  CHECK(rig.controller.report().fallback_to_damping);
   CHECK(rig.robot.last_command().command.kp.maxCoeff() == 0.0);  // damping went out instead
   rig.run_until(1.6);
   CHECK(rig.controller.state() == ControlState::damping);
@@ -275,7 +281,12 @@ TEST_CASE("out-of-limit targets are clamped to the joint limits", "[control][sto
   rig.controller.user().emit_far = true;
   rig.run_until(1.6);
   CHECK(rig.controller.state() == ControlState::ctrl);
-  CHECK(rig.controller.guard().clamped_joints == 1);
+  CHECK(rig.controller.report().clamped_joints == 1);
+  // The clamped target is approached at the collector's max_target_rate (10 rad/s), not jumped to.
+  CHECK(rig.controller.report().rate_limited_joints == 1);
+  CHECK(rig.robot.last_command().command.q[2] < praxis::unitree::G1::joints[2].upper);
+  rig.run_until(2.0);
+  CHECK(rig.controller.report().clamped_joints == 1);
   CHECK(rig.robot.last_command().command.q[2] == praxis::unitree::G1::joints[2].upper);
   CHECK(rig.robot.out_of_limit_commands() == 0);
 }
@@ -289,13 +300,17 @@ TEST_CASE("no state at all keeps the robot in damping", "[control][story][faults
   CHECK(rig.controller.state() == ControlState::damping);
 }
 
-TEST_CASE("an offline joint gets no torque and does not reach its target", "[control][story][faults]") {
+TEST_CASE("an offline joint keeps the robot in damping: R2 cannot stand it up", "[control][story][faults]") {
   Rig<praxis::unitree::Go2> rig;
   rig.robot.set_joint_offline(4, rig.at(0.0));
   rig.stand_up();
   rig.run_until(3.0);
+  CHECK(rig.controller.safety().joint_fault);
+  CHECK(rig.controller.safety().faulted_joint == 4);
+  CHECK(rig.controller.state() == ControlState::damping);
+  CHECK(rig.robot.last_command().command.kp.maxCoeff() == 0.0);
   CHECK(rig.robot.q()[4] == Approx(praxis::unitree::Go2::rest_pose[4]));
-  CHECK(rig.robot.q()[1] == Approx(praxis::unitree::Go2::stand_pose[1]).margin(1e-3));
+  CHECK(rig.robot.q()[1] == Approx(praxis::unitree::Go2::rest_pose[1]).margin(1e-3));
 }
 
 TEST_CASE("the cycle allocates nothing over 10,000 steps", "[control][realtime]") {

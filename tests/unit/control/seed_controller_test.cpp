@@ -55,6 +55,6 @@ TEST_CASE("a framework-style controller stands, controls and logs through praxis
   std::getline(log, header);
   while (std::getline(log, line)) last = line;
   CHECK_THAT(header, Catch::EndsWith("log_0,log_1"));
-  CHECK_THAT(last, Catch::Contains(",CTRL,"));
+  CHECK_THAT(last, Catch::Contains(",user_control,"));  // the log names the motion: CTRL is user_control
   std::filesystem::remove_all(folder);
 }

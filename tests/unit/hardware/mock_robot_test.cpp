@@ -46,7 +46,7 @@ TEST_CASE("the PD law drives a joint to its target; disabled motors do not", "[m
   Robot robot;
   praxis::RobotState<12> s;
   auto cmd = hold(Go2::stand_pose, 60, 5);
-  cmd.enable[7] = false;
+  cmd.mode[7] = praxis::JointMode::disabled;
   robot.write(cmd, at(0));
   robot.read(s, at(2.0));
   CHECK(robot.q()[1] == Approx(Go2::stand_pose[1]).margin(1e-4));
