@@ -142,6 +142,7 @@ TEST_CASE("a modal robot in simulated time: stand-up waits for the robot to conf
   CHECK(!controller.status().mode_confirmed());
   run_until(0.9);
   CHECK(controller.status().mode_confirmed());
+  CHECK(controller.status().get_ups_completed == 1);
   const auto calls = robot.calls();
   REQUIRE(calls.size() >= 3);
   CHECK(calls[0].call == RobotCall::change_mode);

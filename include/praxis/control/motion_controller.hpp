@@ -133,6 +133,10 @@ class MotionController
       stand_up.library = &library;
       stand_up.script_name = options_.stand_up_script;
     }
+    if constexpr (HasModes<B>) {
+      this->template node<motion::ModeMotion<Model, motion::MotionType::stand_up>>().wait_for_get_up =
+          Config::caps.get_up;
+    }
     this->template node<motion::ScriptMotion<Model>>().library = &library;
     this->template node<motion::WalkMotion>().options = options_.walk;
     this->template node<motion::DispatchingMotion<Model>>().duration = options_.dispatch_duration;

@@ -52,6 +52,7 @@ struct RobotStatus {
   TimePoint mode_since{};                        // when assumed_mode last changed
   RequestReport last_request;
   std::uint32_t requests_in_flight = 0;
+  std::uint32_t get_ups_completed = 0;  // grows when the robot finished getting up (robots that get up)
   LifecycleStage lifecycle = LifecycleStage::idle;
   LinkHealth link;
   std::uint64_t sequence = 0;  // increases with every status the backend publishes

@@ -119,7 +119,13 @@ inline constexpr std::size_t k_max_path_points = 8;
 // A walking path: straight segments from the robot (the origin) through `count` waypoints; the
 // last waypoint is the target.
 struct Path {
-  std::array<Vector2, k_max_path_points> points{};
+  // Zeroed: Eigen leaves a default-constructed vector uninitialised, and a copied Walk would copy
+  // (and g++ warn about) indeterminate values.
+  std::array<Vector2, k_max_path_points> points = [] {
+    std::array<Vector2, k_max_path_points> a;
+    for (auto& p : a) p.setZero();
+    return a;
+  }();
   std::size_t count = 0;
 
   // False (and the path unchanged) when it is full.

@@ -307,6 +307,10 @@ struct RobotRunMotion {
   using inputs = ports<MotionSelectionPort, RobotStatusPort, CyclePort>;
   using outputs = ports<BodyCommandPort<Type, N>, SafeExitPort<Type>>;
   Duration confirm_timeout = std::chrono::seconds(2);
+  // STAND_UP on a robot that gets up by itself: also wait until it reports the get-up finished
+  // (the prepare mode it gets up from is confirmed long before it stands).
+  bool wait_for_get_up = false;
+  Duration get_up_timeout = std::chrono::seconds(15);
   void cycle(const MotionSelection& sel, const RobotStatus& status, const CycleInfo& info, JointCommand<N>& cmd,
              bool& safe) {
     cmd.mode.fill(JointMode::none);
@@ -314,12 +318,21 @@ struct RobotRunMotion {
       safe = true;
       return;
     }
-    if (sel.changed) entered_ = info.now;
-    safe = status.mode_confirmed() || info.now - entered_ >= confirm_timeout;
+    if (sel.changed) {
+      entered_ = info.now;
+      get_ups_at_entry_ = status.get_ups_completed;
+    }
+    const auto in_motion = info.now - entered_;
+    if (wait_for_get_up) {
+      safe = (status.mode_confirmed() && status.get_ups_completed != get_ups_at_entry_) || in_motion >= get_up_timeout;
+    } else {
+      safe = status.mode_confirmed() || in_motion >= confirm_timeout;
+    }
   }
 
  private:
   TimePoint entered_{};
+  std::uint32_t get_ups_at_entry_ = 0;
 };
 
 template <RobotModel M, MotionType Type>

@@ -2,7 +2,9 @@
 // MotionSelector: picks the current motion from the command, the current motion and whether it may
 // be left (previous<MotionSafeExits>). The rules, first match wins:
 //
-//   safety (shared with RobotController's gamepad selector, see safety_override):
+//   safety (shared with RobotController's gamepad selector, see safety_override); once it stopped
+//   the user's controller, a request for it is treated as damping until the behaviour asked for
+//   something else (as RobotController needs a human before CTRL again):
 //     no state, stale or invalid state, link lost   -> damping, immediately
 //     the collector replaced a non-finite command   -> damping
 //     a joint reports a fault                       -> damping
@@ -137,11 +139,27 @@ struct MotionSelector {
   void cycle(const MotionCommand& command, const MotionSafeExits& safe, const FallState& fall,
              const SafetyStatus& safety, const CollectorReport& last_report, MotionSelection& out) {
     const bool commanded = last.commanded || !std::holds_alternative<command::Unset>(command);
-    out = select_motion(last, requested_type(command), safe, fall, safety, last_report, options);
+    auto requested = requested_type(command);
+    // Like RobotController's CTRL, the user's controller is not re-entered by itself once a safety
+    // rule stopped it: the behaviour must ask for something else first.
+    if (requested != MotionType::user_control) user_control_latched_ = false;
+    if (user_control_latched_) requested = MotionType::damping;
+    out = select_motion(last, requested, safe, fall, safety, last_report, options);
     out.commanded = commanded;
+    if (toward(last, MotionType::user_control) && out.changed && out.cause != SelectionCause::requested) {
+      user_control_latched_ = true;
+    }
     last = out;
   }
-  void reset() { last = {}; }
+  void reset() {
+    last = {};
+    user_control_latched_ = false;
+  }
+  // The user's controller was stopped by a safety rule and waits for a different request.
+  [[nodiscard]] bool user_control_latched() const { return user_control_latched_; }
+
+ private:
+  bool user_control_latched_ = false;
 };
 
 // Gathers every motion's safe-exit flag (each motion writes its own port).

@@ -7,7 +7,8 @@
 //   change_mode(mode)    once per change of the requested mode; the backend assumes the new mode
 //                        at once, and the robot reports it `confirm_delay` later
 //   move(vx, vy, wz)     every period while locomotion is assumed (zero velocity when standing)
-//   get_up()             once per new RobotRequests::get_up value, in the prepare mode
+//   get_up()             once per new RobotRequests::get_up value, in the prepare mode; reported
+//                        finished (RobotStatus::get_ups_completed) `get_up_time` later
 //   rotate_head(y, p)    every period while locomotion is assumed and the head is requested
 //
 // Nothing is called before the behaviour's first command (RobotRequests::any). Every call is
@@ -54,6 +55,7 @@ struct ModalOptions {
   bool threaded = true;
   Duration period = std::chrono::milliseconds(20);         // the vendor's rate (Booster: 20 ms)
   Duration confirm_delay = std::chrono::milliseconds(100);  // until the robot reports a new mode
+  Duration get_up_time = std::chrono::milliseconds(200);    // from get_up() until it reports standing
 };
 
 template <RobotModel M>
@@ -100,6 +102,8 @@ class ModalRobot {
     std::uint32_t last_get_up = 0;
     RobotMode pending = RobotMode::unknown;
     TimePoint pending_since{};
+    bool getting_up = false;
+    TimePoint getting_up_since{};
 
     void serve(const RobotRequests& wanted, RobotStatus& status, TimePoint now) {
       status.link.connected = true;
@@ -123,6 +127,12 @@ class ModalRobot {
       if (status.assumed_mode == RobotMode::prepare && wanted.get_up != last_get_up) {
         robot.record({now, RobotCall::get_up});
         last_get_up = wanted.get_up;
+        getting_up_since = now;
+        getting_up = true;
+      }
+      if (getting_up && now - getting_up_since >= robot.options_.get_up_time) {
+        ++status.get_ups_completed;
+        getting_up = false;
       }
       if (status.assumed_mode == RobotMode::locomotion) {
         const auto& l = wanted.locomotion;
