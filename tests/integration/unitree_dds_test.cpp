@@ -107,25 +107,28 @@ struct HoldOffset {
 
 template <class Model>
 void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
-  // Button times leave the controller (started after the release and the first state) a margin:
-  // a button already held when control starts has no press edge, like on the real remote.
+  // Button times leave the controller (which first takes control: releases the sport mode and waits
+  // for the first state) a margin: a button already held when control starts has no press edge, like
+  // on the real remote.
   FakeRobot fake(robot_name, domain, "R2:1.5-3.0,A:3.5", "normal");
-  u::UnitreeBackend<Model> backend(u::UnitreeBackend<Model>::simulator(domain));
-  const auto released = backend.release_motion_control({.call_timeout = 5s, .overall_timeout = 10s,
-                                                         .retry_interval = 100ms});
-  CHECK(released == std::vector<std::string>{"normal"});
-  REQUIRE(backend.wait_for_state(5s));
+  auto backend_options = u::UnitreeBackend<Model>::simulator(domain);
+  backend_options.release = {.call_timeout = 5s, .overall_timeout = 10s, .retry_interval = 100ms};
+  u::UnitreeBackend<Model> backend(backend_options);
 
+  // No release_motion_control() by hand: run_for() runs the backend's lifecycle around the loop.
   praxis::ControllerOptions options;
   options.print = false;
   praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
   controller.run_for(5s);
   controller.flush();
+  REQUIRE(controller.acquired().has_value());
+  CHECK(controller.acquired()->ok);
+  CHECK_THAT(controller.acquired()->message, Catch::Contains("released motion service \"normal\""));
   const auto transitions = controller.transitions();
   CHECK(controller.state() == praxis::ControlState::ctrl);
   REQUIRE(transitions.size() >= 2);
-  CHECK(transitions[transitions.size() - 2].to == praxis::ControlState::stand);
-  CHECK(transitions.back().to == praxis::ControlState::ctrl);
+  CHECK(transitions[transitions.size() - 2].to == praxis::motion::MotionType::stand);
+  CHECK(transitions.back().to == praxis::motion::MotionType::user_control);
   CHECK(backend.crc_errors() == 0);
   CHECK(backend.states_accepted() > 1000);
 
@@ -157,7 +160,7 @@ TEST_CASE("a killed robot means damping; after a restart only the state machine 
   const auto domain = unique_domain(3);
   auto first = std::make_unique<FakeRobot>("go2", domain, "R2:1.0-2.2");
   u::UnitreeBackend<Model> backend(u::UnitreeBackend<Model>::simulator(domain));
-  REQUIRE(backend.wait_for_state(5s));
+  REQUIRE(backend.wait_for_state(5s));  // so that the 3 s below are counted from a robot that is up
   praxis::ControllerOptions options;
   options.print = false;
   praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
@@ -172,14 +175,16 @@ TEST_CASE("a killed robot means damping; after a restart only the state machine 
   controller.flush();
   const auto t = controller.transitions();
   std::vector<std::pair<praxis::ControlState, praxis::ControlState>> seen;
-  for (const auto& e : t) seen.emplace_back(e.from, e.to);
+  for (const auto& e : t) {
+    seen.emplace_back(praxis::control::control_state(e.from), praxis::control::control_state(e.to));
+  }
   using S = praxis::ControlState;
   const std::vector<std::pair<S, S>> expected{
       {S::damping, S::stand}, {S::stand, S::damping}, {S::damping, S::stand}, {S::stand, S::ctrl}};
   CHECK(seen == expected);
   REQUIRE(t.size() == 4);
-  CHECK(t[1].cause == praxis::control::TransitionCause::stale_state);
-  CHECK(t[3].cause == praxis::control::TransitionCause::gamepad_ctrl);
+  CHECK(t[1].cause == praxis::motion::SelectionCause::stale_state);
+  CHECK(t[3].cause == praxis::motion::SelectionCause::requested);  // the gamepad's A
   const auto report = second.stop();
   CHECK(report["crc_errors"] == 0);
   CHECK(report["mode_errors"] == 0);
