@@ -55,6 +55,8 @@ struct ModalMock : praxis::mock::MockRobot<G1> {
     if (!posts.empty()) {
       s.assumed_mode = posts.back().mode;
       s.reported_mode = confirms_modes ? s.assumed_mode : praxis::RobotMode::unknown;
+      // Gets up at once when asked (and the mode is confirmed).
+      if (confirms_modes) s.get_ups_completed = posts.back().get_up;
     }
     return true;
   }

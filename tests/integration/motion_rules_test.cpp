@@ -321,6 +321,28 @@ TEST_CASE("the user's controller under the behaviour has RobotController's safet
   }
 }
 
+TEST_CASE("once a safety rule stopped the user's controller, the behaviour must ask again", "[motion][rules][user_control]") {
+  UserRig rig(g1_scripts());
+  const double t = enter_user_control(rig);
+  rig.run_until(t + 0.2);
+  REQUIRE(rig.motion->selection().current == MotionType::user_control);
+  rig.robot.drop_states(at(t + 0.2), at(t + 0.5));  // the robot goes silent for 0.3 s, then is back
+  rig.run_until(t + 0.45);
+  REQUIRE(rig.motion->selection().current == MotionType::damping);
+  CHECK(rig.motion->node<m::MotionSelector>().user_control_latched());
+  // States are back, the behaviour still says UserControl: the robot stays damped.
+  rig.run_until(t + 2.0);
+  CHECK(!rig.motion->safety().stale);
+  CHECK(rig.motion->selection().current == MotionType::damping);
+  // Another request first (stand), then UserControl again: it runs again.
+  rig.command(m::command::Stand{});
+  rig.run_until(t + 2.1);
+  CHECK(!rig.motion->node<m::MotionSelector>().user_control_latched());
+  rig.command(m::command::UserControl{});
+  rig.run_until(t + 5.0);
+  CHECK(rig.motion->selection().current == MotionType::user_control);
+}
+
 // ---------------- (f) the velocity guard ----------------
 
 TEST_CASE("the collector clamps velocity targets to the joint's limit", "[motion][rules][guard]") {
