@@ -22,9 +22,8 @@ using praxis::mock::RobotCall;
 
 static_assert(praxis::HasModes<Robot> && praxis::HasLocomotion<Robot> && praxis::ReportsStatus<Robot>);
 
-namespace {
 // A behaviour that follows a timetable from the first cycle: nothing, prepare, stand up, stand, walk.
-struct Timetable {
+struct ModalTimetable {
   static constexpr std::string_view name = "timetable";
   using inputs = praxis::ports<praxis::CyclePort>;
   using outputs = praxis::ports<m::MotionCommandPort>;
@@ -52,7 +51,6 @@ struct Timetable {
     }
   }
 };
-}  // namespace
 
 TEST_CASE("requests reach a modal robot through its I/O worker, at its rate, only after the first command",
           "[control][modal][threads]") {
@@ -63,7 +61,7 @@ TEST_CASE("requests reach a modal robot through its I/O worker, at its rate, onl
   options.period = 2ms;
   // This test is about requests; on a loaded machine a receive thread can starve past 100 ms.
   options.safety.stale_timeout = 500ms;
-  praxis::MotionController<Robot, Timetable> controller(robot, library, options);
+  praxis::MotionController<Robot, ModalTimetable> controller(robot, library, options);
   const auto begin = praxis::Clock::now();
   controller.run_for(1800ms);
   robot.stop_worker();

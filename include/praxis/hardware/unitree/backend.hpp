@@ -131,7 +131,6 @@ class UnitreeBackend {
         const auto released = release_motion_control(options_.release);
         message = released.empty() ? "no motion service was active" : "released motion service";
         for (std::size_t k = 0; k < released.size(); ++k) message += (k == 0 ? " \"" : ", \"") + released[k] + "\"";
-        if (!released.empty()) message += "\"";
       } catch (const std::exception& e) {
         lifecycle_.store(LifecycleStage::failed);
         return {false, LifecycleStage::failed, std::string("motion switcher: ") + e.what()};
