@@ -119,7 +119,12 @@ inline constexpr std::size_t k_max_path_points = 8;
 // A walking path: straight segments from the robot (the origin) through `count` waypoints; the
 // last waypoint is the target.
 struct Path {
-  std::array<Vector2, k_max_path_points> points{};
+  // Zeroed: Eigen leaves a default-constructed vector uninitialised, and commands are copied whole.
+  std::array<Vector2, k_max_path_points> points = [] {
+    std::array<Vector2, k_max_path_points> zero;
+    zero.fill(Vector2::Zero());
+    return zero;
+  }();
   std::size_t count = 0;
 
   // False (and the path unchanged) when it is full.
