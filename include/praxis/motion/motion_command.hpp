@@ -2,7 +2,7 @@
 // MotionCommand: what behaviour asks the motion layer to do, one value per cycle (level-triggered,
 // not an event). Damping is the default. All alternatives are fixed-size: no allocation in the
 // cycle, whatever the behaviour sends. Positions and directions are in the robot frame (x forward,
-// y left, z up; angles counter-clockwise from x), which the fact sheets call "Ground".
+// y left, z up; angles counter-clockwise from x), which HULKs' code calls "Ground".
 
 #include <algorithm>
 #include <array>
@@ -111,7 +111,7 @@ struct OrientationMode {
   }
 };
 
-// soft is the fact sheet's Rumpelstilzchen (the default), strong its Schlong.
+// soft is HULKs' Rumpelstilzchen kick (the default), strong their Schlong.
 enum class KickPower : std::uint8_t { soft, strong };
 
 inline constexpr std::size_t k_max_path_points = 8;
