@@ -5,8 +5,9 @@
 // the numbers into a preallocated buffer.
 //
 // Flattening rules: nested structs join names with '.', arrays and Eigen vectors append "[i]",
-// bools are 0/1, enums their underlying number, durations seconds, an empty std::optional gives
-// NaN in each of its columns. std::string members are not numbers and are left out of both.
+// bools are 0/1, enums their underlying number, durations seconds, time points seconds since their
+// clock's epoch, an empty std::optional NaN in each of its columns. std::string members are not
+// numbers and are left out of both.
 
 #include <cstddef>
 #include <limits>
@@ -21,7 +22,8 @@ namespace praxis::io {
 // Number of columns of T (its flattened numeric leaves).
 template <class T>
 constexpr std::size_t field_count() {
-  if constexpr (detail::Number<T> || detail::Boolean<T> || detail::Enum<T> || detail::Duration<T>) {
+  if constexpr (detail::Number<T> || detail::Boolean<T> || detail::Enum<T> || detail::Duration<T> ||
+                detail::TimePoint<T>) {
     return 1;
   } else if constexpr (detail::String<T>) {
     return 0;
@@ -85,6 +87,8 @@ constexpr void visit_values(const T& value, F& f) {
     f(static_cast<double>(static_cast<std::underlying_type_t<T>>(value)));
   } else if constexpr (Duration<T>) {
     f(to_seconds(value));
+  } else if constexpr (TimePoint<T>) {
+    f(to_seconds(value.time_since_epoch()));
   } else if constexpr (String<T>) {
   } else if constexpr (Optional<T>) {
     if (value) {

@@ -6,7 +6,8 @@
 //
 // Supported field types: arithmetic types, bool, std::string, enums, std::array<X, N>, fixed-size
 // Eigen vectors (detected by their compile-time sizes, so this header does not include Eigen),
-// std::chrono::duration (seconds), std::optional<X> and nested Hana structs, in any combination.
+// std::chrono::duration (seconds), std::chrono::time_point (seconds since its clock's epoch),
+// std::optional<X> and nested Hana structs, in any combination.
 
 #include <array>
 #include <concepts>
@@ -75,6 +76,13 @@ constexpr double to_seconds(const T& d) {
          static_cast<double>(T::period::den);
 }
 
+// std::chrono::time_point, by its shape as well: seconds since its clock's epoch.
+template <class T>
+concept TimePoint = requires(const T& t) {
+  typename T::clock;
+  { t.time_since_epoch() } -> std::same_as<typename T::duration>;
+} && Duration<typename T::duration>;
+
 template <class T>
 struct is_optional : std::false_type {};
 template <class X>
@@ -114,8 +122,8 @@ struct sequence_traits<T> {
 };
 
 template <class T>
-concept Field = Number<T> || Boolean<T> || Enum<T> || String<T> || Duration<T> || Optional<T> ||
-                Sequence<T> || HanaStruct<T>;
+concept Field = Number<T> || Boolean<T> || Enum<T> || String<T> || Duration<T> || TimePoint<T> ||
+                Optional<T> || Sequence<T> || HanaStruct<T>;
 
 // The type of the member an accessor pair of struct T reaches.
 template <class T, class Pair>
@@ -132,7 +140,7 @@ struct UnsupportedField {
   static_assert(Field<T>,
                 "praxis::io: this member type cannot be read from JSON or logged. Supported: "
                 "arithmetic types, bool, std::string, enums, std::array<X, N>, fixed-size Eigen "
-                "vectors, std::chrono::duration, std::optional<X> and nested structs declared with "
+                "vectors, std::chrono::duration and time_point, std::optional<X> and nested structs declared with "
                 "BOOST_HANA_DEFINE_STRUCT or BOOST_HANA_ADAPT_STRUCT.");
 };
 

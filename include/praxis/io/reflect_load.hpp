@@ -67,7 +67,7 @@ void with_json_file(const std::filesystem::path& file, DocumentUser use, void* s
 template <class T>
 constexpr std::string_view plural() {
   if constexpr (Boolean<T>) return "booleans";
-  else if constexpr (std::is_floating_point_v<T> || Duration<T>) return "numbers";
+  else if constexpr (std::is_floating_point_v<T> || Duration<T> || TimePoint<T>) return "numbers";
   else if constexpr (std::is_integral_v<T> || (Enum<T> && !NamedEnum<T>)) return "integers";
   else if constexpr (String<T> || NamedEnum<T>) return "strings";
   else if constexpr (HanaStruct<T>) return "objects";
@@ -134,6 +134,10 @@ void read_value(const nlohmann::json& json, T& out, ReadContext& ctx) {
       }
       out = T(static_cast<rep>(rounded));
     }
+  } else if constexpr (TimePoint<T>) {
+    typename T::duration since_epoch{};
+    read_value(json, since_epoch, ctx);
+    out = T(since_epoch);
   } else if constexpr (Optional<T>) {
     if (is_null(json)) {
       out.reset();

@@ -77,6 +77,18 @@ struct State {
     (std::string, label));
 };
 
+struct Stamped {
+  BOOST_HANA_DEFINE_STRUCT(Stamped,
+    (std::chrono::steady_clock::time_point, stamp),
+    (std::array<double, 2>, xy));
+};
+
+// A port as the graph declares them: the recorder names its columns after the port.
+struct StampedPort {
+  using type = Stamped;
+  static constexpr std::string_view name = "odometry";
+};
+
 }  // namespace reflect_test
 
 BOOST_HANA_ADAPT_STRUCT(reflect_test::Limits, max_speed, max_steps);
@@ -364,4 +376,20 @@ TEST_CASE("the CSV recorder writes a header and one row per record", "[io][refle
 
   CHECK_THROWS_WITH(praxis::io::CsvRecorder<State>(dir.path / "no" / "such" / "dir.csv"),
                     Catch::EndsWith("dir.csv: cannot be opened for writing"));
+}
+
+TEST_CASE("a port's value is named after the port; time points are seconds since their epoch",
+          "[io][reflect]") {
+  using reflect_test::StampedPort;
+  CHECK(praxis::io::field_names<StampedPort::type>(StampedPort::name) ==
+        std::vector<std::string>{"odometry.stamp", "odometry.xy[0]", "odometry.xy[1]"});
+
+  TempDir dir;
+  auto value = praxis::io::load_struct<reflect_test::Stamped>(dir.write(R"({"stamp": 2.5, "xy": [1, -1]})"));
+  CHECK(value.stamp.time_since_epoch() == 2500ms);
+  std::vector<double> row;
+  praxis::io::for_each_field_value(value, [&](double v) { row.push_back(v); });
+  CHECK(row == std::vector<double>{2.5, 1.0, -1.0});
+  CHECK_THROWS_WITH(praxis::io::load_struct<reflect_test::Stamped>(dir.write(R"({"stamp": "now"})")),
+                    Catch::EndsWith(R"(: key "stamp": expected a number of seconds, found a string ("now"))"));
 }
