@@ -230,6 +230,15 @@ TEST_CASE("a section of a document loads with its key path in messages", "[io][r
   CHECK(p.speed == 1.5);
 }
 
+TEST_CASE("an error late in the file leaves every earlier valid value unapplied", "[io][reflect]") {
+  // load_error checks that speed, steps, name, gains.kp and limits keep their defaults.
+  CHECK_THAT(load_error(R"({"speed": 9, "steps": 9, "name": "x", "limits": {"max_speed": 9},
+                            "gains": {"kp": [9, 9, 9, 9], "kd": [1, 2, 3]}})"),
+             Catch::EndsWith(R"(: key "gains.kd": expected an array of 4 numbers, found an array of 3)"));
+  CHECK_THAT(load_error(R"({"speed": 9, "steps": 9, "name": "x", "extra_gains": {"kp": [1, 2, 3, true]}})"),
+             Catch::EndsWith(R"(: key "extra_gains.kp[3]": expected a number, found true)"));
+}
+
 TEST_CASE("a value of the wrong type names file, key and expected type", "[io][reflect]") {
   CHECK_THAT(load_error(R"({"speed": "fast"})"),
              Catch::EndsWith(R"(: key "speed": expected a number, found a string ("fast"))"));
