@@ -131,8 +131,8 @@ constexpr void check_ports(Analysis<N, D>& a) {
   // Type conflicts first: any later error message would otherwise be confusing.
   for (std::uint32_t d = 0; d < D; ++d) {
     const auto repr = a.port_repr[a.port_of_decl[d]];
-    // Type names tell the types apart; two distinct types that print alike (two local classes of
-    // one name in one function) pass here and are stopped where the pipeline binds the value.
+    // Type names tell the types apart; two distinct types that print alike (local classes of one
+    // name) pass here and are stopped where the pipeline calls the node's cycle().
     if (a.decls[d].type_name != a.decls[repr].type_name) {
       a.error = GraphError::port_type_conflict;
       a.error_a = repr;
