@@ -2,12 +2,38 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
-namespace praxis::script::detail {
+namespace praxis::script {
+
+std::string to_string(const ScriptProblem& problem) {
+  std::string out = problem.origin;
+  if (problem.frame) {
+    out += ": frame " + std::to_string(*problem.frame);
+    if (problem.target) out += ", target " + std::to_string(*problem.target);
+  }
+  return out + ": " + problem.message;
+}
+
+namespace {
+std::string describe_all(const std::vector<ScriptProblem>& problems) {
+  std::string out;
+  for (const auto& p : problems) {
+    if (!out.empty()) out += '\n';
+    out += to_string(p);
+  }
+  return out;
+}
+}  // namespace
+
+ScriptError::ScriptError(std::vector<ScriptProblem> problems)
+    : std::runtime_error(describe_all(problems)), problems_(std::move(problems)) {}
+
+namespace detail {
 
 namespace {
 
@@ -20,113 +46,196 @@ std::string kind(const nlohmann::json& v) {
   return "an object";
 }
 
-std::string list(const std::vector<std::string_view>& names) {
-  std::string out;
-  for (const auto n : names) {
-    if (!out.empty()) out += ", ";
-    out += n;
-  }
-  return out;
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
-double number_field(const nlohmann::json& obj, const char* field, const std::string& where) {
-  const auto it = obj.find(field);
-  if (it == obj.end()) throw ScriptError(where + ": missing field \"" + field + "\"");
-  if (!it->is_number()) {
-    throw ScriptError(where + ": field \"" + field + "\" must be a number, found " + kind(*it));
-  }
-  const double v = it->get<double>();
-  if (!std::isfinite(v)) throw ScriptError(where + ": field \"" + field + "\" must be finite");
-  return v;
-}
+// Collects the problems of one file; each check records what it found and carries on, so one run
+// reports everything that is wrong.
+class Checker {
+ public:
+  Checker(const std::string& origin, std::span<const JointSpec> joints, std::string_view model)
+      : origin_(origin), joints_(joints), model_(model) {}
 
-std::vector<RawFrame> parse(const nlohmann::json& doc, const std::string& origin,
-                            const std::vector<std::string_view>& joint_names, std::string_view model) {
-  if (!doc.is_array()) throw ScriptError(origin + ": expected a list of frames, found " + kind(doc));
-  if (doc.empty()) throw ScriptError(origin + ": the script has no frames");
-  std::vector<RawFrame> frames;
-  frames.reserve(doc.size());
-  for (std::size_t f = 0; f < doc.size(); ++f) {
-    const std::string at_frame = origin + ": frame " + std::to_string(f);
-    const auto& jf = doc[f];
-    if (!jf.is_object()) throw ScriptError(at_frame + ": expected an object, found " + kind(jf));
+  void file_problem(std::string message) {
+    problems_.push_back({origin_, std::nullopt, std::nullopt, std::move(message)});
+  }
+  void problem(std::size_t frame, std::optional<std::size_t> target, std::string message) {
+    problems_.push_back({origin_, frame, target, std::move(message)});
+  }
+
+  // A finite number, or a problem (and nothing) when the field is missing or not one.
+  std::optional<double> number_field(const nlohmann::json& obj, const char* field, std::size_t frame,
+                                     std::optional<std::size_t> target) {
+    const auto it = obj.find(field);
+    if (it == obj.end()) {
+      problem(frame, target, std::string("missing field \"") + field + "\"");
+      return std::nullopt;
+    }
+    if (!it->is_number()) {
+      problem(frame, target, std::string("field \"") + field + "\" must be a number, found " + kind(*it));
+      return std::nullopt;
+    }
+    const double v = it->get<double>();
+    if (!std::isfinite(v)) {
+      problem(frame, target, std::string("field \"") + field + "\" must be finite");
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  std::vector<RawFrame> frames(const nlohmann::json& doc) {
+    if (!doc.is_array()) {
+      file_problem("expected a list of frames, found " + kind(doc));
+      return {};
+    }
+    if (doc.empty()) {
+      file_problem("the script has no frames");
+      return {};
+    }
+    std::vector<RawFrame> out;
+    out.reserve(doc.size());
+    for (std::size_t f = 0; f < doc.size(); ++f) out.push_back(frame(doc[f], f));
+    return out;
+  }
+
+  std::vector<ScriptProblem> take_problems() { return std::move(problems_); }
+
+ private:
+  RawFrame frame(const nlohmann::json& jf, std::size_t f) {
+    RawFrame frame;
+    if (!jf.is_object()) {
+      problem(f, std::nullopt, "expected an object, found " + kind(jf));
+      return frame;
+    }
     for (const auto& [key, value] : jf.items()) {
       if (key != "duration" && key != "targets") {
-        throw ScriptError(at_frame + ": unknown field \"" + key + "\" (expected \"duration\" and \"targets\")");
+        problem(f, std::nullopt, "unknown field \"" + key + "\" (expected \"duration\" and \"targets\")");
       }
     }
-    RawFrame frame;
-    frame.duration_ms = number_field(jf, "duration", at_frame);
-    if (frame.duration_ms < 0) {
-      throw ScriptError(at_frame + ": field \"duration\" must be >= 0 ms, found " + std::to_string(frame.duration_ms));
+    if (const auto d = number_field(jf, "duration", f, std::nullopt)) {
+      if (*d < 0) {
+        problem(f, std::nullopt, "field \"duration\" must be >= 0 ms, found " + number(*d));
+      } else {
+        frame.duration_ms = *d;
+      }
     }
     const auto targets = jf.find("targets");
-    if (targets == jf.end()) throw ScriptError(at_frame + ": missing field \"targets\"");
-    if (!targets->is_array()) throw ScriptError(at_frame + ": field \"targets\" must be a list, found " + kind(*targets));
-    std::vector<bool> seen(joint_names.size(), false);
-    for (std::size_t t = 0; t < targets->size(); ++t) {
-      const std::string at_target = at_frame + ", target " + std::to_string(t);
-      const auto& jt = (*targets)[t];
-      if (!jt.is_object()) throw ScriptError(at_target + ": expected an object, found " + kind(jt));
-      for (const auto& [key, value] : jt.items()) {
-        if (key != "id" && key != "position" && key != "gain" && key != "torque") {
-          throw ScriptError(at_target + ": unknown field \"" + key + "\" (expected id, position, gain, torque)");
-        }
-      }
-      const auto id = jt.find("id");
-      if (id == jt.end()) throw ScriptError(at_target + ": missing field \"id\"");
-      if (!id->is_string()) throw ScriptError(at_target + ": field \"id\" must be a joint name, found " + kind(*id));
-      const auto name = id->get<std::string>();
-      std::size_t joint = joint_names.size();
-      for (std::size_t j = 0; j < joint_names.size(); ++j) {
-        if (joint_names[j] == name) joint = j;
-      }
-      if (joint == joint_names.size()) {
-        throw ScriptError(at_target + ": unknown joint \"" + name + "\" (" + std::string(model) +
-                          " joints: " + list(joint_names) + ")");
-      }
-      if (seen[joint]) throw ScriptError(at_target + ": joint \"" + name + "\" is targeted twice in one frame");
-      seen[joint] = true;
-      RawTarget target;
-      target.joint = joint;
-      target.position = number_field(jt, "position", at_target);
-      target.gain = number_field(jt, "gain", at_target);
-      if (target.gain < 0) throw ScriptError(at_target + ": field \"gain\" must be >= 0");
-      target.torque = number_field(jt, "torque", at_target);
-      if (target.torque < 0 || target.torque > 100) {
-        throw ScriptError(at_target + ": field \"torque\" must be between 0 and 100, found " + std::to_string(target.torque));
-      }
-      frame.targets.push_back(target);
+    if (targets == jf.end()) {
+      problem(f, std::nullopt, "missing field \"targets\"");
+      return frame;
     }
-    frames.push_back(std::move(frame));
+    if (!targets->is_array()) {
+      problem(f, std::nullopt, "field \"targets\" must be a list, found " + kind(*targets));
+      return frame;
+    }
+    std::vector<bool> seen(joints_.size(), false);
+    for (std::size_t t = 0; t < targets->size(); ++t) {
+      if (auto target = this->target((*targets)[t], f, t, seen)) frame.targets.push_back(*target);
+    }
+    return frame;
   }
-  return frames;
-}
+
+  std::optional<RawTarget> target(const nlohmann::json& jt, std::size_t f, std::size_t t,
+                                   std::vector<bool>& seen) {
+    if (!jt.is_object()) {
+      problem(f, t, "expected an object, found " + kind(jt));
+      return std::nullopt;
+    }
+    const auto before = problems_.size();
+    for (const auto& [key, value] : jt.items()) {
+      if (key != "id" && key != "position" && key != "gain" && key != "torque") {
+        problem(f, t, "unknown field \"" + key + "\" (expected id, position, gain, torque)");
+      }
+    }
+    const auto joint = joint_of(jt, f, t, seen);
+    const auto position = number_field(jt, "position", f, t);
+    const auto gain = number_field(jt, "gain", f, t);
+    if (gain && *gain < 0) problem(f, t, "field \"gain\" must be >= 0, found " + number(*gain));
+    const auto torque = number_field(jt, "torque", f, t);
+    if (torque && (*torque < 0 || *torque > 100)) {
+      problem(f, t, "field \"torque\" must be between 0 and 100, found " + number(*torque));
+    }
+    if (joint && position) {
+      const auto& spec = joints_[*joint];
+      if (*position < spec.lower || *position > spec.upper) {
+        problem(f, t, "joint \"" + std::string(spec.name) + "\" position " + number(*position) +
+                          " is outside its limits [" + number(spec.lower) + ", " +
+                          number(spec.upper) + "] rad");
+      }
+    }
+    if (problems_.size() != before) return std::nullopt;
+    return RawTarget{*joint, *position, *gain, *torque};
+  }
+
+  std::optional<std::size_t> joint_of(const nlohmann::json& jt, std::size_t f, std::size_t t,
+                                      std::vector<bool>& seen) {
+    const auto id = jt.find("id");
+    if (id == jt.end()) {
+      problem(f, t, "missing field \"id\"");
+      return std::nullopt;
+    }
+    if (!id->is_string()) {
+      problem(f, t, "field \"id\" must be a joint name, found " + kind(*id));
+      return std::nullopt;
+    }
+    const auto name = id->get<std::string>();
+    const auto it = std::find_if(joints_.begin(), joints_.end(),
+                                 [&](const JointSpec& j) { return j.name == name; });
+    if (it == joints_.end()) {
+      std::string names;
+      for (const auto& j : joints_) names += (names.empty() ? "" : ", ") + std::string(j.name);
+      problem(f, t, "unknown joint \"" + name + "\" (" + std::string(model_) + " joints: " + names + ")");
+      return std::nullopt;
+    }
+    const auto joint = static_cast<std::size_t>(it - joints_.begin());
+    if (seen[joint]) {
+      problem(f, t, "joint \"" + name + "\" is targeted twice in one frame");
+      return std::nullopt;
+    }
+    seen[joint] = true;
+    return joint;
+  }
+
+  const std::string& origin_;
+  std::span<const JointSpec> joints_;
+  std::string_view model_;
+  std::vector<ScriptProblem> problems_;
+};
 
 }  // namespace
 
-std::vector<RawFrame> parse_script_text(std::string_view text, const std::string& origin,
-                                        const std::vector<std::string_view>& joint_names,
-                                        std::string_view model_name) {
+ParsedScript parse_script_text(std::string_view text, const std::string& origin,
+                               std::span<const JointSpec> joints, std::string_view model_name) {
+  Checker checker(origin, joints, model_name);
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
+    // Nothing after a syntax error can be trusted, so it is the only problem reported.
     const auto upto = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
-    throw ScriptError(origin + ":" + std::to_string(line) + ": not valid JSON (" + e.what() + ")");
+    return {{}, {{origin + ":" + std::to_string(line), std::nullopt, std::nullopt,
+                  std::string("not valid JSON (") + e.what() + ")"}}};
   }
-  return parse(doc, origin, joint_names, model_name);
+  ParsedScript parsed;
+  parsed.frames = checker.frames(doc);
+  parsed.problems = checker.take_problems();
+  return parsed;
 }
 
-std::vector<RawFrame> parse_script_file(const std::filesystem::path& file,
-                                        const std::vector<std::string_view>& joint_names,
-                                        std::string_view model_name) {
+ParsedScript parse_script_file(const std::filesystem::path& file, std::span<const JointSpec> joints,
+                               std::string_view model_name) {
   std::ifstream in(file);
-  if (!in) throw ScriptError(file.string() + ": script file not found or not readable");
+  if (!in) {
+    return {{}, {{file.string(), std::nullopt, std::nullopt, "script file not found or not readable"}}};
+  }
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return parse_script_text(buffer.str(), file.string(), joint_names, model_name);
+  return parse_script_text(buffer.str(), file.string(), joints, model_name);
 }
 
-}  // namespace praxis::script::detail
+}  // namespace detail
+}  // namespace praxis::script

@@ -2,8 +2,8 @@
 //
 //   praxis-script check examples/scripts/g1/wave.json --robot g1
 //
-// Prints every frame (start time, duration, the joints it moves) and the total time, or the first
-// error with file, frame and target; the exit status is 0 only for a valid file.
+// Prints every frame (start time, duration, the joints it moves) and the total time, or every
+// problem of the file, each with file, frame and target; the exit status is 0 only for a valid file.
 
 #include <CLI/CLI.hpp>
 
@@ -56,6 +56,16 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     return robot == "g1" ? check<praxis::unitree::G1>(file) : check<praxis::unitree::Go2>(file);
+  } catch (const praxis::script::ScriptError& e) {
+    if (e.problems().empty()) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return 1;
+    }
+    for (const auto& problem : e.problems()) {
+      std::fprintf(stderr, "error: %s\n", praxis::script::to_string(problem).c_str());
+    }
+    std::fprintf(stderr, "%s: %zu problem(s)\n", file.c_str(), e.problems().size());
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

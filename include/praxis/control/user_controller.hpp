@@ -154,19 +154,19 @@ concept SnakeCaseController =
     };
 
 template <class C, std::size_t N>
-concept SeedController = HasControllerMembers<C> &&
-                         requires(C& c, std::filesystem::path& folder,
-                                  unitree_framework::RobotInterface<N>& robot,
-                                  unitree_framework::Gamepad& pad) {
-                           c.LoadParam(folder);
-                           c.Reset(robot, pad);
-                           c.GetInput(robot, pad);
-                           c.Calculate();
-                           c.GetLog();
-                         };
+concept UnitreeFrameworkController =
+    HasControllerMembers<C> &&
+    requires(C& c, std::filesystem::path& folder, unitree_framework::RobotInterface<N>& robot,
+             unitree_framework::Gamepad& pad) {
+      c.LoadParam(folder);
+      c.Reset(robot, pad);
+      c.GetInput(robot, pad);
+      c.Calculate();
+      c.GetLog();
+    };
 
 template <class C, std::size_t N>
-concept UserController = (SnakeCaseController<C, N> || SeedController<C, N>) &&
+concept UserController = (SnakeCaseController<C, N> || UnitreeFrameworkController<C, N>) &&
                          controller_joint_count<C>() == N;
 
 // Names the first thing a would-be controller lacks. Called by RobotController, so a user who
@@ -212,8 +212,8 @@ constexpr bool check_user_controller() {
                   "std::array<float|double, N> or an Eigen fixed-size vector of N, N being the size "
                   "of `init_pos`");
     constexpr bool snake_any = requires(C& c) { c.calculate(); };
-    constexpr bool seed_any = requires(C& c) { c.Calculate(); };
-    static_assert(snake_any || seed_any,
+    constexpr bool framework_any = requires(C& c) { c.Calculate(); };
+    static_assert(snake_any || framework_any,
                   "USER_CTRL needs `void calculate()` (or the framework's `void Calculate()`)");
     if constexpr (snake_any) {
       static_assert(requires(C& c, const std::filesystem::path& p) { c.load_params(p); },
@@ -249,9 +249,11 @@ constexpr bool check_user_controller() {
 template <class C, std::size_t N>
 class ControllerAdapter {
  public:
-  static constexpr bool seed_style = !SnakeCaseController<C, N>;
-  static constexpr bool per_joint_kp = !std::convertible_to<decltype(std::declval<C&>().kp), double>;
-  static constexpr bool per_joint_kd = !std::convertible_to<decltype(std::declval<C&>().kd), double>;
+  static constexpr bool framework_style = !SnakeCaseController<C, N>;
+  static constexpr bool per_joint_kp =
+      !std::convertible_to<decltype(std::declval<C&>().kp), double>;
+  static constexpr bool per_joint_kd =
+      !std::convertible_to<decltype(std::declval<C&>().kd), double>;
   static constexpr bool has_jvel_des = requires(C& c) { c.jvel_des; };
   static constexpr bool has_tau_ff = requires(C& c) { c.tau_ff; };
 
@@ -259,7 +261,7 @@ class ControllerAdapter {
   explicit ControllerAdapter(C controller) : ctrl_(std::move(controller)) {}
 
   void load_params(const std::filesystem::path& folder) {
-    if constexpr (seed_style) {
+    if constexpr (framework_style) {
       std::filesystem::path copy = folder;  // the framework takes a non-const path
       ctrl_.LoadParam(copy);
     } else {
@@ -268,7 +270,7 @@ class ControllerAdapter {
   }
 
   void reset(const RobotState<N>& state, const Gamepad& pad) {
-    if constexpr (seed_style) {
+    if constexpr (framework_style) {
       robot_.GetState(state);
       pad_ = pad;
       ctrl_.Reset(robot_, pad_);
@@ -278,7 +280,7 @@ class ControllerAdapter {
   }
 
   void step(const RobotState<N>& state, const Gamepad& pad) {
-    if constexpr (seed_style) {
+    if constexpr (framework_style) {
       robot_.GetState(state);
       pad_ = pad;
       ctrl_.GetInput(robot_, pad_);
@@ -310,8 +312,12 @@ class ControllerAdapter {
     return true;
   }
 
-  [[nodiscard]] double init_pos(std::size_t j) const { return detail::joint_value(ctrl_.init_pos, j); }
-  [[nodiscard]] double jpos_des(std::size_t j) const { return detail::joint_value(ctrl_.jpos_des, j); }
+  [[nodiscard]] double init_pos(std::size_t j) const {
+    return detail::joint_value(ctrl_.init_pos, j);
+  }
+  [[nodiscard]] double jpos_des(std::size_t j) const {
+    return detail::joint_value(ctrl_.jpos_des, j);
+  }
 
   // The optional targets: the controller's jvel_des / tau_ff, 0 for a controller without them.
   [[nodiscard]] double dq_des(std::size_t j) const {
@@ -343,7 +349,7 @@ class ControllerAdapter {
       }
       return n;
     };
-    if constexpr (seed_style) {
+    if constexpr (framework_style) {
       return copy(ctrl_.GetLog());
     } else {
       return copy(ctrl_.log());

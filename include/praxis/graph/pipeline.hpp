@@ -360,13 +360,24 @@ class BasicPipeline {
     using N = node_t<I>;
     call_cycle<I>(detail::slot_get<analysis.position[I]>(nodes_),
                   std::make_index_sequence<detail::input_count<N>>{},
-                  std::make_index_sequence<detail::output_count<N>>{});
+                  std::make_index_sequence<detail::output_count<N>>{},
+                  static_cast<inputs_of<N>*>(nullptr), static_cast<outputs_of<N>*>(nullptr));
   }
 
-  template <std::size_t I, class N, std::size_t... In, std::size_t... Out>
-  void call_cycle(N& node, std::index_sequence<In...>, std::index_sequence<Out...>) {
+  // The analysis tells port types apart by their names; the static_assert is the exact check, for
+  // the one case names miss: two distinct types that print alike.
+  template <std::size_t I, class N, std::size_t... In, std::size_t... Out, class... InP,
+            class... OutP>
+  void call_cycle(N& node, std::index_sequence<In...>, std::index_sequence<Out...>,
+                  ports<InP...>*, ports<OutP...>*) {
     constexpr std::size_t base = analysis.decl_begin[I];
-    node.cycle(input_ref<base + In>()..., output_ref<base + detail::input_count<N> + Out>()...);
+    constexpr std::size_t first_output = base + detail::input_count<N>;
+    static_assert(
+        (std::is_same_v<const port_value_t<InP>&, decltype(input_ref<base + In>())> && ...) &&
+            (std::is_same_v<port_value_t<OutP>&, decltype(output_ref<first_output + Out>())> && ...),
+        "praxis graph: two different value types with the same printed name (e.g. local classes "
+        "of one name in two functions) are used for one port; give the types distinct names.");
+    node.cycle(input_ref<base + In>()..., output_ref<first_output + Out>()...);
   }
 
   template <std::size_t D>

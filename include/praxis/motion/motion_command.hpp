@@ -2,7 +2,7 @@
 // MotionCommand: what behaviour asks the motion layer to do, one value per cycle (level-triggered,
 // not an event). Damping is the default. All alternatives are fixed-size: no allocation in the
 // cycle, whatever the behaviour sends. Positions and directions are in the robot frame (x forward,
-// y left, z up; angles counter-clockwise from x), which the fact sheets call "Ground".
+// y left, z up; angles counter-clockwise from x), which HULKs' code calls "Ground".
 
 #include <algorithm>
 #include <array>
@@ -111,7 +111,7 @@ struct OrientationMode {
   }
 };
 
-// soft is the fact sheet's Rumpelstilzchen (the default), strong its Schlong.
+// soft is HULKs' Rumpelstilzchen kick (the default), strong their Schlong.
 enum class KickPower : std::uint8_t { soft, strong };
 
 inline constexpr std::size_t k_max_path_points = 8;
@@ -119,12 +119,11 @@ inline constexpr std::size_t k_max_path_points = 8;
 // A walking path: straight segments from the robot (the origin) through `count` waypoints; the
 // last waypoint is the target.
 struct Path {
-  // Zeroed: Eigen leaves a default-constructed vector uninitialised, and a copied Walk would copy
-  // (and g++ warn about) indeterminate values.
+  // Zeroed: Eigen leaves a default-constructed vector uninitialised, and commands are copied whole.
   std::array<Vector2, k_max_path_points> points = [] {
-    std::array<Vector2, k_max_path_points> a;
-    for (auto& p : a) p.setZero();
-    return a;
+    std::array<Vector2, k_max_path_points> zero;
+    zero.fill(Vector2::Zero());
+    return zero;
   }();
   std::size_t count = 0;
 

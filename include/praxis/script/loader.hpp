@@ -1,9 +1,15 @@
 #pragma once
 // Loading and validating script files against a robot model. Everything is checked before the
-// loop; an error names the file, the frame, the target and what was expected:
+// loop, and every problem of a file is reported, each naming the file, the frame, the target and
+// what was expected:
 //   scripts/g1/wave.json: frame 2, target 1: unknown joint "left_elbow_roll" (g1 joints: ...)
 
+#include <array>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,9 +20,26 @@
 
 namespace praxis::script {
 
+// One problem found in a script: where it is and what was expected there.
+struct ScriptProblem {
+  std::string origin;                // the file, or the origin given for text
+  std::optional<std::size_t> frame;  // empty: the file as a whole
+  std::optional<std::size_t> target;
+  std::string message;               // what was found and what was expected
+};
+
+// "scripts/g1/wave.json: frame 2, target 1: unknown joint ..."
+std::string to_string(const ScriptProblem& problem);
+
+// Thrown by the loaders; carries every problem of the file (what() lists them one per line).
 class ScriptError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ScriptError(const std::string& what) : std::runtime_error(what) {}
+  explicit ScriptError(std::vector<ScriptProblem> problems);
+  [[nodiscard]] const std::vector<ScriptProblem>& problems() const noexcept { return problems_; }
+
+ private:
+  std::vector<ScriptProblem> problems_;
 };
 
 // One target as written in the file, with its joint resolved to an index.
@@ -30,14 +53,20 @@ struct RawFrame {
 };
 
 namespace detail {
-// Parses and validates the JSON structure; joint names are resolved with `joint_names`.
-// Implemented in src/script/loader.cpp (the only place that sees nlohmann_json).
-std::vector<RawFrame> parse_script_file(const std::filesystem::path& file,
-                                        const std::vector<std::string_view>& joint_names,
-                                        std::string_view model_name);
-std::vector<RawFrame> parse_script_text(std::string_view text, const std::string& origin,
-                                        const std::vector<std::string_view>& joint_names,
-                                        std::string_view model_name);
+// The frames of a script file and every problem found in it; the frames are only usable when there
+// are no problems.
+struct ParsedScript {
+  std::vector<RawFrame> frames;
+  std::vector<ScriptProblem> problems;
+};
+
+// Parses and validates the JSON structure, joint names and joint limits against `joints`. Reports
+// every problem instead of stopping at the first. Implemented in src/script/loader.cpp (the only
+// place that sees nlohmann_json).
+ParsedScript parse_script_file(const std::filesystem::path& file, std::span<const JointSpec> joints,
+                               std::string_view model_name);
+ParsedScript parse_script_text(std::string_view text, const std::string& origin,
+                               std::span<const JointSpec> joints, std::string_view model_name);
 
 template <std::size_t N>
 Script<N> build(std::string name, const std::vector<RawFrame>& raw, const GainMapping& gains) {
@@ -74,38 +103,29 @@ Script<N> build(std::string name, const std::vector<RawFrame>& raw, const GainMa
   return s;
 }
 
-template <RobotModel M>
-std::vector<std::string_view> joint_names() {
-  std::vector<std::string_view> names;
-  for (const auto& j : M::joints) names.push_back(j.name);
-  return names;
-}
 }  // namespace detail
 
-// Loads one script file for robot model M. The script's name is the file name without extension.
+// Every problem in one script file for robot model M (empty when the file is valid).
 template <RobotModel M>
-Script<M::joint_count> load_script(const std::filesystem::path& file, const GainMapping& gains = {}) {
-  const auto raw = detail::parse_script_file(file, detail::joint_names<M>(), M::name);
-  auto s = detail::build<M::joint_count>(file.stem().string(), raw, gains);
-  for (std::size_t f = 0; f < s.frames.size(); ++f) {
-    for (std::size_t j = 0; j < M::joint_count; ++j) {
-      const double p = s.frames[f].position[j];
-      if (!std::isnan(p) && (p < M::joints[j].lower || p > M::joints[j].upper)) {
-        throw ScriptError(file.string() + ": frame " + std::to_string(f) + ": joint \"" +
-                          std::string(M::joints[j].name) + "\" position " + std::to_string(p) +
-                          " is outside its limits [" + std::to_string(M::joints[j].lower) + ", " +
-                          std::to_string(M::joints[j].upper) + "]");
-      }
-    }
-  }
-  return s;
+std::vector<ScriptProblem> check_script(const std::filesystem::path& file) {
+  return detail::parse_script_file(file, M::joints, M::name).problems;
 }
 
-// The same from text (for tests and for scripts built in code); `origin` names it in errors.
+// Loads one script file for robot model M. The script's name is the file name without extension.
+// Throws ScriptError with every problem of the file.
+template <RobotModel M>
+Script<M::joint_count> load_script(const std::filesystem::path& file, const GainMapping& gains = {}) {
+  auto parsed = detail::parse_script_file(file, M::joints, M::name);
+  if (!parsed.problems.empty()) throw ScriptError(std::move(parsed.problems));
+  return detail::build<M::joint_count>(file.stem().string(), parsed.frames, gains);
+}
+
+// The same from text (for tests and for scripts built in code); `name` names it in errors.
 template <RobotModel M>
 Script<M::joint_count> parse_script(std::string_view text, std::string name, const GainMapping& gains = {}) {
-  const auto raw = detail::parse_script_text(text, name, detail::joint_names<M>(), M::name);
-  return detail::build<M::joint_count>(std::move(name), raw, gains);
+  auto parsed = detail::parse_script_text(text, name, M::joints, M::name);
+  if (!parsed.problems.empty()) throw ScriptError(std::move(parsed.problems));
+  return detail::build<M::joint_count>(std::move(name), parsed.frames, gains);
 }
 
 }  // namespace praxis::script

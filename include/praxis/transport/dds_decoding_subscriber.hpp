@@ -159,4 +159,10 @@ class DecodingSubscriber {
   std::atomic<Wakeup*> wakeup_{nullptr};
 };
 
+// With a plain function as decoder, T and Value follow from its signature:
+//   DecodingSubscriber states(participant, "topic", &Type_desc, &decode_state);
+template <class T, class Value, class R>
+DecodingSubscriber(const Participant&, std::string_view, const dds_topic_descriptor_t*, R (*)(const T&, Value&),
+                   TopicQos = {}) -> DecodingSubscriber<T, Value, R (*)(const T&, Value&)>;
+
 }  // namespace praxis::dds

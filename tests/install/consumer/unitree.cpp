@@ -10,5 +10,5 @@ int main() {
   unitree_go_msg_dds__LowCmd_ msg;
   praxis::unitree::encode_command<praxis::unitree::Go2>(c, {}, msg);
   std::printf("LowCmd crc %08x\n", static_cast<unsigned>(msg.crc));
-  return msg.crc == 0x06E577CDu ? 0 : 1;  // the fact sheet's vector V2
+  return msg.crc == 0x06E577CDu ? 0 : 1;  // vector V2 of docs/backends/unitree_wire.md
 }

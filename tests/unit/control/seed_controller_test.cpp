@@ -18,7 +18,7 @@ using Gamepad = praxis::unitree_framework::Gamepad;
 
 using namespace std::chrono_literals;
 
-static_assert(praxis::SeedController<SeedStyleController, 12>);
+static_assert(praxis::UnitreeFrameworkController<SeedStyleController, 12>);
 static_assert(!praxis::SnakeCaseController<SeedStyleController, 12>);
 
 TEST_CASE("a framework-style controller stands, controls and logs through praxis", "[control][seed]") {

@@ -22,7 +22,7 @@ using BasicUserController = praxis::unitree_framework::BasicUserController<12>;
 
 namespace {
 
-static_assert(praxis::SeedController<RampToStandController, 12>);
+static_assert(praxis::UnitreeFrameworkController<RampToStandController, 12>);
 static_assert(praxis::UserController<RampToStandController, 12>);
 static_assert(!praxis::UserController<RampToStandController, 29>);
 static_assert(praxis::check_user_controller<RampToStandController, 12>());
@@ -55,7 +55,7 @@ TEST_CASE("a controller derived from BasicUserController runs through the adapte
           "init_pos": [0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8]})");
 
   praxis::ControllerAdapter<RampToStandController, 12> adapter;
-  STATIC_REQUIRE(decltype(adapter)::seed_style);
+  STATIC_REQUIRE(decltype(adapter)::framework_style);
   STATIC_REQUIRE_FALSE(decltype(adapter)::per_joint_kp);
   STATIC_REQUIRE_FALSE(decltype(adapter)::has_jvel_des);
 

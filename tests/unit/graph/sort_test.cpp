@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -195,4 +196,41 @@ TEST_CASE("pipelines can be built from node instances", "[graph][sort]") {
   p.cycle();
   CHECK(seen == std::vector<double>{40.0 - 23.0, 60.0 - 33.0});
   CHECK(decltype(p)::node_names.back() == "Sink");
+}
+
+namespace {
+// Two distinct node types that print alike (both "make_source()::<lambda()>::Node" with g++,
+// "Node" with clang): node identity is the type, not its printed name or an address.
+auto make_source() {
+  const auto first = [] {
+    struct Node {
+      using outputs [[maybe_unused]] = praxis::ports<Raw>;
+      void cycle(double& raw) { raw = 4.0; }
+    };
+    return Node{};
+  }();
+  const auto second = [] {
+    struct Node {
+      using inputs [[maybe_unused]] = praxis::ports<Raw>;
+      using outputs [[maybe_unused]] = praxis::ports<Filtered>;
+      void cycle(const double& raw, double& filtered) { filtered = raw + 1.0; }
+    };
+    return Node{};
+  }();
+  return std::pair{first, second};
+}
+using AlikeFirst = decltype(make_source().first);
+using AlikeSecond = decltype(make_source().second);
+}  // namespace
+
+TEST_CASE("distinct node types that print alike are not taken for one node listed twice",
+          "[graph][sort]") {
+  static_assert(!std::is_same_v<AlikeFirst, AlikeSecond>);
+  static_assert(praxis::detail::type_name_v<AlikeFirst> == praxis::detail::type_name_v<AlikeSecond>);
+  const auto [first, second] = make_source();
+  auto p = praxis::make_pipeline(second, first);
+  p.cycle();
+  CHECK(p.get<Filtered>() == 5.0);
+  CHECK(decltype(p)::position_of<AlikeFirst>() == 0);
+  CHECK(decltype(p)::position_of<AlikeSecond>() == 1);
 }

@@ -1,4 +1,4 @@
-// The walking step computation: the fact sheet's cases, the orientation modes and path length.
+// The walking step computation: its cases (docs/motion.md), the orientation modes and path length.
 
 #include <catch2/catch.hpp>
 

@@ -247,7 +247,7 @@ TEST_CASE("positions outside the joint limits are rejected on load", "[script][e
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "far.json") << R"([{"duration": 1, "targets": [{"id": "FR_calf", "position": 0.5, "gain": 1, "torque": 100}]}])";
   CHECK_THROWS_WITH(praxis::script::load_script<Go2>(dir / "far.json"),
-                    Catch::Contains("far.json: frame 0: joint \"FR_calf\" position 0.5") &&
+                    Catch::Contains("far.json: frame 0, target 0: joint \"FR_calf\" position 0.5") &&
                         Catch::Contains("is outside its limits"));
   CHECK_THROWS_WITH(praxis::script::load_script<Go2>(dir / "missing.json"),
                     Catch::Contains("missing.json: script file not found"));

@@ -383,7 +383,8 @@ TEST_CASE("subscribers wake a waiting control thread when a value arrives, and o
 
   SECTION("the decoding subscriber") {
     StatePublisher pub(a, k_topic, &praxis_test_State_desc, {}, k_reliable);
-    StateSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);
+    dds::DecodingSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);  // T, Value deduced
+    static_assert(std::is_same_v<decltype(sub), StateSubscriber>);
     praxis::Wakeup wakeup;
     sub.set_wakeup(&wakeup);
     wait_matched(pub, sub);

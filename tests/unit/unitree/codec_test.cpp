@@ -1,4 +1,4 @@
-// The Unitree codec: every field where the fact sheet puts it, round trips, CRC checks.
+// The Unitree codec: fields where docs/backends/unitree_wire.md puts them, round trips, CRC checks.
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The Unitree CRC: the fact sheet's test vectors, and the fast form equal to the reference.
+// The Unitree CRC: test vectors (docs/backends/unitree_wire.md); the fast form equals the reference.
 
 #include <catch2/catch.hpp>
 

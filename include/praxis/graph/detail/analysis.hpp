@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "praxis/graph/detail/indexed.hpp"
 #include "praxis/graph/node.hpp"
 
 namespace praxis::detail {
@@ -19,8 +20,7 @@ inline constexpr std::uint32_t k_none = 0xFFFFFFFFu;
 
 struct PortDecl {
   std::string_view name;
-  std::string_view type_name;
-  const void* type_id = nullptr;
+  std::string_view type_name;  // the port's value type: ports of one name must agree on it
   std::uint32_t node = 0;
   std::uint32_t slot = 0;  // position within the node's inputs or outputs
   bool output = false;
@@ -37,8 +37,8 @@ inline constexpr std::size_t decl_count = input_count<N> + output_count<N>;
 template <class P>
 constexpr PortDecl make_decl(std::uint32_t node, std::uint32_t slot, bool output) {
   using Base = typename unwrap_previous<P>::type;
-  return PortDecl{std::string_view{Base::name}, type_name_v<typename Base::type>,
-                  type_id<typename Base::type>(), node, slot, output, is_previous<P>::value};
+  return PortDecl{std::string_view{Base::name}, type_name_v<typename Base::type>, node, slot, output,
+                  is_previous<P>::value};
 }
 
 template <class N, class... In, class... Out>
@@ -116,21 +116,12 @@ constexpr void identify_ports(Analysis<N, D>& a) {
   }
 }
 
-// Finds a node type listed twice: same hash table idea over the nodes' type names, with the types'
-// identities as the final word (two different types may print alike, e.g. local classes).
+// Finds a node type listed twice: the first node whose type is not at a unique position of the pack
+// (see unique_position in indexed.hpp), or k_none.
 template <std::size_t N>
-constexpr std::uint32_t find_repeated_node(const std::array<std::string_view, N>& names,
-                                           const std::array<const void*, N>& ids) {
-  constexpr std::size_t table_size = std::bit_ceil(2 * N + 1);
-  std::array<std::uint32_t, table_size> table{};
-  table.fill(k_none);
+constexpr std::uint32_t find_repeated_node(const std::array<std::size_t, N>& unique_positions) {
   for (std::uint32_t n = 0; n < N; ++n) {
-    auto i = static_cast<std::size_t>(name_hash(names[n])) & (table_size - 1);
-    while (table[i] != k_none) {
-      if (ids[table[i]] == ids[n]) return n;
-      i = (i + 1) & (table_size - 1);
-    }
-    table[i] = n;
+    if (unique_positions[n] != n) return n;
   }
   return k_none;
 }
@@ -140,7 +131,9 @@ constexpr void check_ports(Analysis<N, D>& a) {
   // Type conflicts first: any later error message would otherwise be confusing.
   for (std::uint32_t d = 0; d < D; ++d) {
     const auto repr = a.port_repr[a.port_of_decl[d]];
-    if (a.decls[d].type_id != a.decls[repr].type_id) {
+    // Type names tell the types apart; two distinct types that print alike (local classes of one
+    // name) pass here and are stopped where the pipeline calls the node's cycle().
+    if (a.decls[d].type_name != a.decls[repr].type_name) {
       a.error = GraphError::port_type_conflict;
       a.error_a = repr;
       a.error_b = d;
@@ -286,9 +279,10 @@ constexpr auto analyze() {
   }
   for (std::uint32_t n = 0; n < N; ++n) a.order[n] = a.position[n] = n;
 
-  constexpr std::array<std::string_view, N> node_type_names{type_name_v<Nodes>...};
-  constexpr std::array<const void*, N> node_ids{type_id<Nodes>()...};
-  if (const auto repeated = find_repeated_node(node_type_names, node_ids); repeated != k_none) {
+  using NodeIndex = type_pack_index<std::index_sequence_for<Nodes...>, Nodes...>;
+  constexpr std::array<std::size_t, N> unique_positions{
+      unique_position<Nodes>(static_cast<const NodeIndex*>(nullptr))...};
+  if (const auto repeated = find_repeated_node(unique_positions); repeated != k_none) {
     a.error = GraphError::node_listed_twice;
     a.error_a = repeated;
     return a;

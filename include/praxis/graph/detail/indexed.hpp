@@ -26,6 +26,21 @@ template <std::size_t I, class... Ts>
 using type_at = typename decltype(select_indexed<I>(
     std::declval<type_pack_index<std::index_sequence_for<Ts...>, Ts...>>()))::type;
 
+// The position of T in a pack built as type_pack_index, or k_not_unique when T occurs there more
+// than once (or not at all). Deducing I from a pointer to the pack fails when several bases
+// indexed_type<I, T> match, so the fallback is chosen: a repeated type is found in one overload
+// resolution per type, without comparing types pairwise and without addresses.
+inline constexpr std::size_t k_not_unique = static_cast<std::size_t>(-1);
+
+template <class T, std::size_t I>
+constexpr std::size_t unique_position(const indexed_type<I, T>*) {
+  return I;
+}
+template <class T>
+constexpr std::size_t unique_position(const void*) {
+  return k_not_unique;
+}
+
 template <std::size_t I, class List>
 struct list_at;
 template <std::size_t I, template <class...> class L, class... Ts>

@@ -1,6 +1,8 @@
 #pragma once
 // Compile-time type names, taken from the compiler's own function signature string. Used for node
-// names in introspection and for telling two port types apart in messages.
+// names in introspection and for telling two port types apart. Names, not addresses: g++ does not
+// accept comparing the addresses of two different objects as a constant expression under
+// -fsanitize=address, so a graph has to compile without any address-based identity.
 
 #include <string_view>
 
@@ -33,15 +35,5 @@ constexpr std::string_view short_type_name(std::string_view full) {
 
 template <class T>
 inline constexpr std::string_view type_name_v = raw_type_name<T>();
-
-// A unique address per type. Equality of these pointers is usable in constant expressions, which
-// lets the graph analysis compare types as values (e.g. "is this port name used with two types").
-template <class T>
-inline constexpr char type_tag = 0;
-
-template <class T>
-constexpr const void* type_id() {
-  return &type_tag<T>;
-}
 
 }  // namespace praxis::detail

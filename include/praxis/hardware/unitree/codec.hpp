@@ -21,7 +21,7 @@
 
 namespace praxis::unitree {
 
-// ---- wireless_remote: 40 bytes, §4 of the fact sheet ----
+// ---- wireless_remote: 40 bytes (docs/backends/unitree_wire.md, "Gamepad bytes") ----
 
 [[nodiscard]] inline GamepadState decode_remote(const std::uint8_t (&r)[40]) {
   GamepadState g;

@@ -1,7 +1,7 @@
 #pragma once
 // The CRC Unitree puts in LowCmd / LowState: CRC-32 with polynomial 0x04C11DB7, initial value
 // 0xFFFFFFFF, no reflection, no final XOR, over 32-bit little-endian words each processed from
-// bit 31 down (../shared/vendors/unitree.md §3). It covers every word of the naturally aligned C
+// bit 31 down (docs/backends/unitree_wire.md). It covers every word of the naturally aligned C
 // struct image before the final crc field; padding bytes must be zero.
 //
 // crc32_reference() is the vendor's bit-by-bit definition, kept as the oracle for tests and the

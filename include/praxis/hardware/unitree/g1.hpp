@@ -1,6 +1,6 @@
 #pragma once
 // Unitree G1, 29 DOF (unitree_hg, 29 of 35 motor slots), in wire order (PR ankle mode names).
-// Numbers from the Unitree fact sheet (../shared/vendors/unitree.md §5.2): URDF g1_29dof_rev_1_0
+// Numbers (docs/backends/unitree_wire.md, "Robot models"): URDF g1_29dof_rev_1_0
 // limits, unitree_rl_gym deploy default angles, low-level example gains.
 
 #include <array>

@@ -1,6 +1,6 @@
 #pragma once
 // Unitree G1, 23 DOF: the 29-DOF slot layout with waist roll/pitch (13, 14) and wrist pitch/yaw
-// (20, 21, 27, 28) unused (../shared/vendors/unitree.md §5.2). Limits, poses and gains as the
+// (20, 21, 27, 28) unused (docs/backends/unitree_wire.md). Limits, poses and gains as the
 // 29-DOF model's for the same joints.
 
 #include <array>

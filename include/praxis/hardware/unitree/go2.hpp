@@ -1,6 +1,6 @@
 #pragma once
-// Unitree Go2: 12 joints (motor slots 0..11 of 20), in wire order. Numbers from the Unitree fact
-// sheet (../shared/vendors/unitree.md §5.1): URDF limits, Unitree example poses and gains.
+// Unitree Go2: 12 joints (motor slots 0..11 of 20), in wire order. Numbers from
+// docs/backends/unitree_wire.md ("Robot models"): URDF limits, Unitree example poses and gains.
 
 #include <array>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// Unitree H1-2: 27 joints on the hg family (../shared/vendors/unitree.md §5.3): limits from the
+// Unitree H1-2: 27 joints on the hg family (docs/backends/unitree_wire.md): limits from the
 // h1_2_handless URDF, default pose and gains from unitree_rl_gym's h1_2 deploy configuration.
 
 #include <array>

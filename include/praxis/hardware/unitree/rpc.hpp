@@ -1,7 +1,7 @@
 #pragma once
 // Unitree's RPC envelope (unitree_api Request_ / Response_ on rt/api/<service>/request|response)
 // and the motion switcher, which must release the robot's own motion service before low-level
-// control (../shared/vendors/unitree.md §6).
+// control (docs/backends/unitree_wire.md, "Motion switcher").
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// How each Unitree model sits in its message family (../shared/vendors/unitree.md §5, §6): which
+// How each Unitree model sits in its message family (docs/backends/unitree_wire.md): which
 // generated C types, how many motor slots, the motor mode byte, and the hg family's mode_machine.
 
 #include <array>
@@ -71,7 +71,7 @@ struct Wire<H1_2> {
   static constexpr std::array<std::size_t, H1_2::joint_count> slot{0,  1,  2,  3,  4,  5,  6,  7,  8,
                                                                    9,  10, 11, 12, 13, 14, 15, 16, 17,
                                                                    18, 19, 20, 21, 22, 23, 24, 25, 26};
-  // The fact sheet lists no mode_machine for H1-2 (unverified): echo what the robot reports, or
+  // No mode_machine is documented for H1-2: echo what the robot reports, or
   // set BackendOptions::mode_machine. The fake robot reports 0 unless told otherwise.
   static constexpr std::uint8_t expected_mode_machine = 0;
 };
