@@ -9,8 +9,9 @@
 //                              real loopback UDP, as between a robot and its controller
 //   raw echo, same process     the responder runs on a thread of this process: Cyclone delivers
 //                              between participants of one process without the network
-// A praxis row plugs a Responder that runs the controller on the states it receives (add it to
-// responders() below; the robot loop and the table stay as they are).
+//   praxis                     RobotController on UnitreeBackend<G1> with Trigger::state: the
+//                              whole pipeline (safety, selection, motions, the guard) runs on each
+//                              state as it arrives and its command leaves from the same cycle
 //
 //   bench_dds_echo_latency [results.json] [--samples N]
 // Prints a table (µs) and writes JSON.
@@ -37,7 +38,13 @@
 #include <dds/dds.h>
 #include <praxis/idl/unitree_hg.h>
 
+#include <array>
+#include <filesystem>
+
 #include "harness.hpp"
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/hardware/unitree/backend.hpp"
+#include "praxis/hardware/unitree/crc.hpp"
 #include "praxis/transport/dds.hpp"
 
 extern char** environ;
@@ -133,9 +140,51 @@ class RawEcho final : public Responder {
   }
 };
 
+// A controller that holds its stand pose: the benchmark measures the pipeline around it.
+struct HoldStand {
+  static constexpr std::size_t N = praxis::unitree::G1::joint_count;
+  double dt = 0.002, kp = 40.0, kd = 1.0;
+  std::array<double, N> init_pos = praxis::unitree::G1::stand_pose;
+  std::array<double, N> jpos_des = praxis::unitree::G1::stand_pose;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() {}
+  std::array<float, 0> log() const { return {}; }
+};
+
+// praxis: the whole RobotController pipeline (safety, selection, motions, the command guard) on
+// UnitreeBackend<G1> over DDS, woken by each state (Trigger::state), its command written from the
+// same cycle.
+class PraxisController final : public Responder {
+ public:
+  [[nodiscard]] const char* name() const override { return "praxis"; }
+  void run(std::uint32_t domain, const std::atomic<bool>& stop) override {
+    namespace u = praxis::unitree;
+    u::BackendOptions backend_options;
+    backend_options.dds = {domain, "lo"};
+    backend_options.release_motion_service = false;  // the robot here has no motion switcher
+    u::UnitreeBackend<u::G1> backend(backend_options);
+    praxis::ControllerOptions options;
+    options.print = false;
+    options.trigger = praxis::Trigger::state;
+    options.period = 1s;                     // a cycle without a state only after a second of silence
+    options.safety.stale_timeout = 10s;
+    options.stats_every = 1000000;
+    praxis::RobotController<u::UnitreeBackend<u::G1>, HoldStand> controller(backend, options);
+    std::thread watcher([&] {
+      while (!stop.load(std::memory_order_relaxed)) std::this_thread::sleep_for(20ms);
+      controller.request_stop();
+    });
+    controller.run();
+    watcher.join();
+  }
+};
+
 std::vector<std::unique_ptr<Responder>> responders() {
   std::vector<std::unique_ptr<Responder>> r;
   r.push_back(std::make_unique<RawEcho>());
+  r.push_back(std::make_unique<PraxisController>());
   return r;
 }
 
@@ -171,8 +220,9 @@ class Robot {
   // One state out, one command back: µs, or a negative value when no reply came in time.
   double round_trip() {
     commands_->take();  // a late reply to an earlier state must not end this one
+    prepare_state();
     const auto t0 = clock_type::now();
-    write_state();
+    dds_write(writer_, &state_);
     for (;;) {
       if (!commands_->wait(k_reply_timeout)) return -1;
       if (commands_->take() > 0) return std::chrono::duration<double, std::micro>(clock_type::now() - t0).count();
@@ -180,8 +230,15 @@ class Robot {
   }
 
  private:
-  void write_state() {
+  // The next state, signed as a robot signs it (praxis drops frames with a bad CRC); prepared
+  // before the clock starts, so both rows time the same thing.
+  void prepare_state() {
     ++state_.tick;
+    state_.mode_machine = 5;
+    state_.crc = praxis::unitree::message_crc(state_);
+  }
+  void write_state() {
+    prepare_state();
     dds_write(writer_, &state_);
   }
 
