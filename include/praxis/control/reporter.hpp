@@ -28,61 +28,14 @@
 #include <vector>
 
 #include <boost/lockfree/spsc_queue.hpp>
-#include <spdlog/logger.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 
+#include "praxis/control/report_log.hpp"
 #include "praxis/control/state_machine.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/core/robot_status.hpp"
 #include "praxis/motion/motion_type.hpp"
 
 namespace praxis::control {
-
-inline constexpr std::size_t k_max_log_values = 32;
-
-template <std::size_t N>
-struct CycleRecord {
-  double time = 0.0;  // seconds since the controller started
-  std::uint64_t cycle = 0;
-  motion::MotionType motion = motion::MotionType::damping;
-  double gain_ratio = 0.0;
-  std::array<double, N> q{}, dq{}, tau{}, cmd_q{}, cmd_kp{}, cmd_kd{}, cmd_tau{};
-  std::uint32_t log_count = 0;
-  std::array<float, k_max_log_values> log{};
-};
-
-// A change of the selected motion. For RobotController, control_state(from / to) gives the
-// framework's DAMPING / STAND / CTRL names.
-struct TransitionEvent {
-  double time = 0.0;
-  std::uint64_t cycle = 0;
-  motion::MotionType from = motion::MotionType::damping;
-  motion::MotionType to = motion::MotionType::damping;
-  motion::MotionType dispatching_to = motion::MotionType::damping;  // when `to` is dispatching
-  motion::SelectionCause cause = motion::SelectionCause::none;
-  double gain_ratio = 0.0;
-};
-
-struct GuardEvent {
-  double time = 0.0;
-  std::uint64_t cycle = 0;
-  bool fallback_to_damping = false;
-  std::uint32_t clamped_joints = 0;
-  std::uint32_t unsupported_modes = 0;
-};
-
-// What the robot reported back, logged when the mode (assumed or reported) or the last request's
-// outcome changed.
-struct StatusEvent {
-  double time = 0.0;
-  std::uint64_t cycle = 0;
-  RobotStatus status;
-};
-
-struct ComputeStats {
-  std::size_t samples = 0;
-  double mean_us = 0, min_us = 0, max_us = 0, p99_us = 0;
-};
 
 struct ReporterOptions {
   std::size_t stats_every = 100;       // cycles per compute-time window (the framework prints per 100)
@@ -96,11 +49,7 @@ class Reporter {
  public:
   Reporter(ReporterOptions options, std::span<const JointSpec, N> joints, std::size_t log_values)
       : options_(std::move(options)), window_(std::max<std::size_t>(options_.stats_every, 1)) {
-    if (options_.print) {
-      logger_ = std::make_shared<spdlog::logger>(
-          "praxis", std::make_shared<spdlog::sinks::stdout_color_sink_mt>());
-      logger_->set_pattern("[%H:%M:%S.%e] %v");
-    }
+    if (options_.print) log_ = std::make_unique<ReportLog>();
     if (options_.csv_file) open_csv(joints, std::min(log_values, k_max_log_values));
     sorted_.reserve(window_.size());
     thread_ = std::thread([this] { loop(); });
@@ -144,7 +93,7 @@ class Reporter {
     return status_history_;
   }
   void info(std::string_view message) {
-    if (logger_) logger_->info("{}", message);
+    if (log_) log_->info(message);
   }
 
  private:
@@ -177,15 +126,7 @@ class Reporter {
         std::lock_guard lock(mutex_);
         history_.push_back(t);
       }
-      if (logger_) {
-        if (t.to == motion::MotionType::dispatching) {
-          logger_->info("t={:.3f}s cycle {}: {} -> dispatching to {} ({})", t.time, t.cycle, to_string(t.from),
-                        to_string(t.dispatching_to), to_string(t.cause));
-        } else {
-          logger_->info("t={:.3f}s cycle {}: {} -> {} ({}), gain ratio {:.3f}", t.time, t.cycle, to_string(t.from),
-                        to_string(t.to), to_string(t.cause), t.gain_ratio);
-        }
-      }
+      if (log_) log_->transition(t);
       ++n;
     }
     StatusEvent st;
@@ -194,31 +135,12 @@ class Reporter {
         std::lock_guard lock(mutex_);
         status_history_.push_back(st);
       }
-      if (logger_) {
-        const auto& s = st.status;
-        logger_->info("t={:.3f}s cycle {}: robot mode assumed {}, reported {}{}; last request {} {} (code {}), "
-                      "{} in flight",
-                      st.time, st.cycle, to_string(s.assumed_mode), to_string(s.reported_mode),
-                      s.mode_confirmed() || s.reported_mode == RobotMode::unknown ? "" : " (DISAGREES)",
-                      s.last_request.id, to_string(s.last_request.outcome), s.last_request.code,
-                      s.requests_in_flight);
-      }
+      if (log_) log_->status(st);
       ++n;
     }
     GuardEvent g;
     while (guards_.pop(g)) {
-      if (logger_) {
-        if (g.fallback_to_damping) {
-          logger_->warn("t={:.3f}s cycle {}: controller command was not finite; damping sent instead",
-                        g.time, g.cycle);
-        } else if (g.unsupported_modes > 0) {
-          logger_->warn("t={:.3f}s cycle {}: {} joint(s) asked for a mode the robot cannot take; damped instead",
-                        g.time, g.cycle, g.unsupported_modes);
-        } else {
-          logger_->warn("t={:.3f}s cycle {}: command clamped to the robot's limits on {} joint(s)",
-                        g.time, g.cycle, g.clamped_joints);
-        }
-      }
+      if (log_) log_->guard(g);
       ++n;
     }
     std::uint32_t ns = 0;
@@ -251,10 +173,7 @@ class Reporter {
       std::lock_guard lock(mutex_);
       last_stats_ = s;
     }
-    if (logger_) {
-      logger_->info("compute time over {} cycles: mean {:.2f} us, min {:.2f} us, max {:.2f} us, p99 {:.2f} us",
-                    s.samples, s.mean_us, s.min_us, s.max_us, s.p99_us);
-    }
+    if (log_) log_->stats(s);
   }
 
   void open_csv(std::span<const JointSpec, N> joints, std::size_t log_values) {
@@ -286,7 +205,7 @@ class Reporter {
   }
 
   ReporterOptions options_;
-  std::shared_ptr<spdlog::logger> logger_;
+  std::unique_ptr<ReportLog> log_;
   boost::lockfree::spsc_queue<CycleRecord<N>, boost::lockfree::capacity<2048>> cycles_;
   boost::lockfree::spsc_queue<TransitionEvent, boost::lockfree::capacity<256>> transitions_;
   boost::lockfree::spsc_queue<GuardEvent, boost::lockfree::capacity<256>> guards_;
