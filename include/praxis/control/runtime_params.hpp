@@ -1,0 +1,58 @@
+#pragma once
+// The runtime's safety settings from a JSON file, by field name (Boost.Hana reflection, see
+// docs/parameters.md):
+//
+//   { "damping_kd": 2.0,
+//     "safety":    { "stale_timeout": 0.1, "tilt_threshold": 0.0 },
+//     "fall":      { "falling_tilt": 1.0, "rest_rate": 0.3, "rest_time": 0.3 },
+//     "collector": { "max_kp": 1000, "max_kd": 100, "max_target_rate": 10 } }
+//
+// Durations are seconds. Every key is optional (a missing one keeps the value the options had);
+// an unknown key, a wrong type or a bad file is a praxis::ParamError naming the file and the key,
+// and then nothing is applied.
+
+#include <filesystem>
+
+#include <boost/hana/adapt_struct.hpp>
+
+#include "praxis/control/runtime.hpp"
+#include "praxis/io/reflect_load.hpp"
+#include "praxis/motion/collector.hpp"
+#include "praxis/motion/motions.hpp"
+
+namespace praxis {
+
+struct RuntimeParams {
+  double damping_kd = 2.0;
+  motion::SafetyOptions safety{};
+  motion::FallOptions fall{};
+  motion::CollectorOptions collector{};
+};
+
+}  // namespace praxis
+
+// use_link_status is the runtime's to set (from the backend), and the collector's damping_kd
+// follows the top-level damping_kd: neither is a setting of the file.
+BOOST_HANA_ADAPT_STRUCT(praxis::motion::SafetyOptions, stale_timeout, tilt_threshold);
+BOOST_HANA_ADAPT_STRUCT(praxis::motion::FallOptions, falling_tilt, rest_rate, rest_time);
+BOOST_HANA_ADAPT_STRUCT(praxis::motion::CollectorOptions, max_kp, max_kd, max_target_rate);
+BOOST_HANA_ADAPT_STRUCT(praxis::RuntimeParams, damping_kd, safety, fall, collector);
+
+namespace praxis {
+
+// Reads `file` into `options` (all or nothing). Call before constructing the controller.
+inline void load_runtime_params(const std::filesystem::path& file, RuntimeOptions& options) {
+  RuntimeParams p{options.damping_kd, options.safety, options.fall, options.collector};
+  io::load_struct_into(p, file);
+  if (!(p.damping_kd >= 0.0) || !(p.collector.max_kp >= 0.0) || !(p.collector.max_kd >= 0.0) ||
+      !(p.collector.max_target_rate > 0.0) || !(p.safety.stale_timeout > Duration::zero())) {
+    throw ParamError(file.string() + ": damping_kd, collector.max_kp and collector.max_kd must be >= 0, "
+                                     "collector.max_target_rate and safety.stale_timeout > 0");
+  }
+  options.damping_kd = p.damping_kd;
+  options.safety = p.safety;
+  options.fall = p.fall;
+  options.collector = p.collector;
+}
+
+}  // namespace praxis

@@ -1,0 +1,110 @@
+// The runtime's safety settings from a JSON file (Boost.Hana reflection at the edge): values by
+// field name, errors naming file and key, nothing applied on error, and the settings take effect.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+#include <string>
+
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/control/runtime_params.hpp"
+#include "praxis/hardware/mock/mock_robot.hpp"
+#include "praxis/hardware/unitree/go2.hpp"
+
+using namespace std::chrono_literals;
+
+namespace {
+std::filesystem::path write_file(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / ("praxis_runtime_params_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct Hold {
+  static constexpr std::size_t N = 12;
+  double dt = 0.002, kp = 40.0, kd = 1.0;
+  std::array<double, N> init_pos = praxis::unitree::Go2::stand_pose;
+  std::array<double, N> jpos_des = praxis::unitree::Go2::stand_pose;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() {}
+  std::array<float, 0> log() const { return {}; }
+};
+}  // namespace
+
+TEST_CASE("runtime settings load by field name; missing keys keep their values", "[control][params]") {
+  const auto file = write_file("runtime.json", R"({
+    "damping_kd": 3.5,
+    "safety": { "stale_timeout": 0.25 },
+    "fall": { "falling_tilt": 0.8, "rest_time": 0.5 },
+    "collector": { "max_kp": 300, "max_target_rate": 4 } })");
+  praxis::ControllerOptions options;
+  options.safety.tilt_threshold = -0.2;
+  praxis::load_runtime_params(file, options);
+  CHECK(options.damping_kd == 3.5);
+  CHECK(options.safety.stale_timeout == 250ms);
+  CHECK(options.safety.tilt_threshold == -0.2);  // not in the file: kept
+  CHECK(options.fall.falling_tilt == 0.8);
+  CHECK(options.fall.rest_rate == 0.3);
+  CHECK(options.fall.rest_time == 500ms);
+  CHECK(options.collector.max_kp == 300.0);
+  CHECK(options.collector.max_kd == 100.0);
+  CHECK(options.collector.max_target_rate == 4.0);
+}
+
+TEST_CASE("bad runtime settings name file and key, and change nothing", "[control][params]") {
+  praxis::ControllerOptions options;
+  const auto before = options;
+  auto check_unchanged = [&] {
+    CHECK(options.damping_kd == before.damping_kd);
+    CHECK(options.safety.stale_timeout == before.safety.stale_timeout);
+    CHECK(options.collector.max_kp == before.collector.max_kp);
+  };
+  SECTION("an unknown key") {
+    const auto file = write_file("unknown.json", R"({ "damping_kd": 5, "safety": { "stale": 0.2 } })");
+    CHECK_THROWS_WITH(praxis::load_runtime_params(file, options),
+                      Catch::Contains("unknown.json") && Catch::Contains("safety.stale") &&
+                          Catch::Contains("stale_timeout"));
+    check_unchanged();
+  }
+  SECTION("a wrong type") {
+    const auto file = write_file("type.json", R"({ "collector": { "max_kp": 200 }, "damping_kd": "high" })");
+    CHECK_THROWS_WITH(praxis::load_runtime_params(file, options),
+                      Catch::Contains("type.json") && Catch::Contains("damping_kd") && Catch::Contains("number"));
+    check_unchanged();
+  }
+  SECTION("a value out of range") {
+    const auto file = write_file("range.json", R"({ "collector": { "max_target_rate": 0 }, "damping_kd": 4 })");
+    CHECK_THROWS_WITH(praxis::load_runtime_params(file, options), Catch::Contains("range.json"));
+    check_unchanged();
+  }
+  SECTION("a missing file") {
+    CHECK_THROWS_WITH(praxis::load_runtime_params("/nonexistent/runtime.json", options),
+                      Catch::Contains("/nonexistent/runtime.json"));
+    check_unchanged();
+  }
+}
+
+TEST_CASE("loaded settings take effect: a longer stale timeout rides out a short silence", "[control][params]") {
+  const auto file = write_file("stale.json", R"({ "safety": { "stale_timeout": 0.4 } })");
+  for (const bool loaded : {false, true}) {
+    praxis::mock::MockRobot<praxis::unitree::Go2> robot;
+    praxis::ControllerOptions options;
+    options.print = false;
+    if (loaded) praxis::load_runtime_params(file, options);
+    praxis::RobotController<decltype(robot), Hold> controller(robot, options);
+    praxis::TimePoint now{};
+    robot.hold(praxis::GamepadButton::R2, now + 100ms, 5s);
+    robot.drop_states(now + 1s, now + 1250ms);  // 250 ms of silence
+    while (now < praxis::TimePoint{} + 2s) controller.step(now += 2ms);
+    INFO("stale_timeout loaded: " << loaded);
+    CHECK(controller.state() == (loaded ? praxis::ControlState::stand : praxis::ControlState::damping));
+  }
+}
