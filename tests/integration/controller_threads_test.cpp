@@ -126,3 +126,41 @@ TEST_CASE("after a stall, missed control deadlines are skipped and counted, not 
   CHECK(controller.overruns() >= 25);  // about 29 periods fell inside the stall
   CHECK(controller.cycles() + controller.overruns() <= 1001);
 }
+
+TEST_CASE("a stop requested before run() reaches its loop ends that run at once, and only that run",
+          "[control][threads]") {
+  using Model = praxis::unitree::G1;
+  const auto start = praxis::Clock::now();
+  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
+  praxis::ControllerOptions options;
+  options.print = false;
+  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  controller.request_stop();  // e.g. Ctrl-C while the program was still starting
+  const auto t0 = praxis::Clock::now();
+  controller.run_for(5s);
+  CHECK(praxis::Clock::now() - t0 < 1s);
+  CHECK(controller.cycles() == 0);
+  CHECK(robot.commands_received() == 0);
+  // The request was consumed: the next run runs.
+  controller.run_for(200ms);
+  CHECK(controller.cycles() > 20);
+}
+
+TEST_CASE("every run ends with damping on the joints it commanded", "[control][threads]") {
+  using Model = praxis::unitree::G1;
+  const auto start = praxis::Clock::now();
+  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
+  robot.hold(praxis::GamepadButton::R2, start + 50ms, 5s);
+  praxis::ControllerOptions options;
+  options.print = false;
+  options.damping_kd = 3.0;
+  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  controller.run_for(600ms);
+  REQUIRE(controller.state() == praxis::ControlState::stand);  // stiff when the run ended
+  REQUIRE(controller.final_command().has_value());
+  const auto& last = robot.last_command().command;
+  CHECK(last.kp.maxCoeff() == 0.0);
+  CHECK(last.kd.minCoeff() == 3.0);
+  CHECK(last.kd.maxCoeff() == 3.0);
+  CHECK(last.q[3] == Approx(controller.last_state().q[3]));  // held where the joint was
+}

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "praxis/control/motion_controller.hpp"
@@ -64,6 +65,7 @@ TEST_CASE("requests reach a modal robot through its I/O worker, at its rate, onl
   praxis::MotionController<Robot, ModalTimetable> controller(robot, library, options);
   const auto begin = praxis::Clock::now();
   controller.run_for(1800ms);
+  std::this_thread::sleep_for(100ms);  // the worker's next periods: the run's closing damping request
   robot.stop_worker();
   const auto calls = robot.calls();
   controller.flush();
@@ -80,7 +82,9 @@ TEST_CASE("requests reach a modal robot through its I/O worker, at its rate, onl
   for (const auto& c : calls) {
     if (c.call == RobotCall::change_mode) modes.push_back(c.mode);
   }
-  CHECK(modes == std::vector<praxis::RobotMode>{praxis::RobotMode::prepare, praxis::RobotMode::locomotion});
+  // The run ends by asking for the robot's damping.
+  CHECK(modes == std::vector<praxis::RobotMode>{praxis::RobotMode::prepare, praxis::RobotMode::locomotion,
+                                                praxis::RobotMode::damping});
   // One get_up, on entering stand-up.
   CHECK(std::count_if(calls.begin(), calls.end(), [](const auto& c) { return c.call == RobotCall::get_up; }) == 1);
   // move every 20 ms while locomotion is assumed: zero while standing, the velocity while walking.

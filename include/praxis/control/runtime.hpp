@@ -13,7 +13,9 @@
 //                     still gets a cycle after `period` (which then sees it stale and damps).
 //
 // Around the loop the runtime runs the backend's lifecycle (acquire before the first command,
-// release after the last) and, off the control thread, the reporter (transitions, guard events,
+// release after the last), ends every run with damping (and the damping mode for a robot with its
+// own modes), never loses a request_stop() (one that arrives before run() reached its loop ends
+// that run at once), and, off the control thread, runs the reporter (transitions, guard events,
 // robot status, compute-time statistics, the cycle CSV).
 //
 // The graph must contain StateSource<N> and produce the motion layer's selection, collector report,
@@ -23,6 +25,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -209,6 +212,8 @@ class Runtime {
     return reporter_ ? reporter_->last_stats() : control::ComputeStats{};
   }
   [[nodiscard]] std::uint64_t dropped_reports() const { return reporter_ ? reporter_->dropped() : 0; }
+  // What run() wrote last, after its loop: damping (see leave_damped); unset before a run ended.
+  [[nodiscard]] const std::optional<JointCommand<N>>& final_command() const { return final_command_; }
   // The outcome of taking control (backends with a lifecycle), once started.
   [[nodiscard]] const std::optional<LifecycleResult>& acquired() const { return acquired_; }
 
@@ -342,8 +347,11 @@ class Runtime {
 
   void run_until(TimePoint end) {
     const TimePoint start = Clock::now();
+    // A stop requested before this point (during start-up, or between runs) ends this run before
+    // its first cycle: requests are never lost.
+    if (stop_.exchange(false, std::memory_order_acq_rel)) return;
     ensure_started(start);
-    stop_.store(false, std::memory_order_release);
+    if (stop_.exchange(false, std::memory_order_acq_rel)) return;
     const Duration control_period = derived().period();
     if (options_.trigger == Trigger::state) {
       if constexpr (WakesOnState<B>) {
@@ -355,7 +363,38 @@ class Runtime {
     } else {
       run_timer(end, control_period);
     }
+    leave_damped(Clock::now());
     release();
+    stop_.store(false, std::memory_order_release);  // this run's stop is consumed; the next may run
+  }
+
+  // The last word of a run: damping for the joints it commanded (nothing stays stiff on a target
+  // nobody updates any more) and the damping mode for a robot with its own modes.
+  void leave_damped(TimePoint now) {
+    if (cycle_count_ == 0) return;
+    JointCommand<N> last = actuated();
+    if (covers_any(last)) {
+      for (std::size_t j = 0; j < N; ++j) {
+        if (last.mode[j] == JointMode::none) continue;
+        const auto i = static_cast<Eigen::Index>(j);
+        last.mode[j] = JointMode::position;
+        last.q[i] = std::isfinite(input_.state.q[i]) ? input_.state.q[i] : 0.0;
+        last.dq[i] = last.kp[i] = last.tau_ff[i] = 0.0;
+        last.kd[i] = options_.damping_kd;
+      }
+      backend_.write(last, now);
+      final_command_ = last;
+    }
+    if constexpr (PostsRequests<B>) {
+      if (requests().any) {
+        RobotRequests r = requests();
+        r.mode = RobotMode::damping;
+        r.locomotion = {};
+        r.head.active = false;
+        r.kick.active = false;
+        backend_.post(r);
+      }
+    }
   }
 
   void run_state_triggered(TimePoint end, Duration control_period) {
@@ -450,6 +489,7 @@ class Runtime {
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> overruns_{0};
   std::optional<LifecycleResult> acquired_;
+  std::optional<JointCommand<N>> final_command_;
   bool released_ = false;
 };
 
