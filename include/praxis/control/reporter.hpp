@@ -52,6 +52,7 @@ class Reporter {
     if (options_.print) log_ = std::make_unique<ReportLog>();
     if (options_.csv_file) open_csv(joints, std::min(log_values, k_max_log_values));
     sorted_.reserve(window_.size());
+    prefault();
     thread_ = std::thread([this] { loop(); });
   }
   Reporter(const Reporter&) = delete;
@@ -97,6 +98,23 @@ class Reporter {
   }
 
  private:
+  // Writes every slot of every queue once, before the control loop: otherwise the first pass of
+  // the control thread through the ring buffers takes a page fault per page (several hundred with
+  // a cycle log), in the cycle.
+  void prefault() {
+    auto touch = [](auto& queue, auto value) {
+      while (queue.push(value)) {
+      }
+      while (queue.pop(value)) {
+      }
+    };
+    touch(cycles_, CycleRecord<N>{});
+    touch(transitions_, TransitionEvent{});
+    touch(guards_, GuardEvent{});
+    touch(statuses_, StatusEvent{});
+    touch(compute_, std::uint32_t{0});
+  }
+
   void count(bool pushed) {
     if (pushed) {
       pushed_.fetch_add(1, std::memory_order_release);
