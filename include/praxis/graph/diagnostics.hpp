@@ -25,8 +25,9 @@ template <class... NodesInCycleOrder>
 struct dependency_cycle_between {
   static_assert(always_false<NodesInCycleOrder...>,
                 "praxis graph: the nodes listed in dependency_cycle_between<...> depend on each "
-                "other in a cycle (each reads a port the next one writes). Break the cycle by "
-                "reading one of those ports as praxis::previous<Port>.");
+                "other in a cycle (each writes a port the next one reads, and the last writes a "
+                "port the first reads). Break the cycle by reading one of those ports as "
+                "praxis::previous<Port>.");
 };
 
 template <class Node, class Port>
@@ -50,6 +51,27 @@ struct port_name_declared_with_two_types {
                 "praxis graph: one port name is declared with two different value types (see "
                 "port_name_declared_with_two_types<declared_in<Node, Port, Type>, ...>). A port "
                 "is identified by its name, so all its declarations must carry the same type.");
+};
+
+template <class FirstDeclaration, class SecondDeclaration>
+struct port_declared_with_two_default_values {
+  static_assert(always_false<FirstDeclaration, SecondDeclaration>,
+                "praxis graph: one port is declared by two port types that do not share one "
+                "default_value() (see port_declared_with_two_default_values<declared_in<Node, "
+                "Port, Type>, ...>), so the port's starting value would depend on the order the "
+                "nodes are listed. Declare the port once, with its default_value(), and use that "
+                "port type in every node that reads or writes it.");
+};
+
+template <class Node, class Port, class ValueType>
+struct previous_of_a_port_whose_value_cannot_be_copied {
+  static_assert(always_false<Node, Port, ValueType>,
+                "praxis graph: a node reads praxis::previous<Port> of a port whose value type "
+                "cannot be copy-assigned (see previous_of_a_port_whose_value_cannot_be_copied<Node, "
+                "Port, Type>). previous<> keeps last cycle's value by copy-assigning it at the "
+                "start of every cycle: give the port a copyable value type (one of fixed size, "
+                "such as std::array, keeps that copy free of allocation), or keep the value in the "
+                "node's own members instead.");
 };
 
 template <class Node>

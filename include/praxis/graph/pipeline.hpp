@@ -11,12 +11,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <tuple>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
 #include "praxis/graph/detail/analysis.hpp"
+#include "praxis/graph/detail/for_each_index.hpp"
 #include "praxis/graph/detail/indexed.hpp"
 #include "praxis/graph/diagnostics.hpp"
 #include "praxis/graph/node.hpp"
@@ -45,6 +45,21 @@ struct first_non_output_port<P, Ps...> {
   using type = std::conditional_t<Port<P>, typename first_non_output_port<Ps...>::type, P>;
 };
 
+// previous<P> is served by copy-assigning P's value once per cycle.
+template <class P>
+inline constexpr bool previous_copyable =
+    !is_previous<P>::value || std::is_copy_assignable_v<port_value_t<P>>;
+template <class... Ps>
+struct first_uncopyable_previous {
+  using type = void;
+};
+template <class P, class... Ps>
+struct first_uncopyable_previous<P, Ps...> {
+  using type = std::conditional_t<previous_copyable<P>,
+                                  typename first_uncopyable_previous<Ps...>::type,
+                                  typename unwrap_previous<P>::type>;
+};
+
 template <class N, class In, class Out>
 struct node_checker;
 template <class N, class... In, class... Out>
@@ -62,6 +77,11 @@ struct node_checker<N, ports<In...>, ports<Out...>> {
       (void)sizeof(diagnostics::node_cycle_cannot_be_called_with<
                    N, diagnostics::expected_cycle_arguments<const port_value_t<In>&...,
                                                             port_value_t<Out>&...>>);
+      return false;
+    } else if constexpr (!(previous_copyable<In> && ...)) {
+      using P = typename first_uncopyable_previous<In...>::type;
+      (void)sizeof(
+          diagnostics::previous_of_a_port_whose_value_cannot_be_copied<N, P, typename P::type>);
       return false;
     } else {
       return true;
@@ -97,7 +117,7 @@ namespace detail {
 template <class... Nodes>
 struct GraphModel {
   static constexpr std::size_t node_count = sizeof...(Nodes);
-  static constexpr bool nodes_ok = (check_node<Nodes>() && ...);
+  static constexpr bool nodes_ok = all_of(std::array<bool, node_count>{check_node<Nodes>()...});
 
   template <std::size_t I>
   using node_t = type_at<I, Nodes...>;
@@ -136,6 +156,14 @@ constexpr bool report_graph_error(std::index_sequence<K...>) {
     using FirstNode = typename Model::template node_t<a.decls[a.error_a].node>;
     using SecondNode = typename Model::template node_t<a.decls[a.error_b].node>;
     (void)sizeof(diagnostics::port_name_declared_with_two_types<
+                 declared_in<FirstNode, First, typename First::type>,
+                 declared_in<SecondNode, Second, typename Second::type>>);
+  } else if constexpr (a.error == GraphError::port_default_conflict) {
+    using First = typename Model::template decl_port_t<a.error_a>;
+    using Second = typename Model::template decl_port_t<a.error_b>;
+    using FirstNode = typename Model::template node_t<a.decls[a.error_a].node>;
+    using SecondNode = typename Model::template node_t<a.decls[a.error_b].node>;
+    (void)sizeof(diagnostics::port_declared_with_two_default_values<
                  declared_in<FirstNode, First, typename First::type>,
                  declared_in<SecondNode, Second, typename Second::type>>);
   } else if constexpr (a.error == GraphError::two_producers) {
@@ -205,7 +233,7 @@ class BasicPipeline {
  public:
   BasicPipeline() { reset_ports(); }
   explicit BasicPipeline(Nodes... nodes)
-      : BasicPipeline(std::forward_as_tuple(std::move(nodes)...),
+      : BasicPipeline(detail::indexed_refs<std::index_sequence_for<Nodes...>, Nodes...>{nodes...},
                       std::make_index_sequence<node_count>{}) {}
 
   // Runs every node once, in the sorted order.
@@ -272,9 +300,11 @@ class BasicPipeline {
   static constexpr const auto& graph() { return analysis; }
 
  private:
-  template <class Tuple, std::size_t... K>
-  BasicPipeline(Tuple&& nodes, std::index_sequence<K...>)
-      : nodes_(std::move(std::get<analysis.order[K]>(nodes))...) {
+  // The nodes arrive in declaration order and are stored in execution order. References indexed
+  // in O(1), not a std::tuple: a tuple of hundreds of elements doubled the compile time.
+  template <class Refs, std::size_t... K>
+  BasicPipeline(Refs nodes, std::index_sequence<K...>)
+      : nodes_(std::move(detail::ref_get<analysis.order[K]>(nodes))...) {
     reset_ports();
   }
 
@@ -305,42 +335,38 @@ class BasicPipeline {
   }
 
   void reset_ports() { reset_ports_impl(std::make_index_sequence<port_count>{}); }
-  template <std::size_t... P>
-  void reset_ports_impl(std::index_sequence<P...>) {
-    ((detail::slot_get<P>(ports_).value = port_default<port_t<P>>()), ...);
-    (reset_previous<P>(), ...);
-  }
-  template <std::size_t P>
-  void reset_previous() {
-    if constexpr (analysis.port_has_previous_reader[P]) {
-      detail::slot_get<P>(ports_).previous = port_default<port_t<P>>();
-    }
+  // Loops over ports and nodes use for_each_index, never a fold: see for_each_index.hpp.
+  template <class Seq>
+  void reset_ports_impl(Seq ports) {
+    detail::for_each_index(ports, [&](auto p) {
+      auto& slot = detail::slot_get<p()>(ports_);
+      slot.value = port_default<port_t<p()>>();
+      if constexpr (analysis.port_has_previous_reader[p()]) slot.previous = port_default<port_t<p()>>();
+    });
   }
 
-  template <std::size_t... I>
-  void reset_nodes(std::index_sequence<I...>) {
-    (reset_node(detail::slot_get<I>(nodes_)), ...);
+  template <class Seq>
+  void reset_nodes(Seq nodes) {
+    detail::for_each_index(nodes, [&](auto k) { reset_node(detail::slot_get<k()>(nodes_)); });
   }
   template <class N>
   static void reset_node(N& node) {
     if constexpr (requires { node.reset(); }) node.reset();
   }
 
-  template <std::size_t... P>
-  void copy_previous(std::index_sequence<P...>) {
-    (copy_previous_one<P>(), ...);
-  }
-  template <std::size_t P>
-  void copy_previous_one() {
-    if constexpr (analysis.port_has_previous_reader[P]) {
-      auto& slot = detail::slot_get<P>(ports_);
-      slot.previous = slot.value;
-    }
+  template <class Seq>
+  void copy_previous(Seq ports) {
+    detail::for_each_index(ports, [&](auto p) {
+      if constexpr (analysis.port_has_previous_reader[p()]) {
+        auto& slot = detail::slot_get<p()>(ports_);
+        slot.previous = slot.value;
+      }
+    });
   }
 
-  template <std::size_t... K>
-  void run_in_order(std::index_sequence<K...>) {
-    (run_timed<K, analysis.order[K]>(), ...);
+  template <class Seq>
+  void run_in_order(Seq positions) {
+    detail::for_each_index(positions, [&](auto k) { run_timed<k(), analysis.order[k()]>(); });
   }
 
   template <std::size_t K, std::size_t I>

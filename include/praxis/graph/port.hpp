@@ -66,11 +66,18 @@ concept InputPort = Port<typename detail::unwrap_previous<P>::type>;
 template <class P>
 using port_value_t = typename detail::unwrap_previous<P>::type::type;
 
+namespace detail {
+template <class P>
+concept has_default_value = requires {
+  { P::default_value() } -> std::convertible_to<typename P::type>;
+};
+}  // namespace detail
+
 // A port may supply a default value (what the first cycle and previous<> readers see before it was
 // ever written) with `static T default_value()`; otherwise the value is value-initialised.
 template <Port P>
 constexpr typename P::type port_default() {
-  if constexpr (requires { { P::default_value() } -> std::convertible_to<typename P::type>; }) {
+  if constexpr (detail::has_default_value<P>) {
     return P::default_value();
   } else {
     return typename P::type{};

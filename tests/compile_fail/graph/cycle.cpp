@@ -30,3 +30,5 @@ praxis::Pipeline<Reader, Monitor, Actor, Planner> pipeline;
 
 // expect: dependency_cycle_between<Monitor, Planner, Actor>
 // expect: depend on each other in a cycle
+// Monitor writes feedback, which Planner reads; Planner writes plan, which Actor reads.
+// expect: each writes a port the next one reads

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <new>
+#include <vector>
 
 #include "../../support/alloc_counter.hpp"
 #include "praxis/graph.hpp"
@@ -79,4 +80,55 @@ TEST_CASE("the allocation counter sees allocations", "[graph][realtime]") {
   void* q = ::operator new(64, std::align_val_t{64});
   ::operator delete(q, std::align_val_t{64});
   CHECK(scope.allocations() == 2);
+}
+
+// previous<P> copy-assigns P's value once per cycle. For a port whose value owns memory (here a
+// std::vector that grows by one element per cycle) that copy allocates whenever the value outgrows
+// what the copy already holds; a default_value() that reserves the largest size keeps it free.
+namespace alloc {
+
+inline constexpr std::size_t k_max_samples = 64;
+
+struct GrowingLog : praxis::port<"growing_log", std::vector<int>> {};
+struct ReservedLog : praxis::port<"reserved_log", std::vector<int>> {
+  static std::vector<int> default_value() {
+    std::vector<int> v;
+    v.reserve(k_max_samples);
+    return v;
+  }
+};
+
+template <class Log>
+struct Appender {
+  using inputs = praxis::ports<praxis::previous<Log>>;
+  using outputs = praxis::ports<Log>;
+  void cycle(const std::vector<int>& last, std::vector<int>& log) {
+    // The current value gets its full capacity once, so from then on the previous<> copy is the
+    // only thing in the cycle that may allocate.
+    if (log.capacity() < k_max_samples) log.reserve(k_max_samples);
+    if (log.size() < k_max_samples) log.push_back(static_cast<int>(last.size()));
+  }
+};
+
+}  // namespace alloc
+
+TEST_CASE("previous<> of a growing vector allocates only beyond the reserved default",
+          "[graph][realtime][previous]") {
+  SECTION("value-initialised default: the copy allocates as the vector grows") {
+    praxis::Pipeline<alloc::Appender<alloc::GrowingLog>> pipeline;
+    pipeline.cycle();  // the current value reserves here
+    praxis::test::AllocationScope scope;
+    for (std::size_t i = 1; i < alloc::k_max_samples; ++i) pipeline.cycle();
+    CHECK(scope.allocations() > 0);
+    CHECK(pipeline.get<alloc::GrowingLog>().size() == alloc::k_max_samples);
+  }
+  SECTION("default_value() reserves the largest size: no allocation at all") {
+    praxis::Pipeline<alloc::Appender<alloc::ReservedLog>> pipeline;
+    praxis::test::AllocationScope scope;
+    for (std::size_t i = 0; i < 2 * alloc::k_max_samples; ++i) pipeline.cycle();
+    CHECK(scope.allocations() == 0);
+    const auto& log = pipeline.get<alloc::ReservedLog>();
+    REQUIRE(log.size() == alloc::k_max_samples);
+    CHECK(log[10] == 10);  // each cycle saw last cycle's size through previous<>
+  }
 }

@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 
+#include "praxis/graph/detail/for_each_index.hpp"
 #include "praxis/graph/detail/indexed.hpp"
 #include "praxis/graph/node.hpp"
 
@@ -21,6 +23,9 @@ inline constexpr std::uint32_t k_none = 0xFFFFFFFFu;
 struct PortDecl {
   std::string_view name;
   std::string_view type_name;  // the port's value type: ports of one name must agree on it
+  // The port type that supplies default_value(), or empty. Declarations of one port must agree on
+  // it, or the port's starting value would depend on which declaration is listed first.
+  std::string_view default_from;
   std::uint32_t node = 0;
   std::uint32_t slot = 0;  // position within the node's inputs or outputs
   bool output = false;
@@ -37,22 +42,30 @@ inline constexpr std::size_t decl_count = input_count<N> + output_count<N>;
 template <class P>
 constexpr PortDecl make_decl(std::uint32_t node, std::uint32_t slot, bool output) {
   using Base = typename unwrap_previous<P>::type;
-  return PortDecl{std::string_view{Base::name}, type_name_v<typename Base::type>, node, slot, output,
-                  is_previous<P>::value};
+  std::string_view default_from{};
+  if constexpr (has_default_value<Base>) default_from = type_name_v<Base>;
+  return PortDecl{std::string_view{Base::name}, type_name_v<typename Base::type>, default_from,
+                  node, slot, output, is_previous<P>::value};
 }
 
-template <class N, class... In, class... Out>
-constexpr void append_decls(PortDecl* out, std::uint32_t node, ports<In...>*, ports<Out...>*) {
-  std::uint32_t slot = 0;
-  ((*out++ = make_decl<In>(node, slot++, false)), ...);
-  slot = 0;
-  ((*out++ = make_decl<Out>(node, slot++, true)), ...);
+// One node's declarations, inputs then outputs; `node` is filled in by analyze(). A variable per
+// node type, so that analyze() gathers them with a pack expansion instead of a fold over all nodes.
+template <class... In, class... Out, std::size_t... I, std::size_t... O>
+constexpr std::array<PortDecl, sizeof...(In) + sizeof...(Out)> make_node_decls(
+    ports<In...>*, ports<Out...>*, std::index_sequence<I...>, std::index_sequence<O...>) {
+  return {make_decl<In>(0, I, false)..., make_decl<Out>(0, O, true)...};
 }
+template <class N>
+inline constexpr auto node_decls =
+    make_node_decls(static_cast<inputs_of<N>*>(nullptr), static_cast<outputs_of<N>*>(nullptr),
+                    std::make_index_sequence<input_count<N>>{},
+                    std::make_index_sequence<output_count<N>>{});
 
 enum class GraphError : std::uint8_t {
   none,
   node_listed_twice,
   port_type_conflict,
+  port_default_conflict,
   two_producers,
   no_producer,
   cycle,
@@ -135,6 +148,15 @@ constexpr void check_ports(Analysis<N, D>& a) {
     // name) pass here and are stopped where the pipeline calls the node's cycle().
     if (a.decls[d].type_name != a.decls[repr].type_name) {
       a.error = GraphError::port_type_conflict;
+      a.error_a = repr;
+      a.error_b = d;
+      return;
+    }
+  }
+  for (std::uint32_t d = 0; d < D; ++d) {
+    const auto repr = a.port_repr[a.port_of_decl[d]];
+    if (a.decls[d].default_from != a.decls[repr].default_from) {
+      a.error = GraphError::port_default_conflict;
       a.error_a = repr;
       a.error_b = d;
       return;
@@ -264,17 +286,20 @@ constexpr void number_ports_by_execution(Analysis<N, D>& a) {
 template <class... Nodes>
 constexpr auto analyze() {
   constexpr std::size_t N = sizeof...(Nodes);
-  constexpr std::size_t D = (decl_count<Nodes> + ... + 0);
+  constexpr std::array<std::size_t, N> counts{decl_count<Nodes>...};
+  constexpr std::size_t D = sum_of(counts);
   Analysis<N, D> a{};
 
   {
-    std::uint32_t node = 0;
-    PortDecl* out = a.decls.data();
-    ((a.decl_begin[node] = static_cast<std::uint32_t>(out - a.decls.data()),
-      append_decls<Nodes>(out, node, static_cast<inputs_of<Nodes>*>(nullptr),
-                          static_cast<outputs_of<Nodes>*>(nullptr)),
-      out += decl_count<Nodes>, ++node),
-     ...);
+    const std::array<const PortDecl*, N> decls_of_node{node_decls<Nodes>.data()...};
+    std::uint32_t d = 0;
+    for (std::uint32_t n = 0; n < N; ++n) {
+      a.decl_begin[n] = d;
+      for (std::size_t k = 0; k < counts[n]; ++k) {
+        a.decls[d] = decls_of_node[n][k];
+        a.decls[d++].node = n;
+      }
+    }
     a.decl_begin[N] = static_cast<std::uint32_t>(D);
   }
   for (std::uint32_t n = 0; n < N; ++n) a.order[n] = a.position[n] = n;

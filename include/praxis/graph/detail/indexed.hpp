@@ -74,4 +74,24 @@ constexpr const T& slot_get(const indexed_slot<I, T>& s) {
   return s.value;
 }
 
+// References to a pack of objects, reachable by index in O(1) (what std::forward_as_tuple would
+// give, without a tuple's recursive instantiation).
+template <std::size_t I, class T>
+struct indexed_ref {
+  T& ref;
+};
+
+template <class Seq, class... Ts>
+struct indexed_refs;
+
+template <std::size_t... I, class... Ts>
+struct indexed_refs<std::index_sequence<I...>, Ts...> : indexed_ref<I, Ts>... {
+  explicit indexed_refs(Ts&... objects) : indexed_ref<I, Ts>{objects}... {}
+};
+
+template <std::size_t I, class T>
+constexpr T& ref_get(const indexed_ref<I, T>& r) {
+  return r.ref;
+}
+
 }  // namespace praxis::detail
