@@ -142,6 +142,10 @@ class MotionController
     this->template node<motion::DispatchingMotion<Model>>().duration = options_.dispatch_duration;
     this->template node<motion::HeadMotionNode<Model>>().options = options_.head;
   }
+  MotionController(const MotionController&) = delete;
+  MotionController& operator=(const MotionController&) = delete;
+  // A run() on another thread is stopped and waited for before this configuration's members go.
+  ~MotionController() { this->stop_and_wait(); }
 
   [[nodiscard]] Behaviour& behaviour() { return this->template node<Behaviour>(); }
   [[nodiscard]] const motion::MotionSafeExits& safe_exits() const {

@@ -6,7 +6,8 @@
 // reporter thread drains them, prints motion transitions, command-guard events, what the robot
 // reports back (its mode, the outcome of each request) and compute-time statistics with spdlog,
 // and appends the per-cycle CSV log. When a queue is full the record is dropped and
-// counted, never waited for.
+// counted, never waited for. Each queue has one producer: the control thread, except for the
+// stall events, which the send thread pushes.
 
 #include <algorithm>
 #include <array>
@@ -36,6 +37,16 @@
 #include "praxis/motion/motion_type.hpp"
 
 namespace praxis::control {
+
+// The send thread found the newest command older than RuntimeOptions::command_timeout (the control
+// thread stalled) and sends damping instead (`stalled`), or fresh commands came again (not stalled).
+struct StallEvent {
+  double time = 0.0;              // s since the runtime started
+  std::uint64_t episode = 0;      // 1 for the first stall of the runtime's life
+  bool stalled = false;
+  double command_age = 0.0;       // s: age of the newest command when the event was seen
+  std::uint64_t damped_sends = 0;  // damping frames sent in this episode (when it ends)
+};
 
 struct ReporterOptions {
   std::size_t stats_every = 100;       // cycles per compute-time window (the framework prints per 100)
@@ -68,6 +79,8 @@ class Reporter {
   void push(const GuardEvent& e) { count(guards_.push(e)); }
   void push(const StatusEvent& e) { count(statuses_.push(e)); }
   void push_compute_time(std::uint32_t ns) { count(compute_.push(ns)); }
+  // ---- producer side: the send thread; never blocks ----
+  void push(const StallEvent& e) { count(stalls_.push(e)); }
 
   // ---- for anyone else ----
 
@@ -93,6 +106,10 @@ class Reporter {
     std::lock_guard lock(mutex_);
     return status_history_;
   }
+  [[nodiscard]] std::vector<StallEvent> stall_events() const {
+    std::lock_guard lock(mutex_);
+    return stall_history_;
+  }
   void info(std::string_view message) {
     if (log_) log_->info(message);
   }
@@ -113,6 +130,7 @@ class Reporter {
     touch(guards_, GuardEvent{});
     touch(statuses_, StatusEvent{});
     touch(compute_, std::uint32_t{0});
+    touch(stalls_, StallEvent{});
   }
 
   void count(bool pushed) {
@@ -156,6 +174,15 @@ class Reporter {
       if (log_) log_->status(st);
       ++n;
     }
+    StallEvent se;
+    while (stalls_.pop(se)) {
+      {
+        std::lock_guard lock(mutex_);
+        stall_history_.push_back(se);
+      }
+      if (log_) log_->info(describe(se));
+      ++n;
+    }
     GuardEvent g;
     while (guards_.pop(g)) {
       if (log_) log_->guard(g);
@@ -174,6 +201,16 @@ class Reporter {
     }
     handled_.fetch_add(n, std::memory_order_release);
     return n;
+  }
+
+  static std::string describe(const StallEvent& e) {
+    const auto ms = [](double s) { return std::to_string(static_cast<long long>(s * 1e3)) + " ms"; };
+    if (e.stalled) {
+      return "t=" + std::to_string(e.time) + " s: control stalled (newest command " + ms(e.command_age) +
+             " old, stall " + std::to_string(e.episode) + "): sending damping";
+    }
+    return "t=" + std::to_string(e.time) + " s: control resumed after stall " + std::to_string(e.episode) + " (" +
+           std::to_string(e.damped_sends) + " damping frames sent)";
   }
 
   void report_window() {
@@ -229,6 +266,7 @@ class Reporter {
   boost::lockfree::spsc_queue<GuardEvent, boost::lockfree::capacity<256>> guards_;
   boost::lockfree::spsc_queue<StatusEvent, boost::lockfree::capacity<256>> statuses_;
   boost::lockfree::spsc_queue<std::uint32_t, boost::lockfree::capacity<8192>> compute_;
+  boost::lockfree::spsc_queue<StallEvent, boost::lockfree::capacity<64>> stalls_;
   std::atomic<std::uint64_t> pushed_{0}, handled_{0}, dropped_{0};
   std::atomic<bool> stop_{false};
 
@@ -243,6 +281,7 @@ class Reporter {
   ComputeStats last_stats_;
   std::vector<TransitionEvent> history_;
   std::vector<StatusEvent> status_history_;
+  std::vector<StallEvent> stall_history_;
 
   std::thread thread_;
 };

@@ -99,6 +99,10 @@ class RobotController
     // The framework's states switch directly: the pd_ratio ramp is STAND's way in.
     for (auto& s : this->template node<motion::DispatchingMotion<Model>>().start_pose) s = Model::stand_pose;
   }
+  RobotController(const RobotController&) = delete;
+  RobotController& operator=(const RobotController&) = delete;
+  // A run() on another thread is stopped and waited for before this configuration's members go.
+  ~RobotController() { this->stop_and_wait(); }
 
   // Loads USER_CTRL's parameters from `folder` and checks what praxis relies on. Throws (with the
   // file and key in the message) before anything is sent to the robot.

@@ -28,6 +28,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -36,6 +37,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "praxis/control/reporter.hpp"
@@ -73,7 +75,13 @@ struct RuntimeOptions {
   std::optional<std::filesystem::path> cycle_log;
   std::size_t stats_every = 100;
   bool print = true;
-  // Called first and last on each thread of run(): the place for CPU affinity and priorities.
+  // Trigger::timer: a command older than this when the send thread would send it means the control
+  // thread stalled; the send thread then sends damping instead (see Runtime::command_stalls()).
+  // Unset = 3 control periods, and at least one period plus two send periods (the age a command
+  // reaches in normal operation is up to about one of each).
+  std::optional<Duration> command_timeout;
+  // Called first and last on each thread of run(): the place for CPU affinity and priorities. An
+  // exception from either ends the run like one from the cycle.
   std::function<void(ThreadRole)> on_thread_start;
   std::function<void(ThreadRole)> on_thread_exit;
 };
@@ -131,6 +139,15 @@ constexpr bool check_joint_modes() {
   return true;
 }
 
+namespace detail {
+// What the control thread hands the send thread: the command and when it was computed.
+template <std::size_t N>
+struct StampedCommand {
+  JointCommand<N> command;
+  TimePoint computed{};
+};
+}  // namespace detail
+
 }  // namespace control
 
 template <class Derived, Backend B, class Graph>
@@ -151,7 +168,13 @@ class Runtime {
   }
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
-  ~Runtime() { request_stop(); }
+  // Stops a run() executing on another thread and waits until it returned (its threads joined,
+  // damping sent, control handed back); after step()-driven use, sends damping once and hands
+  // control back. Never throws.
+  ~Runtime() {
+    stop_and_wait();
+    finish_stepping();
+  }
 
   // One control cycle at `now`: read the newest state and status, run the graph, hand the command
   // and the requests to the backend.
@@ -164,6 +187,10 @@ class Runtime {
   }
 
   // Real time (see the header comment). Blocks until request_stop() or until `duration` passed.
+  // Every run starts afresh: empty mailboxes, the graph reset (so the selection starts in damping
+  // and a user's controller is re-entered, and reset, only through the normal path). An exception
+  // from user code or a hook on any thread stops all threads, sends damping, hands control back,
+  // and is rethrown here.
   void run_for(Duration duration) { run_until(Clock::now() + duration); }
   void run() { run_until(TimePoint::max()); }
   void request_stop() {
@@ -191,12 +218,21 @@ class Runtime {
   [[nodiscard]] std::uint64_t cycles() const { return cycle_count_; }
   // run(): control cycles skipped because the loop fell more than a period behind its deadlines.
   [[nodiscard]] std::uint64_t overruns() const { return overruns_.load(std::memory_order_relaxed); }
+  // run() with Trigger::timer: how often the send thread found the newest command older than
+  // command_timeout (stall episodes), and how many damping frames it sent instead.
+  [[nodiscard]] std::uint64_t command_stalls() const { return command_stalls_.load(std::memory_order_relaxed); }
+  [[nodiscard]] std::uint64_t stalled_sends() const { return stalled_sends_.load(std::memory_order_relaxed); }
   [[nodiscard]] const Graph& graph() const { return graph_; }
   template <class Node>
   [[nodiscard]] Node& node() {
     return graph_.template node<Node>();
   }
   [[nodiscard]] const RuntimeOptions& runtime_options() const { return options_; }
+  // The send thread's command age limit for a control period (see RuntimeOptions::command_timeout).
+  [[nodiscard]] Duration command_timeout(Duration control_period) const {
+    if (options_.command_timeout) return *options_.command_timeout;
+    return std::max(3 * control_period, control_period + 2 * options_.send_period);
+  }
 
   // Transitions and statistics as the reporter thread saw them; flush() first to see everything.
   void flush() {
@@ -208,6 +244,9 @@ class Runtime {
   [[nodiscard]] std::vector<control::StatusEvent> status_events() const {
     return reporter_ ? reporter_->status_events() : std::vector<control::StatusEvent>{};
   }
+  [[nodiscard]] std::vector<control::StallEvent> stall_events() const {
+    return reporter_ ? reporter_->stall_events() : std::vector<control::StallEvent>{};
+  }
   [[nodiscard]] control::ComputeStats compute_stats() const {
     return reporter_ ? reporter_->last_stats() : control::ComputeStats{};
   }
@@ -218,7 +257,7 @@ class Runtime {
   [[nodiscard]] const std::optional<LifecycleResult>& acquired() const { return acquired_; }
 
   // Hands control back to the robot (backends with a lifecycle; a no-op otherwise). Called by run()
-  // when it ends; after step()-driven runs, call it yourself.
+  // when it ends and by the destructor; after step()-driven runs you may call it yourself.
   LifecycleResult release() {
     if constexpr (HasLifecycle<B>) {
       if (acquired_ && acquired_->ok && !released_) {
@@ -239,22 +278,35 @@ class Runtime {
   // For the configuration: the period it defaults to.
   [[nodiscard]] Duration period_or(Duration fallback) const { return options_.period ? *options_.period : fallback; }
 
+  // For the configuration's destructor, which must call it first: a run() on another thread still
+  // uses the configuration's members until it returns.
+  void stop_and_wait() noexcept {
+    if (!running_.load(std::memory_order_acquire)) return;
+    request_stop();
+    // Polled, not notified: a notification would touch this object after the run let go of it.
+    while (running_.load(std::memory_order_acquire)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
  private:
   [[nodiscard]] Derived& derived() { return static_cast<Derived&>(*this); }
 
   void ensure_started(TimePoint now) {
-    if (reporter_) return;
-    derived().before_start();
-    start_time_ = now;
-    control::ReporterOptions ro;
-    ro.stats_every = options_.stats_every;
-    ro.print = options_.print;
-    ro.csv_file = options_.cycle_log;
-    std::array<float, control::k_max_log_values> probe{};
-    const auto log_values = options_.cycle_log ? derived().log_into(probe) : 0;
-    reporter_ = std::make_unique<control::Reporter<N>>(ro, std::span<const JointSpec, N>(Model::joints), log_values);
+    if (!reporter_) {
+      derived().before_start();
+      start_time_ = now;
+      control::ReporterOptions ro;
+      ro.stats_every = options_.stats_every;
+      ro.print = options_.print;
+      ro.csv_file = options_.cycle_log;
+      std::array<float, control::k_max_log_values> probe{};
+      const auto log_values = options_.cycle_log ? derived().log_into(probe) : 0;
+      reporter_ = std::make_unique<control::Reporter<N>>(ro, std::span<const JointSpec, N>(Model::joints), log_values);
+    }
     if constexpr (HasLifecycle<B>) {
+      // Taken again after a run (or release()) handed it back.
+      if (acquired_ && acquired_->ok && !released_) return;
       acquired_ = backend_.acquire(options_.lifecycle_timeout);
+      released_ = false;
       reporter_->info("lifecycle: " + acquired_->message);
       if (!acquired_->ok) {
         throw std::runtime_error("praxis: could not take control of the robot (" + std::string(Model::name) +
@@ -287,18 +339,14 @@ class Runtime {
   // `write_now`: false in Trigger::timer, where the send thread writes.
   void hand_over(TimePoint now, bool write_now) {
     const auto& cmd = actuated();
-    if (write_now && covers_any(cmd)) backend_.write(cmd, now);
+    if (cmd.covers_any()) {
+      commanded_ = true;
+      if (write_now) backend_.write(cmd, now);
+    }
     if constexpr (PostsRequests<B>) {
       const auto& r = requests();
       if (r.any) backend_.post(r);
     }
-  }
-
-  static bool covers_any(const JointCommand<N>& c) {
-    for (const auto m : c.mode) {
-      if (m != JointMode::none) return true;
-    }
-    return false;
   }
 
   void report(TimePoint now, Duration compute) {
@@ -346,42 +394,111 @@ class Runtime {
   }
 
   void run_until(TimePoint end) {
+    if (running_.exchange(true, std::memory_order_acq_rel)) {
+      throw std::logic_error("praxis: run() is already executing on another thread; one run at a time");
+    }
+    // Whatever happens below, a destructor waiting on another thread is let go at the end. The
+    // store is the run's last access to this object: the destructor may proceed the moment it
+    // sees it.
+    struct Running {
+      std::atomic<bool>& flag;
+      ~Running() { flag.store(false, std::memory_order_release); }
+    } running{running_};
+    if (options_.command_timeout && *options_.command_timeout <= Duration::zero()) {
+      throw std::invalid_argument("praxis: RuntimeOptions::command_timeout must be positive, got " +
+                                  std::to_string(to_seconds(*options_.command_timeout) * 1e3) + " ms");
+    }
     const TimePoint start = Clock::now();
     // A stop requested before this point (during start-up, or between runs) ends this run before
     // its first cycle: requests are never lost.
     if (stop_.exchange(false, std::memory_order_acq_rel)) return;
     ensure_started(start);
-    if (stop_.exchange(false, std::memory_order_acq_rel)) return;
-    const Duration control_period = derived().period();
-    if (options_.trigger == Trigger::state) {
-      if constexpr (WakesOnState<B>) {
-        run_state_triggered(end, control_period);
-      } else {
-        throw std::logic_error("praxis: Trigger::state needs a backend that wakes the loop on a new state "
-                               "(set_wakeup); this backend (" + std::string(Model::name) + ") has none");
-      }
-    } else {
-      run_timer(end, control_period);
+    begin_run();
+    if (stop_.exchange(false, std::memory_order_acq_rel)) {
+      finish_run();
+      return;
     }
-    leave_damped(Clock::now());
-    release();
+    try {
+      const Duration control_period = derived().period();
+      if (options_.trigger == Trigger::state) {
+        if constexpr (WakesOnState<B>) {
+          run_state_triggered(end, control_period);
+        } else {
+          throw std::logic_error("praxis: Trigger::state needs a backend that wakes the loop on a new state "
+                                 "(set_wakeup); this backend (" + std::string(Model::name) + ") has none");
+        }
+      } else {
+        run_timer(end, control_period);
+      }
+    } catch (...) {
+      record_fault(std::current_exception());
+    }
+    finish_run();
+  }
+
+  // A run starts from nothing the last one left: no state or command in the mailboxes, and the
+  // graph reset — every port to its default, every node with a reset() (the selectors, the
+  // collector, the fall detector) to its initial state — so the selection is damping. Resetting
+  // (rather than constructing a new graph) keeps what the configuration set up: USER_CTRL with its
+  // loaded parameters, the nodes' options, the StateSource's input; motions that are not selected
+  // forget their progress by themselves.
+  void begin_run() {
+    if (commanded_) leave_damped(input_.info.now);  // step()-driven use before this run
+    (void)states_.fetch();
+    (void)measured_.fetch();
+    (void)commands_.fetch();
+    input_ = control::CycleInput<N>{};
+    logged_status_ = {};
+    graph_.reset();
+  }
+
+  // The end of every run, also a failed one: damping, control handed back, the stop consumed, and
+  // the first fault (if any) rethrown to run()'s caller.
+  void finish_run() {
+    try {
+      leave_damped(Clock::now());
+    } catch (...) {
+      record_fault(std::current_exception());
+    }
+    try {
+      release();
+    } catch (...) {
+      record_fault(std::current_exception());
+    }
     stop_.store(false, std::memory_order_release);  // this run's stop is consumed; the next may run
+    if (faulted_.load(std::memory_order_acquire)) {
+      auto fault = std::exchange(fault_, nullptr);
+      faulted_.store(false, std::memory_order_release);
+      std::rethrow_exception(fault);
+    }
+  }
+
+  void finish_stepping() noexcept {
+    try {
+      if (commanded_) leave_damped(input_.info.now);
+    } catch (...) {  // a destructor reports nothing more: the backend itself failed
+    }
+    try {
+      release();
+    } catch (...) {
+    }
+  }
+
+  // The first fault of a run wins; every thread stops.
+  void record_fault(std::exception_ptr e) noexcept {
+    bool expected = false;
+    if (faulted_.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) fault_ = std::move(e);
+    request_stop();
   }
 
   // The last word of a run: damping for the joints it commanded (nothing stays stiff on a target
   // nobody updates any more) and the damping mode for a robot with its own modes.
   void leave_damped(TimePoint now) {
-    if (cycle_count_ == 0) return;
+    if (!commanded_) return;
+    commanded_ = false;
     JointCommand<N> last = actuated();
-    if (covers_any(last)) {
-      for (std::size_t j = 0; j < N; ++j) {
-        if (last.mode[j] == JointMode::none) continue;
-        const auto i = static_cast<Eigen::Index>(j);
-        last.mode[j] = JointMode::position;
-        last.q[i] = std::isfinite(input_.state.q[i]) ? input_.state.q[i] : 0.0;
-        last.dq[i] = last.kp[i] = last.tau_ff[i] = 0.0;
-        last.kd[i] = options_.damping_kd;
-      }
+    if (last.covers_any()) {
+      damp_covered(last, input_.state.q, options_.damping_kd);
       backend_.write(last, now);
       final_command_ = last;
     }
@@ -397,77 +514,140 @@ class Runtime {
     }
   }
 
+  // Runs a thread's body between its hooks; an exception from either ends the run (record_fault).
+  template <class Body>
+  void guarded(ThreadRole role, Body&& body) noexcept {
+    try {
+      hook(options_.on_thread_start, role);
+      body();
+    } catch (...) {
+      record_fault(std::current_exception());
+    }
+    try {
+      hook(options_.on_thread_exit, role);
+    } catch (...) {
+      record_fault(std::current_exception());
+    }
+  }
+
   void run_state_triggered(TimePoint end, Duration control_period) {
     if constexpr (WakesOnState<B>) {
-      hook(options_.on_thread_start, ThreadRole::control);
       wakeup_.clear();
       backend_.set_wakeup(&wakeup_);
-      while (!stop_.load(std::memory_order_acquire)) {
-        const TimePoint deadline = std::min(end, Clock::now() + control_period);
-        const bool woke = wakeup_.wait_until(deadline);
-        if (stop_.load(std::memory_order_acquire) || Clock::now() >= end) break;
-        const TimePoint now = Clock::now();
-        if (woke && backend_.read(input_.state, now)) input_.info.have_state = true;
-        read_status();
-        cycle(now);
-        hand_over(now, true);
-      }
+      guarded(ThreadRole::control, [&] {
+        while (!stop_.load(std::memory_order_acquire)) {
+          const TimePoint deadline = std::min(end, Clock::now() + control_period);
+          const bool woke = wakeup_.wait_until(deadline);
+          if (stop_.load(std::memory_order_acquire) || Clock::now() >= end) break;
+          const TimePoint now = Clock::now();
+          if (woke && backend_.read(input_.state, now)) input_.info.have_state = true;
+          read_status();
+          cycle(now);
+          hand_over(now, true);
+        }
+      });
       backend_.set_wakeup(nullptr);
-      hook(options_.on_thread_exit, ThreadRole::control);
     }
   }
 
   void run_timer(TimePoint end, Duration control_period) {
+    const Duration timeout = command_timeout(control_period);
     std::thread receive([&] {
-      hook(options_.on_thread_start, ThreadRole::receive);
-      TimePoint next = Clock::now();
-      while (!stop_.load(std::memory_order_acquire)) {
-        if (backend_.read(states_.back(), Clock::now())) states_.publish();
-        next += options_.receive_period;
-        std::this_thread::sleep_until(next);
-      }
-      hook(options_.on_thread_exit, ThreadRole::receive);
+      guarded(ThreadRole::receive, [&] {
+        TimePoint next = Clock::now();
+        while (!stop_.load(std::memory_order_acquire)) {
+          auto& state = states_.back();
+          if (backend_.read(state, Clock::now())) {
+            measured_.publish(state.q);  // for the send thread's damping, should control stall
+            states_.publish();
+          }
+          next += options_.receive_period;
+          std::this_thread::sleep_until(next);
+        }
+      });
     });
-    std::thread send([&] {
-      hook(options_.on_thread_start, ThreadRole::send);
-      TimePoint next = Clock::now();
-      bool have_command = false;
-      while (!stop_.load(std::memory_order_acquire)) {
-        have_command = commands_.fetch() || have_command;
-        if (have_command && covers_any(commands_.value())) backend_.write(commands_.value(), Clock::now());
-        next += options_.send_period;
-        std::this_thread::sleep_until(next);
-      }
-      hook(options_.on_thread_exit, ThreadRole::send);
-    });
-
-    hook(options_.on_thread_start, ThreadRole::control);
-    TimePoint next = Clock::now();
-    while (!stop_.load(std::memory_order_acquire)) {
-      next += control_period;  // absolute deadlines: a late cycle does not shift the ones after it
-      if (next >= end) break;
-      // After a stall (a cycle that took longer than several periods), the deadlines already missed
-      // are skipped and counted rather than run back to back with stale data.
-      if (const auto late = Clock::now() - next; late > control_period) {
-        const auto missed = late / control_period;
-        next += missed * control_period;
-        overruns_.fetch_add(static_cast<std::uint64_t>(missed), std::memory_order_relaxed);
-      }
-      std::this_thread::sleep_until(next);
-      if (states_.fetch()) {
-        input_.state = states_.value();
-        input_.info.have_state = true;
-      }
-      read_status();
-      const TimePoint now = Clock::now();
-      cycle(now);
-      commands_.publish(actuated());
-      hand_over(now, false);
+    std::thread send;
+    try {
+      send = std::thread([&] { guarded(ThreadRole::send, [&] { send_loop(timeout); }); });
+    } catch (...) {
+      stop_.store(true, std::memory_order_release);
+      receive.join();
+      throw;
     }
-    hook(options_.on_thread_exit, ThreadRole::control);
+
+    guarded(ThreadRole::control, [&] {
+      TimePoint next = Clock::now();
+      while (!stop_.load(std::memory_order_acquire)) {
+        next += control_period;  // absolute deadlines: a late cycle does not shift the ones after it
+        if (next >= end) break;
+        // After a stall (a cycle that took longer than several periods), the deadlines already missed
+        // are skipped and counted rather than run back to back with stale data.
+        if (const auto late = Clock::now() - next; late > control_period) {
+          const auto missed = late / control_period;
+          next += missed * control_period;
+          overruns_.fetch_add(static_cast<std::uint64_t>(missed), std::memory_order_relaxed);
+        }
+        std::this_thread::sleep_until(next);
+        if (states_.fetch()) {
+          input_.state = states_.value();
+          input_.info.have_state = true;
+        }
+        read_status();
+        const TimePoint now = Clock::now();
+        cycle(now);
+        auto& out = commands_.back();
+        out.command = actuated();
+        out.computed = Clock::now();
+        commands_.publish();
+        hand_over(now, false);
+      }
+    });
     stop_.store(true, std::memory_order_release);
     receive.join();
     send.join();
+  }
+
+  // Trigger::timer's send thread: the newest command every send period, or, when it is older than
+  // `timeout` (the control thread stalled: a blocked controller, a page fault storm, a debugger),
+  // damping on the joints it covered at the newest measured position. Fresh commands are sent again
+  // as soon as they come; what they are is the graph's business (its own safety rules).
+  void send_loop(Duration timeout) {
+    TimePoint next = Clock::now();
+    bool have_command = false, have_measured = false, stalled = false;
+    std::uint64_t damped_in_episode = 0;
+    JointCommand<N> damping;
+    while (!stop_.load(std::memory_order_acquire)) {
+      have_command = commands_.fetch() || have_command;
+      have_measured = measured_.fetch() || have_measured;
+      const TimePoint now = Clock::now();
+      if (have_command && commands_.value().command.covers_any()) {
+        const auto& newest = commands_.value();
+        const Duration age = now - newest.computed;
+        if (age <= timeout) {
+          if (stalled) {
+            stalled = false;
+            reporter_->push(control::StallEvent{to_seconds(now - start_time_),
+                                                command_stalls_.load(std::memory_order_relaxed), false,
+                                                to_seconds(age), damped_in_episode});
+          }
+          backend_.write(newest.command, now);
+        } else {
+          if (!stalled) {
+            stalled = true;
+            damped_in_episode = 0;
+            const auto episode = command_stalls_.fetch_add(1, std::memory_order_relaxed) + 1;
+            reporter_->push(control::StallEvent{to_seconds(now - start_time_), episode, true, to_seconds(age), 0});
+          }
+          damping = newest.command;
+          damp_covered(damping, have_measured ? measured_.value() : newest.command.q, options_.damping_kd);
+          backend_.write(damping, now);
+          ++damped_in_episode;
+          stalled_sends_.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
+      next += options_.send_period;
+      std::this_thread::sleep_until(next);
+    }
   }
 
   static void hook(const std::function<void(ThreadRole)>& f, ThreadRole role) {
@@ -483,14 +663,21 @@ class Runtime {
   std::unique_ptr<control::Reporter<N>> reporter_;
   control::CycleRecord<N> record_{};
   RobotStatus logged_status_{};
-  LatestValue<RobotState<N>> states_;
-  LatestValue<JointCommand<N>> commands_;
+  LatestValue<RobotState<N>> states_;                        // receive -> control
+  LatestValue<JointVector<N>> measured_;                     // receive -> send (damping targets)
+  LatestValue<control::detail::StampedCommand<N>> commands_;  // control -> send
   Wakeup wakeup_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> running_{false};
   std::atomic<std::uint64_t> overruns_{0};
+  std::atomic<std::uint64_t> command_stalls_{0};
+  std::atomic<std::uint64_t> stalled_sends_{0};
+  std::atomic<bool> faulted_{false};
+  std::exception_ptr fault_;  // written by the first faulting thread, read after the threads joined
   std::optional<LifecycleResult> acquired_;
   std::optional<JointCommand<N>> final_command_;
   bool released_ = false;
+  bool commanded_ = false;  // a command went out since the last damping (leave_damped)
 };
 
 }  // namespace praxis

@@ -11,6 +11,7 @@
 // another mode does not compile.
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -62,6 +63,14 @@ struct JointCommand {
     return mode[j] != JointMode::disabled && mode[j] != JointMode::none;
   }
 
+  // Whether the command covers any joint (a command covering none is not sent).
+  [[nodiscard]] constexpr bool covers_any() const {
+    for (const auto m : mode) {
+      if (m != JointMode::none) return true;
+    }
+    return false;
+  }
+
   // x * 0 is 0 for every finite x and NaN for NaN and infinity, so one vectorisable sum answers
   // for all five vectors (this runs several times per cycle; Eigen's allFinite is far slower).
   [[nodiscard]] bool all_finite() const {
@@ -82,6 +91,27 @@ void set_position_command(JointCommand<N>& cmd, const JointVector<N>& q, double 
   cmd.kd.setConstant(kd);
   cmd.tau_ff.setZero();
   cmd.mode.fill(JointMode::position);
+}
+
+// Damping for joint j: no stiffness, kd brakes it, the target where it was measured. A non-finite
+// measurement is no target (kp is 0, so the target only matters to what a log shows).
+template <std::size_t N>
+void damp_joint(JointCommand<N>& cmd, std::size_t j, double q_measured, double kd) {
+  const auto i = static_cast<Eigen::Index>(j);
+  cmd.mode[j] = JointMode::position;
+  cmd.q[i] = std::isfinite(q_measured) ? q_measured : 0.0;
+  cmd.dq[i] = 0.0;
+  cmd.kp[i] = 0.0;
+  cmd.tau_ff[i] = 0.0;
+  cmd.kd[i] = kd;
+}
+
+// Damping on every joint the command covers; the joints it leaves to the robot stay left.
+template <std::size_t N>
+void damp_covered(JointCommand<N>& cmd, const JointVector<N>& q_measured, double kd) {
+  for (std::size_t j = 0; j < N; ++j) {
+    if (cmd.mode[j] != JointMode::none) damp_joint(cmd, j, q_measured[static_cast<Eigen::Index>(j)], kd);
+  }
 }
 
 }  // namespace praxis

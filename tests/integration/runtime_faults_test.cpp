@@ -1,0 +1,294 @@
+// What run() does on its own faults: a stalled control thread (the send side damps instead of
+// re-sending a stale command), an exception from user code or a hook on any thread (damping, threads
+// joined, control handed back, the exception rethrown to run()'s caller), a second run (starts from
+// damping with fresh mailboxes) and the destructor (stops a run on another thread, damps after
+// step()). Built in the normal suite and under ThreadSanitizer (tests/CMakeLists.txt).
+//
+// Gamepad scripts start when the control loop starts (LoopScriptedRobot), and every fault is placed
+// at a known point of the user's controller (the n-th calculate() after its k-th reset), so nothing
+// here depends on how fast the machine is.
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "loop_scripted_robot.hpp"
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/hardware/mock/mock_robot.hpp"
+#include "praxis/hardware/unitree/g1.hpp"
+
+using namespace std::chrono_literals;
+
+namespace {
+
+using Model = praxis::unitree::G1;
+using Mock = praxis::mock::MockRobot<Model>;
+using Robot = praxis::test::LoopScriptedRobot<Mock>;
+constexpr std::size_t N = Model::joint_count;
+constexpr double k_ctrl_kp = 60.0;
+
+// What the user's controller reports, and what a test does at a given calculate().
+struct Probe {
+  std::atomic<int> resets{0};
+  // (resets so far, calculate() calls since the last reset); runs on the control thread.
+  std::function<void(int, int)> on_calculate;
+};
+
+// Holds its init_pos (the stand pose) with kp 60. RobotController resets it on entering STAND
+// (where it runs warm, not sent) and again on entering CTRL: after reset #2 it is in CTRL.
+struct ProbeController {
+  double dt = 0.002, kp = k_ctrl_kp, kd = 1.5;
+  std::array<double, N> init_pos = Model::stand_pose;
+  std::array<double, N> jpos_des = Model::stand_pose;
+  Probe* probe = nullptr;
+  int calls = 0;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {
+    calls = 0;
+    probe->resets.fetch_add(1, std::memory_order_acq_rel);
+  }
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() {
+    jpos_des = init_pos;
+    ++calls;
+    if (probe->on_calculate) probe->on_calculate(probe->resets.load(std::memory_order_acquire), calls);
+  }
+  std::array<float, 1> log() const { return {static_cast<float>(calls)}; }
+};
+
+ProbeController probing(Probe& probe) {
+  ProbeController c;
+  c.probe = &probe;
+  return c;
+}
+
+using Controller = praxis::RobotController<Robot, ProbeController>;
+
+// R2 held long enough for the pd_ratio ramp (170 cycles), then A: DAMPING -> STAND -> CTRL.
+void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) {
+  mock.hold(praxis::GamepadButton::R2, origin + 50ms, 700ms);
+  mock.tap(praxis::GamepadButton::A, origin + 900ms);
+}
+void stand_only(Mock& mock, praxis::TimePoint origin) { mock.hold(praxis::GamepadButton::R2, origin + 50ms, 20s); }
+
+praxis::ControllerOptions options_for(Robot& robot) {
+  praxis::ControllerOptions o;
+  o.print = false;
+  o.on_thread_start = [&robot](praxis::ThreadRole role) {
+    if (role == praxis::ThreadRole::control) robot.arm();
+  };
+  return o;
+}
+
+// Damping on every joint: no stiffness, the run's damping kd, position mode.
+bool is_damping(const praxis::JointCommand<N>& c, double kd) {
+  for (std::size_t j = 0; j < N; ++j) {
+    if (c.mode[j] != praxis::JointMode::position || c.kp[j] != 0.0 || c.kd[j] != kd) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("a stalled control thread: the send thread sends damping, counts the stall, and resumes",
+          "[control][threads][faults]") {
+  Mock mock({}, praxis::Clock::now());  // simulated time = the real clock
+  Robot robot(mock, stand_then_ctrl);
+  Probe probe;
+  auto options = options_for(robot);
+  Controller controller(robot, options, probing(probe));
+  const auto timeout = controller.command_timeout(controller.period());
+  CHECK(timeout == 6ms);  // 3 periods of 2 ms
+
+  praxis::TimePoint stall_begin{}, stall_end{};
+  probe.on_calculate = [&](int resets, int calls) {
+    if (resets != 2) return;  // only in CTRL
+    if (calls == 50) {
+      stall_begin = praxis::Clock::now();
+      std::this_thread::sleep_for(300ms);  // the controller blocks, once
+      stall_end = praxis::Clock::now();
+    }
+    if (calls == 150) controller.request_stop();
+  };
+  controller.run_for(20s);
+  REQUIRE(stall_end > stall_begin);
+
+  CHECK(controller.command_stalls() >= 1);
+  CHECK(controller.stalled_sends() >= 1);
+  const auto log = mock.command_log();
+  int damped = 0, resumed = 0;
+  for (const auto& entry : log) {
+    if (entry.time > stall_begin + timeout && entry.time < stall_end) {
+      // The newest command then was CTRL's (kp 60), computed before the stall began.
+      INFO("sent " << praxis::to_seconds(entry.time - stall_begin) * 1e3 << " ms into the stall");
+      CHECK(is_damping(entry.command, options.damping_kd));
+      CHECK(entry.command.q[3] == Approx(Model::stand_pose[3]).margin(0.05));  // held where it stood
+      ++damped;
+    }
+    if (entry.time > stall_end && entry.command.kp.maxCoeff() == k_ctrl_kp) ++resumed;
+  }
+  CHECK(damped > 0);
+  CHECK(resumed > 0);  // fresh CTRL commands were sent again after the stall
+
+  controller.flush();
+  const auto events = controller.stall_events();
+  bool began = false, ended = false;
+  for (const auto& e : events) {
+    if (e.stalled && e.command_age > 0.005) began = true;
+    if (!e.stalled && began && e.damped_sends > 0) ended = true;
+  }
+  CHECK(began);
+  CHECK(ended);
+}
+
+TEST_CASE("an exception in USER_CTRL's calculate() in CTRL reaches run()'s caller after damping",
+          "[control][threads][faults]") {
+  Mock mock({}, praxis::Clock::now());  // simulated time = the real clock
+  Robot robot(mock, stand_then_ctrl);
+  Probe probe;
+  auto options = options_for(robot);
+  options.damping_kd = 3.0;
+  Controller controller(robot, options, probing(probe));
+  bool thrown = false;
+  probe.on_calculate = [&](int resets, int calls) {
+    if (resets == 2 && calls == 20 && !thrown) {
+      thrown = true;
+      throw std::runtime_error("calculate() failed on purpose in CTRL");
+    }
+  };
+  REQUIRE_THROWS_WITH(controller.run_for(20s), "calculate() failed on purpose in CTRL");
+  REQUIRE(thrown);
+  REQUIRE(mock.commands_received() > 0);
+  CHECK(is_damping(mock.last_command().command, 3.0));
+  REQUIRE(controller.final_command().has_value());
+  CHECK(is_damping(*controller.final_command(), 3.0));
+
+  // The runtime is usable again: the next run starts in damping and ends normally.
+  const auto before = mock.commands_received();
+  CHECK_NOTHROW(controller.run_for(300ms));
+  REQUIRE(mock.commands_received() > before + 1);
+  CHECK(is_damping(mock.command_log()[before].command, 3.0));
+  CHECK(is_damping(mock.last_command().command, 3.0));
+}
+
+TEST_CASE("an exception from user code in a state-triggered run reaches the caller after damping",
+          "[control][faults]") {
+  Mock mock({}, praxis::Clock::now());  // simulated time = the real clock
+  Robot robot(mock, stand_only);
+  Probe probe;
+  auto options = options_for(robot);
+  options.trigger = praxis::Trigger::state;
+  Controller controller(robot, options, probing(probe));
+  probe.on_calculate = [&](int resets, int calls) {
+    if (resets == 1 && calls == 100) throw std::runtime_error("calculate() failed on purpose in STAND");
+  };
+  REQUIRE_THROWS_WITH(controller.run_for(20s), "calculate() failed on purpose in STAND");
+  const auto log = mock.command_log();
+  REQUIRE(log.size() > 2);
+  CHECK(log[log.size() - 2].command.kp.maxCoeff() > 0.0);  // it was standing, stiff
+  CHECK(is_damping(log.back().command, options.damping_kd));
+}
+
+TEST_CASE("an exception from a thread hook stops the run, damps, and reaches the caller", "[control][threads][faults]") {
+  Mock mock({}, praxis::Clock::now());  // simulated time = the real clock
+  Robot robot(mock, stand_only);
+  Probe probe;
+  auto options = options_for(robot);
+  std::atomic<int> failures{0};
+  options.on_thread_exit = [&](praxis::ThreadRole role) {
+    if (role == praxis::ThreadRole::send && failures.fetch_add(1) == 0) {
+      throw std::runtime_error("the send thread's exit hook failed");
+    }
+  };
+  Controller controller(robot, options, probing(probe));
+  probe.on_calculate = [&](int resets, int calls) {
+    if (resets == 1 && calls == 100) controller.request_stop();  // standing, stiff
+  };
+  REQUIRE_THROWS_WITH(controller.run_for(20s), "the send thread's exit hook failed");
+  REQUIRE(probe.resets == 1);
+  CHECK(is_damping(mock.last_command().command, options.damping_kd));
+  // Reusable: the hook fails only once.
+  CHECK_NOTHROW(controller.run_for(100ms));
+}
+
+TEST_CASE("a second run starts in damping and re-enters CTRL only through STAND, resetting USER_CTRL",
+          "[control][threads][faults]") {
+  Mock mock({}, praxis::Clock::now());  // simulated time = the real clock
+  Robot robot(mock, stand_then_ctrl);
+  Probe probe;
+  auto options = options_for(robot);
+  Controller controller(robot, options, probing(probe));
+  int stop_after_resets = 2;
+  probe.on_calculate = [&](int resets, int calls) {
+    if (resets == stop_after_resets && calls == 50) controller.request_stop();  // 50 cycles into CTRL
+  };
+  controller.run_for(20s);
+  REQUIRE(probe.resets == 2);
+  REQUIRE(controller.state() == praxis::ControlState::ctrl);
+  const auto first_run = mock.commands_received();
+
+  stop_after_resets = 4;
+  controller.run_for(20s);
+  CHECK(robot.scripted() == 2);
+  // The second run's first command is damping, not the first run's CTRL command.
+  REQUIRE(mock.commands_received() > first_run);
+  CHECK(is_damping(mock.command_log()[first_run].command, options.damping_kd));
+  // CTRL was re-entered the normal way: STAND (reset #3), then CTRL (reset #4).
+  CHECK(probe.resets == 4);
+  CHECK(controller.state() == praxis::ControlState::ctrl);
+}
+
+TEST_CASE("destroying a controller while run() runs on another thread stops the run and damps",
+          "[control][threads][faults]") {
+  Mock mock({}, praxis::Clock::now());  // simulated time = the real clock
+  Robot robot(mock, stand_only);
+  Probe probe;
+  auto options = options_for(robot);
+  std::atomic<bool> standing{false};
+  probe.on_calculate = [&](int resets, int calls) {
+    if (resets == 1 && calls == 50) standing.store(true);
+  };
+  auto controller = std::make_unique<Controller>(robot, options, probing(probe));
+  std::atomic<bool> threw{false};
+  std::thread runner([&] {
+    try {
+      controller->run();  // no end of its own
+    } catch (...) {
+      threw = true;
+    }
+  });
+  for (int i = 0; i < 20000 && !standing; ++i) std::this_thread::sleep_for(1ms);
+  REQUIRE(standing);
+  controller.reset();  // while run() runs; returns once run() let go of the controller
+  runner.join();
+  CHECK_FALSE(threw);
+  const auto log = mock.command_log();
+  REQUIRE(log.size() > 2);
+  CHECK(log[log.size() - 2].command.kp.maxCoeff() > 0.0);  // stiff until the end
+  CHECK(is_damping(log.back().command, options.damping_kd));
+}
+
+TEST_CASE("destroying a controller after step()-driven use sends damping once", "[control][faults]") {
+  Mock mock;
+  Robot robot(mock, stand_only);
+  robot.arm();  // the script starts with the first step
+  Probe probe;
+  auto options = options_for(robot);
+  options.damping_kd = 2.5;
+  praxis::TimePoint now{};
+  {
+    Controller controller(robot, options, probing(probe));
+    for (int i = 0; i < 200; ++i) controller.step(now += 2ms);
+    REQUIRE(controller.state() == praxis::ControlState::stand);
+    REQUIRE(mock.last_command().command.kp.maxCoeff() > 0.0);
+  }
+  const auto log = mock.command_log();
+  REQUIRE(log.size() == 201);  // 200 cycles, then damping once
+  CHECK(is_damping(log.back().command, 2.5));
+  CHECK(log.back().command.q[3] == Approx(mock.q()[3]).margin(0.01));
+}
