@@ -1,5 +1,9 @@
 // run(): receive, control and send threads in real time against the mock. Built twice: in the
 // normal suite (with allocation counting) and under ThreadSanitizer (tests/CMakeLists.txt).
+//
+// Gamepad scripts and faults are laid out when the control loop starts (LoopScriptedRobot, armed
+// from the control thread's start hook), not when the test sets up: under load, set-up and thread
+// start can take longer than a script's first steps.
 
 #include <catch2/catch.hpp>
 
@@ -10,6 +14,7 @@
 
 #include <sys/resource.h>
 
+#include "loop_scripted_robot.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
@@ -50,14 +55,28 @@ struct WaveController {
   }
   std::array<float, 1> log() const { return {static_cast<float>(t)}; }
 };
+
+using Mock = praxis::mock::MockRobot<praxis::unitree::G1>;
+using ScriptedRobot = praxis::test::LoopScriptedRobot<Mock>;
+
+// Options whose control-thread start hook starts the robot's script.
+praxis::ControllerOptions scripted_options(ScriptedRobot& robot) {
+  praxis::ControllerOptions options;
+  options.print = false;
+  options.on_thread_start = [&robot](praxis::ThreadRole role) {
+    if (role == praxis::ThreadRole::control) robot.arm();
+  };
+  return options;
+}
 }  // namespace
 
 TEST_CASE("run() stands the robot up and controls it with three threads", "[control][threads]") {
   using Model = praxis::unitree::G1;
-  const auto start = praxis::Clock::now();
-  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
-  robot.hold(praxis::GamepadButton::R2, start + 100ms, 700ms);
-  robot.tap(praxis::GamepadButton::A, start + 1000ms);
+  Mock mock(praxis::mock::MockOptions{}, praxis::Clock::now());
+  ScriptedRobot robot(mock, [](Mock& m, praxis::TimePoint loop_start) {
+    m.hold(praxis::GamepadButton::R2, loop_start + 100ms, 700ms);
+    m.tap(praxis::GamepadButton::A, loop_start + 1000ms);
+  });
 
   std::atomic<int> threads_started{0};
 #ifdef PRAXIS_COUNT_ALLOCATIONS
@@ -67,10 +86,9 @@ TEST_CASE("run() stands the robot up and controls it with three threads", "[cont
   options.print = false;
   options.on_thread_start = [&](praxis::ThreadRole role) {
     ++threads_started;
+    if (role == praxis::ThreadRole::control) robot.arm();
 #ifdef PRAXIS_COUNT_ALLOCATIONS
     if (role == praxis::ThreadRole::control) control_allocations_at_start = praxis::test::thread_allocation_count();
-#else
-    (void)role;
 #endif
   };
   options.on_thread_exit = [&](praxis::ThreadRole role) {
@@ -89,9 +107,9 @@ TEST_CASE("run() stands the robot up and controls it with three threads", "[cont
   // About 1500 cycles at 2 ms; a loaded machine may miss a few deadlines but not most of them.
   CHECK(controller.cycles() > 1000);
   CHECK(controller.cycles() <= 1501);
-  CHECK(robot.commands_received() > 500);
-  CHECK(robot.non_finite_commands() == 0);
-  CHECK(robot.q()[3] == Approx(Model::stand_pose[3]).margin(0.01));
+  CHECK(mock.commands_received() > 500);
+  CHECK(mock.non_finite_commands() == 0);
+  CHECK(mock.q()[3] == Approx(Model::stand_pose[3]).margin(0.01));
 #ifdef PRAXIS_COUNT_ALLOCATIONS
   CHECK(control_allocations_at_exit == control_allocations_at_start);
 #endif
@@ -101,13 +119,12 @@ TEST_CASE("run() stands the robot up and controls it with three threads", "[cont
 
 TEST_CASE("killing the state stream in run() falls back to damping", "[control][threads]") {
   using Model = praxis::unitree::G1;
-  const auto start = praxis::Clock::now();
-  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
-  robot.hold(praxis::GamepadButton::R2, start + 100ms, 700ms);
-  robot.drop_states(start + 1200ms, start + 10s);
-  praxis::ControllerOptions options;
-  options.print = false;
-  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  Mock mock(praxis::mock::MockOptions{}, praxis::Clock::now());
+  ScriptedRobot robot(mock, [](Mock& m, praxis::TimePoint loop_start) {
+    m.hold(praxis::GamepadButton::R2, loop_start + 100ms, 700ms);
+    m.drop_states(loop_start + 1200ms, loop_start + 10s);
+  });
+  praxis::RobotController<ScriptedRobot, WaveController<Model>> controller(robot, scripted_options(robot));
   controller.run_for(1600ms);
   CHECK(controller.state() == praxis::ControlState::damping);
   CHECK(controller.safety().stale);
@@ -129,12 +146,11 @@ struct StallOnce : WaveController<Model> {
 TEST_CASE("after a stall, missed control deadlines are skipped and counted, not run back to back",
           "[control][threads]") {
   using Model = praxis::unitree::G1;
-  const auto start = praxis::Clock::now();
-  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
-  robot.hold(praxis::GamepadButton::R2, start + 50ms, 1500ms);
-  praxis::ControllerOptions options;
-  options.print = false;
-  praxis::RobotController<decltype(robot), StallOnce<Model>> controller(robot, options);
+  Mock mock(praxis::mock::MockOptions{}, praxis::Clock::now());
+  ScriptedRobot robot(mock, [](Mock& m, praxis::TimePoint loop_start) {
+    m.hold(praxis::GamepadButton::R2, loop_start + 50ms, 1500ms);
+  });
+  praxis::RobotController<ScriptedRobot, StallOnce<Model>> controller(robot, scripted_options(robot));
   controller.run_for(2s);
   CHECK(controller.user().calls >= 100);
   CHECK(controller.overruns() >= 25);  // about 29 periods fell inside the stall
@@ -162,17 +178,17 @@ TEST_CASE("a stop requested before run() reaches its loop ends that run at once,
 
 TEST_CASE("every run ends with damping on the joints it commanded", "[control][threads]") {
   using Model = praxis::unitree::G1;
-  const auto start = praxis::Clock::now();
-  praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
-  robot.hold(praxis::GamepadButton::R2, start + 50ms, 5s);
-  praxis::ControllerOptions options;
-  options.print = false;
+  Mock mock(praxis::mock::MockOptions{}, praxis::Clock::now());
+  ScriptedRobot robot(mock, [](Mock& m, praxis::TimePoint loop_start) {
+    m.hold(praxis::GamepadButton::R2, loop_start + 50ms, 5s);
+  });
+  auto options = scripted_options(robot);
   options.damping_kd = 3.0;
-  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  praxis::RobotController<ScriptedRobot, WaveController<Model>> controller(robot, options);
   controller.run_for(600ms);
   REQUIRE(controller.state() == praxis::ControlState::stand);  // stiff when the run ended
   REQUIRE(controller.final_command().has_value());
-  const auto& last = robot.last_command().command;
+  const auto& last = mock.last_command().command;
   CHECK(last.kp.maxCoeff() == 0.0);
   CHECK(last.kd.minCoeff() == 3.0);
   CHECK(last.kd.maxCoeff() == 3.0);
