@@ -16,7 +16,8 @@
 #include <utility>
 
 #include "praxis/graph/detail/analysis.hpp"
-#include "praxis/graph/detail/for_each_index.hpp"
+#include "praxis/graph/detail/in_order.hpp"
+#include "praxis/graph/detail/port_slot.hpp"
 #include "praxis/graph/detail/indexed.hpp"
 #include "praxis/graph/diagnostics.hpp"
 #include "praxis/graph/node.hpp"
@@ -99,14 +100,7 @@ constexpr bool check_node() {
   }
 }
 
-// A port's storage: its value, and last cycle's value when some node reads previous<port>.
-struct NoPrevious {};
 struct NoTimingStorage {};
-template <class T, bool HasPrevious>
-struct PortSlot {
-  T value;
-  [[no_unique_address]] std::conditional_t<HasPrevious, T, NoPrevious> previous;
-};
 
 }  // namespace detail
 
@@ -119,6 +113,8 @@ struct GraphModel {
   static constexpr std::size_t node_count = sizeof...(Nodes);
   static constexpr bool nodes_ok = all_of(std::array<bool, node_count>{check_node<Nodes>()...});
 
+  // Type lookups by index go through class templates, which the compiler memoises: each index is
+  // looked up once, however many times a pipeline names it.
   template <std::size_t I>
   using node_t = type_at<I, Nodes...>;
 
@@ -139,7 +135,6 @@ struct GraphModel {
 
   template <std::size_t P>
   using port_t = decl_port_t<analysis.port_repr[P]>;
-
 };
 
 // Fires the diagnostic for the first error found, if any. A free function (not a member of the
@@ -209,7 +204,10 @@ class BasicPipeline {
   template <std::size_t P>
   using port_t = typename Model::template port_t<P>;
   template <std::size_t P>
-  using slot_t = detail::PortSlot<typename port_t<P>::type, analysis.port_has_previous_reader[P]>;
+  using slot_t = detail::PortSlot<port_t<P>, analysis.port_has_previous_reader[P]>;
+  // Slots are reached with both template arguments of slot_get given, which makes the access a
+  // plain derived-to-base conversion. Leaving the slot type to deduction makes the compiler try
+  // every base (every port) at every access: time that grows with the square of the port count.
 
   template <class Seq>
   struct storage_for;
@@ -253,11 +251,11 @@ class BasicPipeline {
 
   template <class N>
   [[nodiscard]] N& node() {
-    return detail::slot_get<analysis.position[node_index<N>()]>(nodes_);
+    return detail::slot_get<analysis.position[node_index<N>()], N>(nodes_);
   }
   template <class N>
   [[nodiscard]] const N& node() const {
-    return detail::slot_get<analysis.position[node_index<N>()]>(nodes_);
+    return detail::slot_get<analysis.position[node_index<N>()], N>(nodes_);
   }
 
   // The current value of a port (as left by the last cycle).
@@ -304,7 +302,7 @@ class BasicPipeline {
   // in O(1), not a std::tuple: a tuple of hundreds of elements doubled the compile time.
   template <class Refs, std::size_t... K>
   BasicPipeline(Refs nodes, std::index_sequence<K...>)
-      : nodes_(std::move(detail::ref_get<analysis.order[K]>(nodes))...) {
+      : nodes_(std::move(detail::ref_get<analysis.order[K], node_t<analysis.order[K]>>(nodes))...) {
     reset_ports();
   }
 
@@ -334,90 +332,61 @@ class BasicPipeline {
     return index;
   }
 
+  // The steps per port and per node are braced lists of calls to free functions, never folds nor
+  // member templates per element: see in_order.hpp. Inside those lists the members are reached
+  // through local references: g++ re-substitutes the whole node list at every mention of a class
+  // member in a template, so mentioning one per port made compile time grow with the square of the
+  // graph.
   void reset_ports() { reset_ports_impl(std::make_index_sequence<port_count>{}); }
-  // Loops over ports and nodes use for_each_index, never a fold: see for_each_index.hpp.
-  template <class Seq>
-  void reset_ports_impl(Seq ports) {
-    detail::for_each_index(ports, [&](auto p) {
-      auto& slot = detail::slot_get<p()>(ports_);
-      slot.value = port_default<port_t<p()>>();
-      if constexpr (analysis.port_has_previous_reader[p()]) slot.previous = port_default<port_t<p()>>();
-    });
+  template <std::size_t... P>
+  void reset_ports_impl(std::index_sequence<P...>) {
+    auto& ports = ports_;
+    detail::in_order{0, (detail::reset_slot(detail::slot_get<P>(ports)), 0)...};
   }
 
-  template <class Seq>
-  void reset_nodes(Seq nodes) {
-    detail::for_each_index(nodes, [&](auto k) { reset_node(detail::slot_get<k()>(nodes_)); });
-  }
-  template <class N>
-  static void reset_node(N& node) {
-    if constexpr (requires { node.reset(); }) node.reset();
+  template <std::size_t... K>
+  void reset_nodes(std::index_sequence<K...>) {
+    auto& nodes = nodes_;
+    detail::in_order{0, (detail::reset_node(detail::slot_get<K>(nodes)), 0)...};
   }
 
-  template <class Seq>
-  void copy_previous(Seq ports) {
-    detail::for_each_index(ports, [&](auto p) {
-      if constexpr (analysis.port_has_previous_reader[p()]) {
-        auto& slot = detail::slot_get<p()>(ports_);
-        slot.previous = slot.value;
-      }
-    });
+  template <std::size_t... P>
+  void copy_previous(std::index_sequence<P...>) {
+    auto& ports = ports_;
+    detail::in_order{0, (detail::keep_previous(detail::slot_get<P>(ports)), 0)...};
   }
 
-  template <class Seq>
-  void run_in_order(Seq positions) {
-    detail::for_each_index(positions, [&](auto k) { run_timed<k(), analysis.order[k()]>(); });
+  template <std::size_t... K>
+  void run_in_order(std::index_sequence<K...>) {
+    // Each node's type comes from its storage slot (a lookup among bases), not from an index into
+    // the node list, which costs the compiler time in proportion to the list for every lookup.
+    auto& nodes = nodes_;
+    detail::in_order{
+        0, (run_at<K>(detail::slot_get<K>(nodes),
+                      detail::cycle_signature_t<
+                          std::remove_reference_t<decltype(detail::slot_get<K>(nodes))>>{}),
+            0)...};
   }
 
-  template <std::size_t K, std::size_t I>
-  void run_timed() {
+  // Runs the node at execution position K: the one function per node that belongs to the pipeline.
+  template <std::size_t K, class N, std::size_t... In, std::size_t... Out, class... InP,
+            class... OutP>
+  void run_at(N& node, detail::CycleSignature<std::index_sequence<In...>, std::index_sequence<Out...>,
+                                              ports<InP...>, ports<OutP...>>) {
+    constexpr const auto& a = analysis;
+    constexpr std::size_t base = a.decl_begin[a.order[K]];
+    constexpr std::size_t first_output = base + sizeof...(In);
+    auto& ports = ports_;
+    [[maybe_unused]] std::int64_t start = 0;
+    if constexpr (Timing::enabled) start = Timing::clock::now_ns();
+    node.cycle(detail::input_value<a.decls[base + In].previous, port_value_t<InP>>(
+                   detail::slot_get<a.port_of_decl[base + In]>(ports))...,
+               detail::output_value<port_value_t<OutP>>(
+                   detail::slot_get<a.port_of_decl[first_output + Out]>(ports))...);
     if constexpr (Timing::enabled) {
-      const std::int64_t start = Timing::clock::now_ns();
-      run_node<I>();
       const std::int64_t elapsed = Timing::clock::now_ns() - start;
       timings_[K].add(static_cast<std::uint64_t>(elapsed > 0 ? elapsed : 0));
-    } else {
-      run_node<I>();
     }
-  }
-
-  template <std::size_t I>
-  void run_node() {
-    using N = node_t<I>;
-    call_cycle<I>(detail::slot_get<analysis.position[I]>(nodes_),
-                  std::make_index_sequence<detail::input_count<N>>{},
-                  std::make_index_sequence<detail::output_count<N>>{},
-                  static_cast<inputs_of<N>*>(nullptr), static_cast<outputs_of<N>*>(nullptr));
-  }
-
-  // The analysis tells port types apart by their names; the static_assert is the exact check, for
-  // the one case names miss: two distinct types that print alike.
-  template <std::size_t I, class N, std::size_t... In, std::size_t... Out, class... InP,
-            class... OutP>
-  void call_cycle(N& node, std::index_sequence<In...>, std::index_sequence<Out...>,
-                  ports<InP...>*, ports<OutP...>*) {
-    constexpr std::size_t base = analysis.decl_begin[I];
-    constexpr std::size_t first_output = base + detail::input_count<N>;
-    static_assert(
-        (std::is_same_v<const port_value_t<InP>&, decltype(input_ref<base + In>())> && ...) &&
-            (std::is_same_v<port_value_t<OutP>&, decltype(output_ref<first_output + Out>())> && ...),
-        "praxis graph: two different value types with the same printed name (e.g. local classes "
-        "of one name in two functions) are used for one port; give the types distinct names.");
-    node.cycle(input_ref<base + In>()..., output_ref<first_output + Out>()...);
-  }
-
-  template <std::size_t D>
-  const auto& input_ref() const {
-    auto& slot = detail::slot_get<analysis.port_of_decl[D]>(ports_);
-    if constexpr (analysis.decls[D].previous) {
-      return slot.previous;
-    } else {
-      return slot.value;
-    }
-  }
-  template <std::size_t D>
-  auto& output_ref() {
-    return detail::slot_get<analysis.port_of_decl[D]>(ports_).value;
   }
 
   [[no_unique_address]] NodeStorage nodes_;

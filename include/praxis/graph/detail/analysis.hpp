@@ -12,7 +12,7 @@
 #include <string_view>
 #include <utility>
 
-#include "praxis/graph/detail/for_each_index.hpp"
+#include "praxis/graph/detail/in_order.hpp"
 #include "praxis/graph/detail/indexed.hpp"
 #include "praxis/graph/node.hpp"
 

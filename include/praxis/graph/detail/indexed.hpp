@@ -22,9 +22,15 @@ struct type_pack_index<std::index_sequence<I...>, Ts...> : indexed_type<I, Ts>..
 template <std::size_t I, class T>
 indexed_type<I, T> select_indexed(const indexed_type<I, T>&);
 
+#if defined(__clang__) && __has_builtin(__type_pack_element)
+// Clang's builtin does the same without a lookup among bases.
+template <std::size_t I, class... Ts>
+using type_at = __type_pack_element<I, Ts...>;
+#else
 template <std::size_t I, class... Ts>
 using type_at = typename decltype(select_indexed<I>(
     std::declval<type_pack_index<std::index_sequence_for<Ts...>, Ts...>>()))::type;
+#endif
 
 // The position of T in a pack built as type_pack_index, or k_not_unique when T occurs there more
 // than once (or not at all). Deducing I from a pointer to the pack fails when several bases
