@@ -85,11 +85,7 @@ struct MotorCommandsCollector {
         // Defence in depth: a configuration that asks for such a mode does not compile, but a
         // user's node may still switch a joint at run time.
         ++report.unsupported_modes;
-        out.mode[j] = JointMode::position;
-        out.q[i] = std::isfinite(s.q[i]) ? s.q[i] : 0.0;
-        out.kp[i] = 0.0;
-        out.kd[i] = options.damping_kd;
-        out.dq[i] = out.tau_ff[i] = 0.0;
+        damp_joint(out, j, s.q[i], options.damping_kd);
       }
       double q = std::clamp(out.q[i], spec.lower, spec.upper);
       const double dq = std::clamp(out.dq[i], -spec.velocity, spec.velocity);

@@ -55,11 +55,10 @@ void script_command(const script::JointTargets<M::joint_count>& targets, const P
   cmd.tau_ff.setZero();
   cmd.mode.fill(JointMode::position);
 }
-// No stiffness, damping kd, targets where the joints are: the joints only brake. A non-finite
-// measurement is no target (kp is 0, so the target only matters to what a log shows).
+// Every joint damped where it is (damp_joint): no stiffness, damping kd; the joints only brake.
 template <std::size_t N>
 void damped_at(const JointVector<N>& q, double kd, JointCommand<N>& cmd) {
-  set_position_command(cmd, q.allFinite() ? q : JointVector<N>(JointVector<N>::Zero()), 0.0, kd);
+  for (std::size_t j = 0; j < N; ++j) damp_joint(cmd, j, q[static_cast<Eigen::Index>(j)], kd);
 }
 template <std::size_t N>
 Pose<N> to_pose(const JointVector<N>& v) {
