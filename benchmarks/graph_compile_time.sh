@@ -50,9 +50,10 @@ inline constexpr auto k_names = [] {
   std::array<std::array<char, 6>, k_n> names{};
   for (std::size_t i = 0; i < k_n; ++i) {
     names[i][0] = 'w';
-    names[i][1] = static_cast<char>('0' + i / 100);
-    names[i][2] = static_cast<char>('0' + (i / 10) % 10);
-    names[i][3] = static_cast<char>('0' + i % 10);
+    names[i][1] = static_cast<char>('0' + i / 1000);
+    names[i][2] = static_cast<char>('0' + (i / 100) % 10);
+    names[i][3] = static_cast<char>('0' + (i / 10) % 10);
+    names[i][4] = static_cast<char>('0' + i % 10);
   }
   return names;
 }();

@@ -17,8 +17,8 @@
 
 #include "praxis/graph/detail/analysis.hpp"
 #include "praxis/graph/detail/in_order.hpp"
-#include "praxis/graph/detail/port_slot.hpp"
 #include "praxis/graph/detail/indexed.hpp"
+#include "praxis/graph/detail/port_slot.hpp"
 #include "praxis/graph/diagnostics.hpp"
 #include "praxis/graph/node.hpp"
 #include "praxis/graph/port.hpp"
@@ -205,9 +205,6 @@ class BasicPipeline {
   using port_t = typename Model::template port_t<P>;
   template <std::size_t P>
   using slot_t = detail::PortSlot<port_t<P>, analysis.port_has_previous_reader[P]>;
-  // Slots are reached with both template arguments of slot_get given, which makes the access a
-  // plain derived-to-base conversion. Leaving the slot type to deduction makes the compiler try
-  // every base (every port) at every access: time that grows with the square of the port count.
 
   template <class Seq>
   struct storage_for;
