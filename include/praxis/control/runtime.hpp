@@ -16,7 +16,13 @@
 // release after the last), ends every run with damping (and the damping mode for a robot with its
 // own modes), never loses a request_stop() (one that arrives before run() reached its loop ends
 // that run at once), and, off the control thread, runs the reporter (transitions, guard events,
-// robot status, compute-time statistics, the cycle CSV).
+// robot status, compute-time statistics, stalls, the cycle CSV).
+//
+// On its own faults it fails safe: a command older than command_timeout is not re-sent, damping
+// is (a stalled control thread); an exception from user code or a hook on any thread stops every
+// thread, damps, hands control back and is rethrown to run()'s caller; every run starts from empty
+// mailboxes and a reset graph (damping); the destructor stops a run on another thread and waits for
+// it, and damps after step()-driven use. docs/controller.md has the details.
 //
 // The graph must contain StateSource<N> and produce the motion layer's selection, collector report,
 // actuated command and robot requests (every configuration in praxis does).
