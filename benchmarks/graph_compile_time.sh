@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile-time budget of the graph: generates pipelines of 16 to 512 nodes (random-looking DAGs
 # with two inputs per node, declared in scrambled order), compiles each with every compiler and
-# records wall time and peak memory. Prints a Markdown table and writes JSON.
+# records wall time, CPU time (user + system: steadier than wall time on a shared machine) and peak
+# memory. Prints a Markdown table and writes JSON.
 #
 # Two ways to build each graph ("variants"): `types` default-constructs Pipeline<Gen<...>...>;
 # `values` passes one node value per node to make_pipeline(), which must not cost much more.
@@ -102,13 +103,14 @@ for n in $sizes; do
     for cxx in $compilers; do
       if ! command -v "$cxx" >/dev/null; then echo "skipping $cxx: not installed" >&2; continue; fi
       version=$("$cxx" -dumpfullversion -dumpversion 2>/dev/null | head -1)
-      if /usr/bin/time -f "%e %M" -o "$work/time" "$cxx" -std=c++20 -O2 -I"$root/include" -c "$src" \
+      if /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$cxx" -std=c++20 -O2 -I"$root/include" -c "$src" \
            -o "$work/out.o" 2>"$work/err"; then
-        read -r secs kb < "$work/time"
+        read -r secs user sys kb < "$work/time"
+        cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
         mb=$((kb / 1024))
         peak["$cxx $variant $n"]=$mb
-        rows+=("| $n | $variant | $cxx $version | $secs | $mb |")
-        json_rows+=("{\"nodes\": $n, \"variant\": \"$variant\", \"compiler\": \"$cxx\", \"version\": \"$version\", \"seconds\": $secs, \"peak_mb\": $mb}")
+        rows+=("| $n | $variant | $cxx $version | $secs | $cpu | $mb |")
+        json_rows+=("{\"nodes\": $n, \"variant\": \"$variant\", \"compiler\": \"$cxx\", \"version\": \"$version\", \"seconds\": $secs, \"cpu_seconds\": $cpu, \"peak_mb\": $mb}")
         if (( check )) && [[ $n == 64 && $("$cxx" --version) != *clang* ]] && (( mb >= 500 )); then
           echo "BUDGET EXCEEDED: the 64-node graph ($variant) took $mb MB with $cxx (budget 500 MB)" >&2
           failed=1
@@ -121,7 +123,7 @@ for n in $sizes; do
           failed=1
         fi
       else
-        rows+=("| $n | $variant | $cxx $version | failed | - |")
+        rows+=("| $n | $variant | $cxx $version | failed | - | - |")
         json_rows+=("{\"nodes\": $n, \"variant\": \"$variant\", \"compiler\": \"$cxx\", \"version\": \"$version\", \"failed\": true}")
         echo "the $n-node graph ($variant) failed to compile with $cxx:" >&2
         head -20 "$work/err" | cut -c1-300 >&2
@@ -131,7 +133,7 @@ for n in $sizes; do
   done
 done
 
-table=$(printf '%s\n' "| nodes | built from | compiler | seconds | peak MB |" "|---:|---|---|---:|---:|" "${rows[@]}")
+table=$(printf '%s\n' "| nodes | built from | compiler | seconds | CPU seconds | peak MB |" "|---:|---|---|---:|---:|---:|" "${rows[@]}")
 echo "$table"
 
 if [[ -n "$json" ]]; then
