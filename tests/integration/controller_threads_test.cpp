@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <thread>
 
 #include <sys/resource.h>
@@ -75,7 +76,7 @@ TEST_CASE("run() stands the robot up and controls it with three threads", "[cont
   Mock mock(praxis::mock::MockOptions{}, praxis::Clock::now());
   ScriptedRobot robot(mock, [](Mock& m, praxis::TimePoint loop_start) {
     m.hold(praxis::GamepadButton::R2, loop_start + 100ms, 700ms);
-    m.tap(praxis::GamepadButton::A, loop_start + 1000ms);
+    m.tap(praxis::GamepadButton::A, loop_start + 1000ms, 200ms);  // long enough to survive a starved cycle
   });
 
   std::atomic<int> threads_started{0};
@@ -102,6 +103,15 @@ TEST_CASE("run() stands the robot up and controls it with three threads", "[cont
   praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
   controller.run_for(3s);
 
+  controller.flush();
+  std::string transitions;
+  for (const auto& t : controller.transitions()) {
+    transitions += std::to_string(t.time) + " s: " + std::string(praxis::motion::to_string(t.from)) + " -> " +
+                   std::string(praxis::motion::to_string(t.to)) + " (cause " + std::to_string(static_cast<int>(t.cause)) +
+                   ", ratio " + std::to_string(t.gain_ratio) + ")\n";
+  }
+  INFO("transitions:\n" << transitions << "overruns " << controller.overruns() << ", stalls "
+                         << controller.command_stalls());
   CHECK(threads_started == 3);
   CHECK(controller.state() == praxis::ControlState::ctrl);
   // About 1500 cycles at 2 ms; a loaded machine may miss a few deadlines but not most of them.

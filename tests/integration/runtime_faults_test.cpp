@@ -72,7 +72,7 @@ using Controller = praxis::RobotController<Robot, ProbeController>;
 // R2 held long enough for the pd_ratio ramp (170 cycles), then A: DAMPING -> STAND -> CTRL.
 void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) {
   mock.hold(praxis::GamepadButton::R2, origin + 50ms, 700ms);
-  mock.tap(praxis::GamepadButton::A, origin + 900ms);
+  mock.tap(praxis::GamepadButton::A, origin + 900ms, 200ms);  // long enough to survive a starved cycle
 }
 void stand_only(Mock& mock, praxis::TimePoint origin) { mock.hold(praxis::GamepadButton::R2, origin + 50ms, 20s); }
 

@@ -192,13 +192,14 @@ class Runtime {
     hand_over(now, true);
   }
 
-  // Real time (see the header comment). Blocks until request_stop() or until `duration` passed.
-  // Every run starts afresh: empty mailboxes, the graph reset (so the selection starts in damping
+  // Real time (see the header comment). Blocks until request_stop() or until the loop ran for
+  // `duration` (counted from the loop's start: taking control and starting the reporter are not
+  // part of it). Every run starts afresh: empty mailboxes, the graph reset (so the selection starts in damping
   // and a user's controller is re-entered, and reset, only through the normal path). An exception
   // from user code or a hook on any thread stops all threads, sends damping, hands control back,
   // and is rethrown here.
-  void run_for(Duration duration) { run_until(Clock::now() + duration); }
-  void run() { run_until(TimePoint::max()); }
+  void run_for(Duration duration) { run_loop(duration); }
+  void run() { run_loop(std::nullopt); }
   void request_stop() {
     stop_.store(true, std::memory_order_release);
     wakeup_.notify();
@@ -399,7 +400,7 @@ class Runtime {
     }
   }
 
-  void run_until(TimePoint end) {
+  void run_loop(std::optional<Duration> duration) {
     if (running_.exchange(true, std::memory_order_acq_rel)) {
       throw std::logic_error("praxis: run() is already executing on another thread; one run at a time");
     }
@@ -426,6 +427,9 @@ class Runtime {
     }
     try {
       const Duration control_period = derived().period();
+      const TimePoint loop_start = Clock::now();
+      const TimePoint end = duration && *duration < TimePoint::max() - loop_start ? loop_start + *duration
+                                                                                  : TimePoint::max();
       if (options_.trigger == Trigger::state) {
         if constexpr (WakesOnState<B>) {
           run_state_triggered(end, control_period);
