@@ -16,7 +16,8 @@
 //
 // read() takes what arrived on every state topic, decodes it into one assembled RobotState and
 // hands that out when the primary topic brought a new sample. write() encodes the command for every
-// command topic and sends those whose encoder had something to say. Neither blocks or allocates:
+// command topic and sends those whose encoder had something to say — and nothing at all before the
+// first valid state arrived. Neither blocks or allocates:
 // samples reach lock-free mailboxes on Cyclone's thread (sequence topics are decoded into their
 // fixed-size value there), and sequence commands point into storage lent once.
 // Transport: dds::DdsTransport, or transport::LoopbackTransport in tests (where a decoded topic's
@@ -168,7 +169,7 @@ class DdsBackend {
   // ---- Backend ----
 
   bool read(RobotState<N>& out, TimePoint) {
-    bool fresh = false;
+    bool fresh = std::exchange(pending_, false);
     [&]<std::size_t... I>(std::index_sequence<I...>) { (take_state<I>(fresh), ...); }
     (std::make_index_sequence<k_state_topics>{});
     if (!fresh) return false;
@@ -177,6 +178,12 @@ class DdsBackend {
   }
 
   void write(const JointCommand<N>& command, TimePoint) {
+    // Nothing is sent before the robot sent one valid state: a command computed without one is a
+    // guess (even damping holds positions nobody measured), and some robots reject it anyway.
+    if (!have_state_.load(std::memory_order_acquire)) {
+      commands_before_state_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     [&]<std::size_t... I>(std::index_sequence<I...>) { (send_command<I>(command), ...); }
     (std::make_index_sequence<k_command_topics>{});
   }
@@ -202,20 +209,33 @@ class DdsBackend {
     out.connected = last != 0 && Clock::now().time_since_epoch() - Duration(last) <= options_.link_timeout;
   }
 
-  // Waits until the primary state topic delivered a sample (true) or `timeout` passed (false); for
-  // start-up (a backend's acquire()), never in the cycle.
-  bool wait_for_state(Duration timeout) {
-    auto& reader = *std::get<0>(states_)->reader;
-    if constexpr (requires { reader.received(); }) {
-      const auto deadline = Clock::now() + timeout;
-      while (Clock::now() < deadline) {
-        if (reader.received() > 0) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // What waiting for the first state found.
+  struct StateWait {
+    bool ok = false;            // a valid state arrived
+    std::uint64_t invalid = 0;  // samples rejected while waiting (CRC, decode, non-finite values)
+  };
+
+  // Waits until the primary state topic delivered a VALID sample (one its decoder accepted) or
+  // `timeout` passed; for start-up (a backend's acquire()), before the loop reads. The state it
+  // found is what the next read() hands out.
+  StateWait wait_for_state(Duration timeout) {
+    const auto deadline = Clock::now() + timeout;
+    const auto rejected_before = states_rejected<0>();
+    RobotState<N> scratch{};
+    for (;;) {
+      if (read(scratch, Clock::now())) {
+        pending_ = true;
+        return {true, states_rejected<0>() - rejected_before};
       }
-      return false;
-    } else {
-      return true;  // an in-process transport has no one to wait for
+      if (Clock::now() >= deadline) return {false, states_rejected<0>() - rejected_before};
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
+  }
+
+  // Whether a valid state arrived (commands are sent only after one), and commands not sent before.
+  [[nodiscard]] bool have_state() const { return have_state_.load(std::memory_order_acquire); }
+  [[nodiscard]] std::uint64_t commands_before_state() const {
+    return commands_before_state_.load(std::memory_order_relaxed);
   }
 
   // ---- per topic, in table order ----
@@ -286,6 +306,7 @@ class DdsBackend {
     }
     slot.accepted.fetch_add(1, std::memory_order_relaxed);
     if constexpr (I == 0) {
+      have_state_.store(true, std::memory_order_release);
       assembled_.stamp = slot.incoming.received;
       last_state_ns_.store(slot.incoming.received.time_since_epoch().count(), std::memory_order_relaxed);
       fresh = true;
@@ -325,7 +346,10 @@ class DdsBackend {
   StateSlots states_;
   CommandSlots commands_;
   RobotState<N> assembled_{};  // reader side: what every state topic said last
+  bool pending_ = false;        // reader side: wait_for_state() found a state read() has not handed out
   std::atomic<Duration::rep> last_state_ns_{0};
+  std::atomic<bool> have_state_{false};
+  std::atomic<std::uint64_t> commands_before_state_{0};
 };
 
 }  // namespace praxis

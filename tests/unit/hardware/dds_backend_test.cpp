@@ -240,8 +240,24 @@ TEST_CASE("generic DDS backend: each command topic sends only its own slice of a
   LoopbackBot robot(bus, GroupBotTopics::Options{});
   praxis::transport::LoopbackSubscriber<GroupsValue> legs(bus, "groupbot/legs/cmd");
   praxis::transport::LoopbackSubscriber<GroupsValue> arms(bus, "groupbot/arms/cmd");
+  praxis::transport::LoopbackPublisher<GroupsValue> joints(bus, "groupbot/joint_state");
   praxis::transport::Stamped<GroupsValue> got{};
   const auto now = praxis::Clock::now();
+
+  // Before the robot sent one valid state nothing at all is sent.
+  robot.write(command_on({0, 1, 2, 3}, 0.25), now);
+  CHECK_FALSE(legs.fetch(got));
+  CHECK_FALSE(arms.fetch(got));
+  CHECK(robot.commands_before_state() == 1);
+  joints.write(groups({{"tail", {1, 1}}}));  // an invalid state does not count
+  praxis::RobotState<N> state{};
+  CHECK_FALSE(robot.read(state, now));
+  robot.write(command_on({0, 1, 2, 3}, 0.25), now);
+  CHECK(robot.commands_before_state() == 2);
+  CHECK_FALSE(robot.have_state());
+  joints.write(groups({{"legs", {0.3, 0.3}}}));
+  REQUIRE(robot.read(state, now));
+  CHECK(robot.have_state());
 
   robot.write(command_on({2, 3}, 0.25), now);  // an upper-body command
   CHECK_FALSE(legs.fetch(got));
@@ -252,6 +268,7 @@ TEST_CASE("generic DDS backend: each command topic sends only its own slice of a
   CHECK(got.message.groups[0].position[1] == 3.25);
   CHECK(robot.commands_skipped<0>() == 1);
   CHECK(robot.commands_sent<1>() == 1);
+  CHECK_FALSE(legs.fetch(got));  // the commands before the state were dropped, not queued
 
   robot.write(command_on({1}, 0.0), now);  // one leg joint: the legs topic, the arms untouched
   REQUIRE(legs.fetch(got));
@@ -282,8 +299,9 @@ TEST_CASE("generic DDS backend: only the primary state topic wakes a state-trigg
 }
 
 namespace {
-// Domains 196-199 (the transport tests' range): each test its own, the process id picks of a pair.
-std::uint32_t domain(std::uint32_t k) { return 196 + 2 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 2); }
+// Domains 86-89 (free between the transport tests' 10-84 and the two-process tests' 100-189): each
+// test its own pair, the process id picks one.
+std::uint32_t domain(std::uint32_t k) { return 86 + 2 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 2); }
 
 // A robot written against the Cyclone C API directly: the types' descriptors, dds_write of samples
 // whose sequences point at its own arrays, loaned takes. It shares no code with praxis' transport.
@@ -393,8 +411,13 @@ TEST_CASE("generic DDS backend over Cyclone: sequence states in, per-limb sequen
   praxis::RobotState<N> state{};
 
   peer.send_health({2, 0.0f, 55.0f, 0});
+  // Start-up waits for a valid state: a rejected one does not end the wait.
+  peer.send_joints("tail", {1, 2});
+  CHECK_FALSE(robot.wait_for_state(200ms).ok);
   peer.send_joints("legs", {0.7, 0.8});
-  REQUIRE(eventually([&] { return robot.read(state, praxis::Clock::now()); }));
+  const auto wait = robot.wait_for_state(3s);
+  REQUIRE(wait.ok);
+  REQUIRE(robot.read(state, praxis::Clock::now()));  // the state start-up found is handed out
   CHECK(state.q[0] == 0.7);
   CHECK(state.q[1] == 0.8);
   REQUIRE(eventually([&] {
@@ -404,10 +427,11 @@ TEST_CASE("generic DDS backend over Cyclone: sequence states in, per-limb sequen
   CHECK(state.health[2].temperature == Approx(55.0));
   CHECK(state.health[2].ok());
 
+  CHECK(robot.states_rejected<0>() == 1);  // the one during start-up
   peer.send_joints("tail", {1, 2});  // not a group of this robot: rejected whole
   REQUIRE(eventually([&] {
     robot.read(state, praxis::Clock::now());
-    return robot.states_rejected<0>() == 1;
+    return robot.states_rejected<0>() == 2;
   }));
   CHECK(state.q[0] == 0.7);
 

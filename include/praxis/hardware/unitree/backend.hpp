@@ -40,6 +40,12 @@ namespace praxis::unitree {
 struct BackendOptions {
   dds::DdsOptions dds{};
   bool release_motion_service = true;  // acquire(): release the robot's motion service first
+  // A robot runs the motion switcher; Unitree's simulators run none (and the vendor's examples carry
+  // on when CheckMode gets no answer). false: a switcher that does not answer is a logged notice.
+  bool motion_switcher_required = true;
+  // LowState CRC checked (frames failing it are dropped and counted). Unitree's Python simulator
+  // bridge sends crc = 0: set false for it, never for a robot.
+  bool check_state_crc = true;
   ReleaseOptions release{};
   Duration link_timeout = std::chrono::milliseconds(100);  // no state this long: link reported down
   std::string lowcmd_topic = "rt/lowcmd";
@@ -65,7 +71,9 @@ struct UnitreeTopics {
                                             JointMode::disabled};
 
   struct Context {
-    explicit Context(const BackendOptions& o) : mode_pr(o.mode_pr), fixed_mode_machine(o.mode_machine) {}
+    explicit Context(const BackendOptions& o)
+        : check_crc(o.check_state_crc), mode_pr(o.mode_pr), fixed_mode_machine(o.mode_machine) {}
+    bool check_crc;
     std::uint8_t mode_pr;
     std::optional<std::uint8_t> fixed_mode_machine;
     std::atomic<std::uint8_t> robot_mode_machine{0};  // written by decode, read by encode
@@ -73,7 +81,7 @@ struct UnitreeTopics {
   };
 
   static bool decode(const LowState& in, TimePoint received, RobotState<N>& out, Context& c) {
-    if (!decode_state<M>(in, received, out)) return false;  // bad CRC: dropped, never used
+    if (!decode_state<M>(in, received, out, c.check_crc)) return false;  // bad CRC or values: dropped, never used
     if constexpr (std::is_same_v<Family, HgFamily>) {
       c.robot_mode_machine.store(in.mode_machine, std::memory_order_relaxed);
       c.have_mode_machine.store(true, std::memory_order_release);
@@ -84,7 +92,8 @@ struct UnitreeTopics {
   static bool encode(const JointCommand<N>& command, Context& c, LowCmd& out) {
     if constexpr (std::is_same_v<Family, HgFamily>) {
       // An hg robot drops frames whose mode_machine is not its own: until its first LowState told
-      // us which it is, sending would only produce frames the robot rejects.
+      // us which it is, sending would only produce frames the robot rejects. (A robot reporting 0
+      // is a simulator, which takes any: echoing its 0 is the vendor examples' behaviour too.)
       if (!c.fixed_mode_machine && !c.have_mode_machine.load(std::memory_order_acquire)) return false;
     }
     EncodeOptions e;
@@ -120,9 +129,12 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
     return o;
   }
   // Unitree's simulator and praxis-fake-robot convention: domain 1 on the loopback interface.
+  // They run no motion switcher. The C++ simulator signs its LowState; for the Python one also set
+  // check_state_crc = false.
   static BackendOptions simulator(std::uint32_t domain = 1) {
     BackendOptions o;
     o.dds = {domain, "lo"};
+    o.motion_switcher_required = false;
     return o;
   }
 
@@ -140,18 +152,36 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
         const auto released = release_motion_control(options.release);
         message = released.empty() ? "no motion service was active" : "released motion service";
         for (std::size_t k = 0; k < released.size(); ++k) message += (k == 0 ? " \"" : ", \"") + released[k] + "\"";
+      } catch (const dds::RpcUnanswered& e) {
+        if (options.motion_switcher_required) {
+          lifecycle_.store(LifecycleStage::failed);
+          return {false, LifecycleStage::failed,
+                  std::string("motion switcher: ") + e.what() +
+                      " (a robot must answer; against a simulator use the simulator() preset, which does not "
+                      "require one)"};
+        }
+        message = std::string("notice: no motion switcher answered (") + e.what() +
+                  "); continuing, as Unitree's simulators run none";
       } catch (const std::exception& e) {
         lifecycle_.store(LifecycleStage::failed);
         return {false, LifecycleStage::failed, std::string("motion switcher: ") + e.what()};
       }
     }
-    if (!this->wait_for_state(timeout)) {
+    const auto wait = this->wait_for_state(timeout);
+    if (!wait.ok) {
       lifecycle_.store(LifecycleStage::failed);
-      return {false, LifecycleStage::failed,
-              message + (message.empty() ? "" : "; ") + "no state on " + options.lowstate_topic + " within " +
-                  std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
-                  " ms (domain " + std::to_string(options.dds.domain) + ", interface \"" + options.dds.interface +
-                  "\")"};
+      std::string why = "no valid state on " + options.lowstate_topic + " within " +
+                        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                        " ms (domain " + std::to_string(options.dds.domain) + ", interface \"" +
+                        options.dds.interface + "\")";
+      if (wait.invalid > 0) {
+        why += ": " + std::to_string(wait.invalid) + " invalid ones arrived (" +
+               (options.check_state_crc ? "CRC wrong or values not finite; Unitree's Python simulator sends crc = 0: "
+                                          "set check_state_crc = false for it"
+                                        : "values not finite") +
+               ")";
+      }
+      return {false, LifecycleStage::failed, message + (message.empty() ? "" : "; ") + why};
     }
     lifecycle_.store(LifecycleStage::in_control);
     return {true, LifecycleStage::in_control, message + (message.empty() ? "" : "; ") + "receiving " +
@@ -188,8 +218,10 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
   [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
   [[nodiscard]] std::uint64_t crc_errors() const { return Base::template states_rejected<0>(); }
   [[nodiscard]] std::uint64_t commands_sent() const { return Base::template commands_sent<0>(); }
-  // hg: commands not sent because the robot's mode_machine was not known yet.
-  [[nodiscard]] std::uint64_t commands_withheld() const { return Base::template commands_skipped<0>(); }
+  // Commands not sent: before the first valid state, or (hg) before the robot's mode_machine was known.
+  [[nodiscard]] std::uint64_t commands_withheld() const {
+    return Base::template commands_skipped<0>() + this->commands_before_state();
+  }
   [[nodiscard]] std::uint8_t robot_mode_machine() const {
     return this->codec_context().robot_mode_machine.load(std::memory_order_relaxed);
   }
