@@ -177,14 +177,14 @@ class DdsBackend {
     return true;
   }
 
-  void write(const JointCommand<N>& command, TimePoint) {
+  void write(const JointCommand<N>& command, TimePoint now) {
     // Nothing is sent before the robot sent one valid state: a command computed without one is a
     // guess (even damping holds positions nobody measured), and some robots reject it anyway.
     if (!have_state_.load(std::memory_order_acquire)) {
       commands_before_state_.fetch_add(1, std::memory_order_relaxed);
       return;
     }
-    [&]<std::size_t... I>(std::index_sequence<I...>) { (send_command<I>(command), ...); }
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (send_command<I>(command, now), ...); }
     (std::make_index_sequence<k_command_topics>{});
   }
 
@@ -314,9 +314,9 @@ class DdsBackend {
   }
 
   template <std::size_t I>
-  void send_command(const JointCommand<N>& command) {
+  void send_command(const JointCommand<N>& command, TimePoint now) {
     auto& slot = *std::get<I>(commands_);
-    if (!slot.topic.encode(command, context_, slot.outgoing)) {
+    if (!slot.topic.encode(command, now, context_, slot.outgoing)) {
       slot.skipped.fetch_add(1, std::memory_order_relaxed);
       return;
     }

@@ -19,9 +19,9 @@
 //   decode(const Value&, TimePoint received, RobotState<N>& assembled, Context&) -> bool
 //       on the thread that calls read(); false rejects the sample (counted, nothing changes)
 //   to_value(const Wire&, Value&) -> const char*      on Cyclone's thread; nullptr accepts, else why not
-//   encode(const JointCommand<N>&, Context&, Value&) -> bool
-//       on the thread that calls write(); false sends nothing this time (the command does not cover
-//       the topic's joints, or the robot is not ready for it)
+//   encode(const JointCommand<N>&, TimePoint now, Context&, Value&) -> bool
+//       on the thread that calls write(), with write()'s time (for ramps); false sends nothing this
+//       time (the command does not cover the topic's joints, or the robot is not ready for it)
 // Context is the vendor's codec state shared by both directions (e.g. a value the robot reports and
 // commands must echo); decode and encode run on different threads, so what they share is atomic.
 
@@ -61,7 +61,7 @@ struct DecodedStateTopic : StateTopic<N, Context, Value> {
 template <std::size_t N, class Context, class Value>
 struct CommandTopic {
   using value_type = Value;
-  using Encode = bool (*)(const JointCommand<N>&, Context& context, Value& out);
+  using Encode = bool (*)(const JointCommand<N>&, TimePoint now, Context& context, Value& out);
   std::string name;
   const dds_topic_descriptor_t* descriptor = nullptr;
   Encode encode = nullptr;

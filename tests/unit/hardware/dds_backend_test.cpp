@@ -127,7 +127,7 @@ struct GroupBotTopics {
     return true;
   }
   template <std::size_t G>
-  static bool encode_group(const praxis::JointCommand<N>& c, Context&, GroupsValue& out) {
+  static bool encode_group(const praxis::JointCommand<N>& c, praxis::TimePoint, Context&, GroupsValue& out) {
     constexpr Group group = k_groups[G];
     bool covered = false;
     for (std::size_t k = 0; k < group.count; ++k) covered = covered || c.mode[group.first + k] != praxis::JointMode::none;

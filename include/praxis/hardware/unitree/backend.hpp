@@ -89,7 +89,7 @@ struct UnitreeTopics {
     return true;
   }
 
-  static bool encode(const JointCommand<N>& command, Context& c, LowCmd& out) {
+  static bool encode(const JointCommand<N>& command, TimePoint, Context& c, LowCmd& out) {
     if constexpr (std::is_same_v<Family, HgFamily>) {
       // An hg robot drops frames whose mode_machine is not its own: until its first LowState told
       // us which it is, sending would only produce frames the robot rejects. (A robot reporting 0
