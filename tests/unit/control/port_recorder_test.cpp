@@ -40,7 +40,6 @@ struct KneeEstimatePort : praxis::port<"test/knee_estimate", KneeEstimate> {};
 // The user's estimator: reads the state, writes the estimate port (with a drift that makes every
 // cycle's value different, so a row recorded from the wrong cycle shows).
 struct KneeEstimator {
-  static constexpr std::string_view name = "knee_estimator";
   using inputs = praxis::ports<praxis::StatePort<N>>;
   using outputs = praxis::ports<KneeEstimatePort>;
   int runs = 0;
