@@ -4,10 +4,12 @@
 //   praxis_demo --robot g1 --duration 10 [--param DIR] [--log-folder logs | --no-log] [--realtime]
 //   praxis_demo --backend fake-robot      the same over real DDS, against praxis-fake-robot
 //   praxis_demo --backend dds --domain 0 --interface eth0    a real Unitree robot (careful!)
+//   praxis_demo --backend dds --domain 1 --interface lo      Unitree's simulator (--no-state-crc for the
+//                                                           Python one, which sends crc = 0)
 //
 // --robot: g1, g1_23, go2 or h1_2. The exit status is 0 whenever a run ends normally, whatever
 // state it ended in (a real robot's operator decides that); only errors (bad parameters, no robot,
-// control not taken) give a non-zero status.
+// control not taken, no valid state ever) give a non-zero status.
 
 #include <CLI/CLI.hpp>
 
@@ -58,6 +60,8 @@ struct Settings {
   std::string backend = "mock";
   std::uint32_t domain = 1;
   std::string interface = "lo";
+  std::string target = "auto";  // robot | simulator | auto (domain 0 = robot, Unitree's convention)
+  bool no_state_crc = false;
   std::string self;  // argv[0], to find praxis-fake-robot next to this program
 };
 
@@ -223,8 +227,13 @@ int run_demo_dds(const Settings& s) {
     }
   } stop_fake{fake};
 
-  praxis::unitree::BackendOptions bo;
+  const bool simulator = s.target == "simulator" || (s.target == "auto" && s.domain != 0);
+  praxis::unitree::BackendOptions bo = simulator ? Backend::simulator(s.domain) : Backend::robot(s.interface);
   bo.dds = {s.domain, s.interface};
+  bo.check_state_crc = !s.no_state_crc;
+  std::printf("target: %s (%s)%s\n", simulator ? "simulator" : "robot",
+              simulator ? "a missing motion switcher is a notice" : "the motion switcher must answer",
+              s.no_state_crc ? ", LowState CRC not checked" : "");
   Backend robot(bo);
   // Taking control (releasing the robot's motion service, waiting for its first state) and handing
   // it back are the backend's lifecycle, which the controller runs around run_for(); a robot that
@@ -255,6 +264,11 @@ int run_demo_dds(const Settings& s) {
               static_cast<unsigned long long>(robot.commands_sent()));
   std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
   std::fflush(stdout);
+  if (!robot.have_state()) {
+    std::fprintf(stderr, "error: no valid state ever arrived on %s (%llu rejected)\n", bo.lowstate_topic.c_str(),
+                 static_cast<unsigned long long>(robot.crc_errors()));
+    return 3;
+  }
   return 0;  // a run that ended normally, in whatever state
 }
 #endif
@@ -275,6 +289,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"mock", "fake-robot", "dds"}));
   app.add_option("--domain", s.domain, "DDS domain id (robot: 0; simulator and fake robot: 1)");
   app.add_option("--interface", s.interface, "network interface for DDS (robot: the one on 192.168.123.x)");
+  app.add_option("--target", s.target,
+                 "robot (the motion switcher must answer), simulator (Unitree's simulators run none) or auto "
+                 "(domain 0 = robot)")
+      ->check(CLI::IsMember({"auto", "robot", "simulator"}));
+  app.add_flag("--no-state-crc", s.no_state_crc,
+               "accept LowState without checking its CRC (Unitree's Python simulator sends crc = 0)");
   CLI11_PARSE(app, argc, argv);
   s.self = argv[0];
 

@@ -160,7 +160,7 @@ TEST_CASE("a killed robot means damping; after a restart only the state machine 
   const auto domain = unique_domain(3);
   auto first = std::make_unique<FakeRobot>("go2", domain, "R2:1.0-2.2");
   u::UnitreeBackend<Model> backend(u::UnitreeBackend<Model>::simulator(domain));
-  REQUIRE(backend.wait_for_state(5s));  // so that the 3 s below are counted from a robot that is up
+  REQUIRE(backend.wait_for_state(5s).ok);  // so that the 3 s below are counted from a robot that is up
   praxis::ControllerOptions options;
   options.print = false;
   praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);

@@ -29,6 +29,13 @@ class RpcError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// No server matched, or none answered in time: the service is not there (a simulator runs fewer
+// services than a robot), as opposed to a server that answered with an error.
+class RpcUnanswered : public RpcError {
+ public:
+  using RpcError::RpcError;
+};
+
 template <class Traits>
 class RpcClient {
  public:
@@ -69,7 +76,7 @@ class RpcClient {
     // written before our reader matched the server's writer.
     while (matched() == 0 || response_matched() == 0) {
       if (Clock::now() >= deadline) {
-        throw RpcError("no RPC server on \"" + request_topic_ + "\" (nothing matched within " +
+        throw RpcUnanswered("no RPC server on \"" + request_topic_ + "\" (nothing matched within " +
                        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
                        " ms): is the service running, on the same domain and network interface?");
       }
@@ -84,7 +91,7 @@ class RpcClient {
     for (;;) {
       const auto now = Clock::now();
       if (now >= deadline) {
-        throw RpcError("RPC on \"" + request_topic_ + "\" timed out after " +
+        throw RpcUnanswered("RPC on \"" + request_topic_ + "\" timed out after " +
                        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
                        " ms without a response on \"" + response_topic_ + "\"");
       }

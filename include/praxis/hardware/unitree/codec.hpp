@@ -96,7 +96,7 @@ struct CommandCheck {
   bool crc_ok = false;
   bool header_ok = false;        // go: head bytes and level flag
   bool mode_ok = false;          // every used slot carries the model's motor mode (or hg disable)
-  bool mode_machine_ok = false;  // hg: equals the robot's own (0 from a simulator is accepted)
+  bool mode_machine_ok = false;  // hg: equals the robot's own, or the robot reports 0 (a simulator)
 };
 
 template <UnitreeModel M>
@@ -110,7 +110,8 @@ CommandCheck decode_command(const typename Wire<M>::Family::LowCmd& in, std::uin
     check.mode_machine_ok = true;
   } else {
     check.header_ok = true;
-    check.mode_machine_ok = in.mode_machine == robot_mode_machine;
+    // The vendor's own check: a robot reporting mode_machine 0 is a simulator and takes any.
+    check.mode_machine_ok = robot_mode_machine == 0 || in.mode_machine == robot_mode_machine;
   }
   check.mode_ok = true;
   for (std::size_t j = 0; j < M::joint_count; ++j) {
@@ -135,11 +136,24 @@ template <UnitreeModel M>
   return message_crc(in) == in.crc;
 }
 
-// Decodes a LowState whose CRC is correct; returns false (leaving `out` untouched) otherwise.
+// Decodes a valid LowState: CRC correct (unless `verify_crc` is false: Unitree's Python simulator
+// sends crc = 0) and every joint and IMU value finite. Returns false, leaving `out` untouched,
+// otherwise.
 template <UnitreeModel M>
-bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint received, RobotState<M::joint_count>& out) {
+bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint received, RobotState<M::joint_count>& out,
+                  bool verify_crc = true) {
   using W = Wire<M>;
-  if (message_crc(in) != in.crc) return false;
+  if (verify_crc && message_crc(in) != in.crc) return false;
+  bool finite = true;
+  for (std::size_t j = 0; j < M::joint_count; ++j) {
+    const auto& m = in.motor_state[W::slot[j]];
+    finite = finite && std::isfinite(m.q) && std::isfinite(m.dq) && std::isfinite(m.tau_est);
+  }
+  for (std::size_t k = 0; k < 4; ++k) finite = finite && std::isfinite(in.imu_state.quaternion[k]);
+  for (std::size_t k = 0; k < 3; ++k) {
+    finite = finite && std::isfinite(in.imu_state.gyroscope[k]) && std::isfinite(in.imu_state.accelerometer[k]);
+  }
+  if (!finite) return false;
   for (std::size_t j = 0; j < M::joint_count; ++j) {
     const auto i = static_cast<Eigen::Index>(j);
     const auto& m = in.motor_state[W::slot[j]];

@@ -1,0 +1,211 @@
+#pragma once
+// ArmSdkBackend<Model>: the waist and arms of a G1 (or H1-2) commanded over rt/arm_sdk while the
+// robot's own locomotion service keeps the legs and the balance — what the vendor's arm SDK
+// examples do. The frame is an hg LowCmd; one unused slot's q carries a weight 0..1 that blends the
+// robot's own arm control (0) into praxis' (1).
+//
+//   praxis::unitree::ArmSdkBackend<praxis::unitree::G1> arms(praxis::unitree::ArmSdkOptions{.dds = {0, "eth0"}});
+//   praxis::RobotController<decltype(arms), MyArmController> controller(arms, options);
+//
+// Only the arm-SDK joints are sent (waist, shoulders, elbows, wrists, found by name in the model's
+// joint table); what a command says about the legs is not sent — the robot's controller has them.
+// The weight ramps at `weight_rate` towards 1 while a command drives an arm joint (a gain or a
+// velocity / torque mode), and towards 0 otherwise: damping (kp 0) on the arms hands them back to the
+// robot's controller, holding the last driven targets while the weight goes down, instead of letting
+// them go limp on a walking robot. Nothing is sent before the first driving command, and nothing
+// after the weight is back at 0. Taking control releases no motion service (the robot must keep
+// walking); handing back ramps the weight to 0.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <tuple>
+#include <type_traits>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_state.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/hardware/capabilities.hpp"
+#include "praxis/hardware/dds_backend.hpp"
+#include "praxis/hardware/topic_table.hpp"
+#include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/unitree/wire.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::unitree {
+
+// Whether the arm SDK takes joint j of M: waist, shoulder, elbow and wrist joints.
+template <UnitreeModel M>
+[[nodiscard]] constexpr bool arm_sdk_joint(std::size_t j) {
+  const std::string_view name = M::joints[j].name;
+  for (const std::string_view part : {"waist", "shoulder", "elbow", "wrist"}) {
+    if (name.find(part) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+struct ArmSdkOptions {
+  dds::DdsOptions dds{};
+  Duration link_timeout = std::chrono::milliseconds(100);
+  std::string arm_sdk_topic = "rt/arm_sdk";
+  std::string lowstate_topic = "rt/lowstate";
+  dds::TopicQos qos{};
+  // The LowCmd slot whose q carries the weight: 29 on the G1 (fact sheet); on the H1-2 UNVERIFIED.
+  std::size_t weight_slot = 29;
+  double weight_rate = 0.2;  // per second, blending in and out (the vendor's arm SDK example)
+  std::optional<std::uint8_t> mode_machine;  // unset = echo the robot's LowState.mode_machine
+  bool check_state_crc = true;
+};
+
+template <UnitreeModel M>
+struct ArmSdkTopics {
+  static_assert(std::is_same_v<typename Wire<M>::Family, HgFamily>,
+                "praxis::unitree::ArmSdkBackend: rt/arm_sdk exists on the hg humanoids (G1, H1-2), not on this model");
+  using model = M;
+  using Options = ArmSdkOptions;
+  static constexpr std::size_t N = M::joint_count;
+  using LowCmd = HgFamily::LowCmd;
+  using LowState = HgFamily::LowState;
+  // The drivers' PD law, as on rt/lowcmd; switching an arm motor off under a walking robot is not
+  // offered.
+  static constexpr JointModeSet joint_modes{JointMode::position, JointMode::velocity, JointMode::torque};
+
+  struct Context {
+    explicit Context(const ArmSdkOptions& o)
+        : check_crc(o.check_state_crc), fixed_mode_machine(o.mode_machine), weight_slot(o.weight_slot),
+          weight_rate(o.weight_rate) {}
+    bool check_crc;
+    std::optional<std::uint8_t> fixed_mode_machine;
+    std::size_t weight_slot;
+    double weight_rate;
+    std::atomic<std::uint8_t> robot_mode_machine{0};  // written by decode, read by encode
+    std::atomic<bool> have_mode_machine{false};
+    std::atomic<double> weight{0.0};  // written by encode; readable from any thread
+    // writer side only
+    JointCommand<N> held{};  // the last command that drove the arms
+    bool holding = false;    // frames are being sent (from the first driving command until weight 0)
+    TimePoint last{};
+  };
+
+  static bool decode(const LowState& in, TimePoint received, RobotState<N>& out, Context& c) {
+    if (!decode_state<M>(in, received, out, c.check_crc)) return false;
+    c.robot_mode_machine.store(in.mode_machine, std::memory_order_relaxed);
+    c.have_mode_machine.store(true, std::memory_order_release);
+    return true;
+  }
+
+  static bool drives_arms(const JointCommand<N>& command) {
+    for (std::size_t j = 0; j < N; ++j) {
+      if (!arm_sdk_joint<M>(j) || !command.drives(j)) continue;
+      const auto i = static_cast<Eigen::Index>(j);
+      if (command.mode[j] != JointMode::position || command.kp[i] > 0.0) return true;
+    }
+    return false;
+  }
+
+  static bool encode(const JointCommand<N>& command, TimePoint now, Context& c, LowCmd& out) {
+    if (!c.fixed_mode_machine && !c.have_mode_machine.load(std::memory_order_acquire)) return false;
+    const bool driving = drives_arms(command);
+    if (!driving && !c.holding) return false;  // the robot has its arms: nothing to blend out of
+    const double dt = c.holding ? std::clamp(to_seconds(now - c.last), 0.0, 0.1) : 0.0;
+    c.last = now;
+    double weight = c.weight.load(std::memory_order_relaxed);
+    const double step = c.weight_rate * dt;
+    weight = driving ? std::min(1.0, weight + step) : std::max(0.0, weight - step);
+    c.weight.store(weight, std::memory_order_relaxed);
+    if (driving) {
+      c.held = command;
+      c.holding = true;
+    } else if (weight == 0.0) {
+      c.holding = false;  // this frame, weight 0, is the last one
+    }
+    JointCommand<N> arms = c.held;
+    for (std::size_t j = 0; j < N; ++j) {
+      if (!arm_sdk_joint<M>(j)) arms.mode[j] = JointMode::none;
+    }
+    EncodeOptions e;
+    e.mode_machine = c.fixed_mode_machine ? *c.fixed_mode_machine : c.robot_mode_machine.load(std::memory_order_relaxed);
+    encode_command<M>(arms, e, out);
+    out.motor_cmd[c.weight_slot].q = static_cast<float>(weight);
+    out.crc = message_crc(out);
+    return true;
+  }
+
+  static auto state_topics(const Options& o) {
+    return std::tuple{StateTopic<N, Context, LowState>{o.lowstate_topic, HgFamily::low_state_descriptor(), &decode, o.qos}};
+  }
+  static auto command_topics(const Options& o) {
+    return std::tuple{CommandTopic<N, Context, LowCmd>{o.arm_sdk_topic, HgFamily::low_cmd_descriptor(), &encode, o.qos}};
+  }
+};
+
+template <UnitreeModel M, class Transport = dds::DdsTransport>
+class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
+  using Base = DdsBackend<ArmSdkTopics<M>, Transport>;
+
+ public:
+  using Base::Base;
+
+  // Waits for a valid state; the robot's motion service is left running on purpose.
+  LifecycleResult acquire(Duration timeout) {
+    const auto wait = this->wait_for_state(timeout);
+    if (!wait.ok) {
+      lifecycle_.store(LifecycleStage::failed);
+      return {false, LifecycleStage::failed,
+              "no valid state on " + this->options().lowstate_topic + " within " +
+                  std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) + " ms (" +
+                  std::to_string(wait.invalid) + " invalid ones arrived)"};
+    }
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control,
+            "receiving " + this->options().lowstate_topic + "; commanding waist and arms on " +
+                this->options().arm_sdk_topic + " (the robot's own controller keeps the legs)"};
+  }
+
+  // Blends the arms back to the robot's controller: weight down to 0 at weight_rate, holding the last
+  // targets, one frame every 20 ms (called after the control loop ended: the only writer then).
+  LifecycleResult release(Duration timeout) {
+    lifecycle_.store(LifecycleStage::releasing);
+    JointCommand<M::joint_count> hand_back;
+    hand_back.mode.fill(JointMode::none);
+    const auto deadline = Clock::now() + timeout;
+    while (this->codec_context().holding && Clock::now() < deadline) {
+      this->write(hand_back, Clock::now());
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const bool done = !this->codec_context().holding;
+    lifecycle_.store(done ? LifecycleStage::released : LifecycleStage::failed);
+    if (!done) {
+      return {false, LifecycleStage::failed,
+              "the arm-SDK weight was still " + std::to_string(weight()) + " after " +
+                  std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                  " ms of blending out"};
+    }
+    return {true, LifecycleStage::released, "arms blended back to the robot's controller (weight 0)"};
+  }
+
+  bool read_status(RobotStatus& out) {
+    out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
+    out.reported_mode = out.assumed_mode = RobotMode::unknown;  // the robot's own mode is not on this topic
+    this->read_link(out.link);
+    ++out.sequence;
+    return true;
+  }
+
+  // The blend weight last sent (0 = the robot's controller, 1 = praxis).
+  [[nodiscard]] double weight() const { return this->codec_context().weight.load(std::memory_order_relaxed); }
+  [[nodiscard]] std::uint64_t frames_sent() const { return Base::template commands_sent<0>(); }
+
+ private:
+  std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
+};
+
+}  // namespace praxis::unitree
