@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -126,6 +127,8 @@ int run(const Settings& s) {
   typename Family::LowState out{};
   std::uint32_t tick = 0;
   bool warned_ab = false;
+  praxis::TimePoint last_publish{};
+  praxis::Duration longest_gap{};
 
   std::printf("praxis-fake-robot: %s on DDS domain %u, interface %s%s%s\n", std::string(M::name).c_str(), s.domain,
               s.interface.c_str(), s.simulator ? ", as Unitree's simulator (no RPC, LowState crc 0)" : "",
@@ -173,6 +176,10 @@ int run(const Settings& s) {
     u::encode_state<M>(state, {++tick, mode_machine, 0}, out);
     if (s.simulator) out.crc = 0;  // what Unitree's Python simulator sends
     if (states.write(out)) ++states_published;
+    // A controller declares the robot lost after a silence (100 ms by default); on a loaded machine
+    // this tells whether the silence was here.
+    if (tick > 1) longest_gap = std::max(longest_gap, now - last_publish);
+    last_publish = now;
     side.publish(out, state.gamepad, tick);
 
     if (!switcher) continue;
@@ -204,6 +211,7 @@ int run(const Settings& s) {
   report["side_topics_published"] = {{"rt/wirelesscontroller", side.counts().wireless_controller},
                                      {"rt/lf/lowstate", side.counts().lf_lowstate},
                                      {"rt/secondary_imu", side.counts().secondary_imu}};
+  report["longest_state_gap_ms"] = std::chrono::duration<double, std::milli>(longest_gap).count();
   report["rpc_requests"] = rpcs;
   report["active_mode"] = active_mode;
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
@@ -226,7 +234,7 @@ int main(int argc, char** argv) {
   app.add_option("--mode-machine", s.mode_machine, "hg robots: the mode_machine this robot reports");
   app.add_flag("--simulator", s.simulator,
                "behave like Unitree's MuJoCo bridge: no motion_switcher service, LowState crc 0 and mode_machine 0, "
-               "command CRCs not checked");
+               "command CRCs not checked (--sport-mode is ignored: the simulator runs no motion service)");
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
   app.add_option("--report", s.report, "write the counters as JSON to this file at exit");
   app.add_flag("--echo", s.echo, "benchmark: answer each command immediately (full checks and dynamics)");

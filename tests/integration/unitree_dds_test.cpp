@@ -97,6 +97,18 @@ class FakeRobot {
   std::filesystem::path report_;
 };
 
+// Shown when a check fails: which transitions happened, when, and why.
+template <class Events>
+std::string story_of(const Events& transitions) {
+  std::string story;
+  for (const auto& t : transitions) {
+    story += std::string(praxis::motion::to_string(t.from)) + " -> " + std::string(praxis::motion::to_string(t.to)) +
+             " (" + std::string(praxis::motion::to_string(t.cause)) + ") at " + std::to_string(t.time) +
+             " s, gain ratio " + std::to_string(t.gain_ratio) + "; ";
+  }
+  return story;
+}
+
 template <class Model>
 struct HoldOffset {
   static constexpr std::size_t N = Model::joint_count;
@@ -133,6 +145,7 @@ void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
   CHECK(controller.acquired()->ok);
   CHECK_THAT(controller.acquired()->message, Catch::Contains("released motion service \"normal\""));
   const auto transitions = controller.transitions();
+  INFO("transitions: " << story_of(transitions));
   CHECK(controller.state() == praxis::ControlState::ctrl);
   REQUIRE(transitions.size() >= 2);
   CHECK(transitions[transitions.size() - 2].to == praxis::motion::MotionType::stand);
@@ -161,7 +174,7 @@ TEST_CASE("a fake G1 over DDS: hg messages, echoed mode_machine", "[unitree][dds
   stand_and_control<u::G1>("g1", unique_domain(2));
 }
 
-TEST_CASE("a killed robot means damping; after a restart only the state machine brings it back",
+TEST_CASE("a killed robot means damping and after a restart only the state machine brings it back",
           "[unitree][dds][two-process]") {
   using Model = u::Go2;
   const auto domain = unique_domain(3);
@@ -186,6 +199,7 @@ TEST_CASE("a killed robot means damping; after a restart only the state machine 
     seen.emplace_back(praxis::control::control_state(e.from), praxis::control::control_state(e.to));
   }
   using S = praxis::ControlState;
+  INFO("transitions: " << story_of(t));
   const std::vector<std::pair<S, S>> expected{
       {S::damping, S::stand}, {S::stand, S::damping}, {S::damping, S::stand}, {S::stand, S::ctrl}};
   CHECK(seen == expected);
