@@ -129,6 +129,7 @@ int run(const Settings& s) {
   bool warned_ab = false;
   praxis::TimePoint last_publish{};
   praxis::Duration longest_gap{};
+  praxis::Duration longest_gap_end{};
 
   std::printf("praxis-fake-robot: %s on DDS domain %u, interface %s%s%s\n", std::string(M::name).c_str(), s.domain,
               s.interface.c_str(), s.simulator ? ", as Unitree's simulator (no RPC, LowState crc 0)" : "",
@@ -178,9 +179,13 @@ int run(const Settings& s) {
     if (states.write(out)) ++states_published;
     // A controller declares the robot lost after a silence (100 ms by default); on a loaded machine
     // this tells whether the silence was here.
-    if (tick > 1) longest_gap = std::max(longest_gap, now - last_publish);
+    if (tick > 1 && now - last_publish > longest_gap) {
+      longest_gap = now - last_publish;
+      longest_gap_end = now - t0;
+    }
     last_publish = now;
-    side.publish(out, state.gamepad, tick);
+    // The benchmark's answer must be the LowState alone, as in its plain Cyclone baseline.
+    if (!s.echo) side.publish(out, state.gamepad, tick);
 
     if (!switcher) continue;
     rpcs += static_cast<std::uint64_t>(switcher->poll([&](const auto& request, auto& response) {
@@ -212,6 +217,7 @@ int run(const Settings& s) {
                                      {"rt/lf/lowstate", side.counts().lf_lowstate},
                                      {"rt/secondary_imu", side.counts().secondary_imu}};
   report["longest_state_gap_ms"] = std::chrono::duration<double, std::milli>(longest_gap).count();
+  report["longest_state_gap_end_s"] = praxis::to_seconds(longest_gap_end);
   report["rpc_requests"] = rpcs;
   report["active_mode"] = active_mode;
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);

@@ -193,6 +193,8 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
   FakeRobot second("go2", domain, "A:0.5,R2:1.2-2.7,A:3.5");
   run.join();
   controller.flush();
+  const auto report = second.stop();
+  INFO("second robot: " << report.dump());
   const auto t = controller.transitions();
   std::vector<std::pair<praxis::ControlState, praxis::ControlState>> seen;
   for (const auto& e : t) {
@@ -206,7 +208,6 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
   REQUIRE(t.size() == 4);
   CHECK(t[1].cause == praxis::motion::SelectionCause::stale_state);
   CHECK(t[3].cause == praxis::motion::SelectionCause::requested);  // the gamepad's A
-  const auto report = second.stop();
   CHECK(report["frames_rejected"]["crc"] == 0);
   CHECK(report["frames_rejected"]["motor_mode"] == 0);
 }
@@ -407,15 +408,19 @@ TEST_CASE("hg frames in AB ankle mode are rejected and counted, never applied as
   REQUIRE(states.fetch(state));
   CHECK(state.message.motor_state[4].q == Approx(rest).margin(0.02));  // the AB target did not move it
   CHECK(state.message.mode_pr == 0);
+  // mode_pr has two documented values; anything else is no mode at all.
+  constexpr int k_unknown = 5;
+  for (int i = 0; i < k_unknown; ++i) REQUIRE(writer.write(g1_frame(k_target, 2, u::Wire<u::G1>::expected_mode_machine)));
 
   // The same target in PR mode is a joint angle, and gets there.
   const int pr = send_for(g1_frame(k_target, 0, u::Wire<u::G1>::expected_mode_machine), 1000ms);
   std::this_thread::sleep_for(100ms);
   const auto report = fake.stop();
   INFO(report.dump());
-  CHECK(report["frames_received"] == ab + pr);
+  CHECK(report["frames_received"] == ab + k_unknown + pr);
   CHECK(report["frames_rejected"]["mode_pr_ab"] == ab);
-  CHECK(report["frames_rejected_total"] == ab);
+  CHECK(report["frames_rejected"]["mode_pr_unknown"] == k_unknown);
+  CHECK(report["frames_rejected_total"] == ab + k_unknown);
   CHECK(report["frames_checked"] == pr);
   CHECK(report["final_q"][4].get<double>() == Approx(k_target).margin(0.05));
 }
