@@ -1,20 +1,26 @@
 // praxis-fake-robot: impersonates a Unitree robot on DDS, for controllers to talk to before the
-// real one. It subscribes rt/lowcmd and checks every frame the way the robot would (CRC, header,
-// motor mode, mode_machine) — counting each violation and applying only frames that pass — drives
-// the mock robot's joint dynamics with the motor PD law, publishes rt/lowstate (CRC, tick, the
-// scripted gamepad in wireless_remote) at 500 Hz, and answers the motion_switcher RPCs.
+// real one. It takes every rt/lowcmd frame and checks each the way the robot would (CRC, header,
+// motor mode, mode_machine, hg mode_pr), counting each violation; once per 500 Hz tick it applies
+// the newest frame that passed, drives the mock robot's joint dynamics with the motor PD law, and
+// publishes rt/lowstate (CRC, tick, the scripted gamepad in wireless_remote) with the topics vendor
+// examples also read (side_topics.hpp). It answers the motion_switcher RPCs.
+//
+// --simulator behaves like Unitree's MuJoCo bridge instead: no motion_switcher service, LowState
+// with crc 0 and (hg) mode_machine 0, command CRCs not checked.
 //
 //   praxis-fake-robot --robot g1 --domain 1 --interface lo --gamepad "R2:0.5-3.0,A:4.0"
-//                     [--sport-mode normal] [--duration 10] [--report report.json]
+//                     [--sport-mode normal] [--simulator] [--duration 10] [--report report.json]
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -26,6 +32,9 @@
 #include <praxis/hardware/unitree/rpc.hpp>
 #include <praxis/transport/dds.hpp>
 #include <praxis/transport/rpc.hpp>
+
+#include "command_intake.hpp"
+#include "side_topics.hpp"
 
 namespace {
 
@@ -42,12 +51,9 @@ struct Settings {
   double duration = 0.0;
   std::string report;
   int mode_machine = -1;
+  bool simulator = false;
   bool echo = false;      // benchmark: answer every command at once instead of at 500 Hz
   bool echo_raw = false;  // benchmark baseline: answer with a fixed state, no checks, no dynamics
-};
-
-struct Counters {
-  std::uint64_t frames = 0, applied = 0, crc = 0, header = 0, mode = 0, mode_machine = 0, states = 0, rpcs = 0;
 };
 
 std::optional<praxis::GamepadButton> button_named(const std::string& name) {
@@ -83,16 +89,24 @@ int run(const Settings& s) {
   namespace u = praxis::unitree;
   using Family = typename u::Wire<M>::Family;
   constexpr std::size_t N = M::joint_count;
-  std::uint8_t mode_machine = 0;
+  std::uint8_t mode_machine = 0;  // go robots have none; Unitree's simulators report 0
   if constexpr (std::is_same_v<Family, u::HgFamily>) {
-    mode_machine = s.mode_machine >= 0 ? static_cast<std::uint8_t>(s.mode_machine) : u::Wire<M>::expected_mode_machine;
+    if (!s.simulator) {
+      mode_machine = s.mode_machine >= 0 ? static_cast<std::uint8_t>(s.mode_machine) : u::Wire<M>::expected_mode_machine;
+    }
   }
 
   praxis::dds::Participant participant({s.domain, s.interface});
-  praxis::dds::Subscriber<typename Family::LowCmd> commands(participant, "rt/lowcmd", Family::low_cmd_descriptor());
+  fake_robot::CommandIntake<M> commands(participant, {.topic = "rt/lowcmd", .check_crc = !s.simulator,
+                                                      .mode_machine = mode_machine});
   praxis::dds::Publisher<typename Family::LowState> states(participant, "rt/lowstate", Family::low_state_descriptor());
-  praxis::dds::RpcServer<u::UnitreeApiTraits> switcher(participant, u::api_request_topic(u::motion_switcher::k_service),
-                                                       u::api_response_topic(u::motion_switcher::k_service));
+  fake_robot::SideTopics<M> side(participant);
+  // The vendor simulator has no motion services, so a client calling one gets no answer.
+  std::optional<praxis::dds::RpcServer<u::UnitreeApiTraits>> switcher;
+  if (!s.simulator) {
+    switcher.emplace(participant, u::api_request_topic(u::motion_switcher::k_service),
+                     u::api_response_topic(u::motion_switcher::k_service));
+  }
 
   const auto t0 = praxis::Clock::now();
   praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
@@ -106,23 +120,27 @@ int run(const Settings& s) {
     }
     robot.tilt(roll, pitch, t0 + praxis::from_seconds(t));
   }
-  std::string active_mode = s.sport_mode;
-  Counters n;
-  praxis::transport::Stamped<typename Family::LowCmd> frame{};
+  std::string active_mode = s.simulator ? std::string() : s.sport_mode;
+  std::uint64_t states_published = 0, rpcs = 0;
   praxis::JointCommand<N> cmd;
   praxis::RobotState<N> state;
   typename Family::LowState out{};
   std::uint32_t tick = 0;
+  bool warned_ab = false;
+  praxis::TimePoint last_publish{};
+  praxis::Duration longest_gap{};
+  praxis::Duration longest_gap_end{};
 
-  std::printf("praxis-fake-robot: %s on DDS domain %u, interface %s%s\n", std::string(M::name).c_str(), s.domain,
-              s.interface.c_str(), active_mode.empty() ? "" : (", motion service \"" + active_mode + "\" active").c_str());
+  std::printf("praxis-fake-robot: %s on DDS domain %u, interface %s%s%s\n", std::string(M::name).c_str(), s.domain,
+              s.interface.c_str(), s.simulator ? ", as Unitree's simulator (no RPC, LowState crc 0)" : "",
+              active_mode.empty() ? "" : (", motion service \"" + active_mode + "\" active").c_str());
   std::fflush(stdout);
   auto next = t0;
   while (!g_stop) {
     bool fresh = false;
     if (s.echo || s.echo_raw) {
-      // Benchmark modes: poll for a command every 20 us and answer it at once.
-      fresh = commands.fetch(frame);
+      // Benchmark modes: poll for commands every 20 us and answer at once.
+      fresh = s.echo_raw ? commands.drain_unchecked() : commands.drain(cmd);
       if (!fresh) {
         std::this_thread::sleep_for(std::chrono::microseconds(20));
         continue;
@@ -135,31 +153,42 @@ int run(const Settings& s) {
     } else {
       next += std::chrono::milliseconds(2);
       std::this_thread::sleep_until(next);
-      fresh = commands.fetch(frame);
+      fresh = commands.drain(cmd);
     }
     const auto now = praxis::Clock::now();
     if (s.duration > 0 && now - t0 > praxis::from_seconds(s.duration)) break;
+    if (!warned_ab && commands.counts().mode_pr_ab > 0) {
+      std::fprintf(stderr, "praxis-fake-robot: rejecting rt/lowcmd frames with mode_pr 1: mode_pr AB not supported "
+                           "(the parallel-ankle mapping is unknown here; send PR frames, mode_pr 0)\n");
+      warned_ab = true;
+    }
 
     if (fresh) {
-      ++n.frames;
-      const auto check = u::decode_command<M>(frame.message, mode_machine, cmd);
-      n.crc += !check.crc_ok;
-      n.header += !check.header_ok;
-      n.mode += !check.mode_ok;
-      n.mode_machine += !check.mode_machine_ok;
-      // Like the robot: a frame failing any check is dropped. While a motion service runs, the
-      // robot's own controller owns the motors and low-level frames are not applied either.
-      if (check.crc_ok && check.header_ok && check.mode_ok && check.mode_machine_ok && active_mode.empty()) {
+      // While a motion service runs, the robot's own controller owns the motors.
+      if (active_mode.empty()) {
         robot.write(cmd, now);
-        ++n.applied;
+        commands.count_applied();
+      } else {
+        commands.count_held();
       }
     }
     robot.read(state, now);  // advances the joints to now
     state.gamepad = robot.gamepad();
     u::encode_state<M>(state, {++tick, mode_machine, 0}, out);
-    if (states.write(out)) ++n.states;
+    if (s.simulator) out.crc = 0;  // what Unitree's Python simulator sends
+    if (states.write(out)) ++states_published;
+    // A controller declares the robot lost after a silence (100 ms by default); on a loaded machine
+    // this tells whether the silence was here.
+    if (tick > 1 && now - last_publish > longest_gap) {
+      longest_gap = now - last_publish;
+      longest_gap_end = now - t0;
+    }
+    last_publish = now;
+    // The benchmark's answer must be the LowState alone, as in its plain Cyclone baseline.
+    if (!s.echo) side.publish(out, state.gamepad, tick);
 
-    n.rpcs += static_cast<std::uint64_t>(switcher.poll([&](const auto& request, auto& response) {
+    if (!switcher) continue;
+    rpcs += static_cast<std::uint64_t>(switcher->poll([&](const auto& request, auto& response) {
       response.header.identity = request.header.identity;
       response.header.status.code = 0;
       std::string data;
@@ -180,11 +209,18 @@ int run(const Settings& s) {
     }));
   }
 
-  const nlohmann::json report{{"robot", std::string(M::name)}, {"frames", n.frames}, {"applied", n.applied},
-                              {"crc_errors", n.crc}, {"header_errors", n.header}, {"mode_errors", n.mode},
-                              {"mode_machine_errors", n.mode_machine}, {"states_published", n.states},
-                              {"rpc_requests", n.rpcs}, {"active_mode", active_mode},
-                              {"final_q", std::vector<double>(robot.q().data(), robot.q().data() + N)}};
+  auto report = fake_robot::to_json(commands.counts());
+  report["robot"] = std::string(M::name);
+  report["simulator"] = s.simulator;
+  report["states_published"] = states_published;
+  report["side_topics_published"] = {{"rt/wirelesscontroller", side.counts().wireless_controller},
+                                     {"rt/lf/lowstate", side.counts().lf_lowstate},
+                                     {"rt/secondary_imu", side.counts().secondary_imu}};
+  report["longest_state_gap_ms"] = std::chrono::duration<double, std::milli>(longest_gap).count();
+  report["longest_state_gap_end_s"] = praxis::to_seconds(longest_gap_end);
+  report["rpc_requests"] = rpcs;
+  report["active_mode"] = active_mode;
+  report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
   std::printf("%s\n", report.dump().c_str());
   if (!s.report.empty()) std::ofstream(s.report) << report.dump(2) << '\n';
   return 0;
@@ -202,6 +238,9 @@ int main(int argc, char** argv) {
   app.add_option("--sport-mode", s.sport_mode, "motion service active at start (\"\" = none)");
   app.add_option("--tilt", s.tilt, "tilt the body at a time: T:ROLL:PITCH (s, rad, rad)");
   app.add_option("--mode-machine", s.mode_machine, "hg robots: the mode_machine this robot reports");
+  app.add_flag("--simulator", s.simulator,
+               "behave like Unitree's MuJoCo bridge: no motion_switcher service, LowState crc 0 and mode_machine 0, "
+               "command CRCs not checked (--sport-mode is ignored: the simulator runs no motion service)");
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
   app.add_option("--report", s.report, "write the counters as JSON to this file at exit");
   app.add_flag("--echo", s.echo, "benchmark: answer each command immediately (full checks and dynamics)");

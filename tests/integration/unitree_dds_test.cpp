@@ -1,6 +1,6 @@
-// Two processes over real Cyclone DDS on loopback: RobotController with the Unitree backend in this
-// process, praxis-fake-robot in another. Each test uses its own DDS domain, so tests can run in
-// parallel.
+// Two processes over real Cyclone DDS on loopback: RobotController with the Unitree backend (or a
+// raw Cyclone writer and readers) in this process, praxis-fake-robot in another. Each test uses its
+// own DDS domain, so tests can run in parallel.
 
 #include <catch2/catch.hpp>
 
@@ -20,6 +20,10 @@
 
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
+#include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/unitree/rpc.hpp"
+#include "praxis/transport/dds.hpp"
+#include "praxis/transport/rpc.hpp"
 
 extern char** environ;
 
@@ -29,15 +33,18 @@ namespace u = praxis::unitree;
 namespace {
 
 std::uint32_t unique_domain(std::uint32_t k) {
-  // 100-189: each test its own sub-range of 30, the process id picks within it.
-  return 100 + 30 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 30);
+  // 100-219 (Cyclone's port mapping ends at 232; the demo test has 231): each test its own
+  // sub-range of 15, the process id picks within it.
+  REQUIRE(k >= 1);
+  REQUIRE(k <= 8);
+  return 100 + 15 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 15);
 }
 
 // The fake robot as a child process; SIGTERM and a JSON report when stopped.
 class FakeRobot {
  public:
   FakeRobot(const std::string& robot, std::uint32_t domain, const std::string& gamepad,
-            const std::string& sport_mode = "") {
+            const std::string& sport_mode = "", const std::vector<std::string>& extra = {}) {
     report_ = std::filesystem::temp_directory_path() /
               ("praxis_fake_" + std::to_string(::getpid()) + "_" + std::to_string(domain) + "_" +
                std::to_string(counter()++) + ".json");
@@ -51,6 +58,7 @@ class FakeRobot {
       args.push_back("--sport-mode");
       args.push_back(sport_mode);
     }
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -89,6 +97,18 @@ class FakeRobot {
   std::filesystem::path report_;
 };
 
+// Shown when a check fails: which transitions happened, when, and why.
+template <class Events>
+std::string story_of(const Events& transitions) {
+  std::string story;
+  for (const auto& t : transitions) {
+    story += std::string(praxis::motion::to_string(t.from)) + " -> " + std::string(praxis::motion::to_string(t.to)) +
+             " (" + std::string(praxis::motion::to_string(t.cause)) + ") at " + std::to_string(t.time) +
+             " s, gain ratio " + std::to_string(t.gain_ratio) + "; ";
+  }
+  return story;
+}
+
 template <class Model>
 struct HoldOffset {
   static constexpr std::size_t N = Model::joint_count;
@@ -125,6 +145,7 @@ void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
   CHECK(controller.acquired()->ok);
   CHECK_THAT(controller.acquired()->message, Catch::Contains("released motion service \"normal\""));
   const auto transitions = controller.transitions();
+  INFO("transitions: " << story_of(transitions));
   CHECK(controller.state() == praxis::ControlState::ctrl);
   REQUIRE(transitions.size() >= 2);
   CHECK(transitions[transitions.size() - 2].to == praxis::motion::MotionType::stand);
@@ -134,11 +155,10 @@ void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
 
   const auto report = fake.stop();
   INFO(report.dump());
-  CHECK(report["crc_errors"] == 0);
-  CHECK(report["header_errors"] == 0);
-  CHECK(report["mode_errors"] == 0);
-  CHECK(report["mode_machine_errors"] == 0);
-  CHECK(report["applied"].get<int>() > 500);
+  CHECK(report["frames_rejected_total"] == 0);
+  CHECK(report["frames_received"].get<int>() > 500);
+  CHECK(report["frames_checked"] == report["frames_received"]);
+  CHECK(report["frames_applied"].get<int>() > 500);
   CHECK(report["active_mode"] == "");
   const double q1 = report["final_q"][1].get<double>();
   CHECK(q1 == Approx(Model::stand_pose[1] + 0.1).margin(0.02));  // the controller's target reached the joint
@@ -154,7 +174,7 @@ TEST_CASE("a fake G1 over DDS: hg messages, echoed mode_machine", "[unitree][dds
   stand_and_control<u::G1>("g1", unique_domain(2));
 }
 
-TEST_CASE("a killed robot means damping; after a restart only the state machine brings it back",
+TEST_CASE("a killed robot means damping and after a restart only the state machine brings it back",
           "[unitree][dds][two-process]") {
   using Model = u::Go2;
   const auto domain = unique_domain(3);
@@ -173,19 +193,234 @@ TEST_CASE("a killed robot means damping; after a restart only the state machine 
   FakeRobot second("go2", domain, "A:0.5,R2:1.2-2.7,A:3.5");
   run.join();
   controller.flush();
+  const auto report = second.stop();
+  INFO("second robot: " << report.dump());
   const auto t = controller.transitions();
   std::vector<std::pair<praxis::ControlState, praxis::ControlState>> seen;
   for (const auto& e : t) {
     seen.emplace_back(praxis::control::control_state(e.from), praxis::control::control_state(e.to));
   }
   using S = praxis::ControlState;
+  INFO("transitions: " << story_of(t));
   const std::vector<std::pair<S, S>> expected{
       {S::damping, S::stand}, {S::stand, S::damping}, {S::damping, S::stand}, {S::stand, S::ctrl}};
   CHECK(seen == expected);
   REQUIRE(t.size() == 4);
   CHECK(t[1].cause == praxis::motion::SelectionCause::stale_state);
   CHECK(t[3].cause == praxis::motion::SelectionCause::requested);  // the gamepad's A
-  const auto report = second.stop();
-  CHECK(report["crc_errors"] == 0);
-  CHECK(report["mode_errors"] == 0);
+  CHECK(report["frames_rejected"]["crc"] == 0);
+  CHECK(report["frames_rejected"]["motor_mode"] == 0);
+}
+
+// ---- the fake robot seen through raw Cyclone readers and writers ----
+
+namespace {
+
+using HgLowCmd = unitree_hg_msg_dds__LowCmd_;
+using HgLowState = unitree_hg_msg_dds__LowState_;
+using HgImu = unitree_hg_msg_dds__IMUState_;
+using GoWireless = unitree_go_msg_dds__WirelessController_;
+
+template <class Predicate>
+bool wait_until(Predicate&& done, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(5ms);
+  }
+  return true;
+}
+
+// A command writer that keeps a whole burst for retransmission, so "exactly N received" measures
+// the fake robot, not a lost packet.
+praxis::dds::Publisher<HgLowCmd> command_writer(const praxis::dds::Participant& p) {
+  return {p, "rt/lowcmd", &unitree_hg_msg_dds__LowCmd__desc, praxis::dds::TopicQos{.reliable = true, .depth = 512}};
+}
+
+// A G1 command holding the rest pose with the left ankle's first slot (pitch, or motor B in AB
+// mode) at `ankle`.
+HgLowCmd g1_frame(double ankle, std::uint8_t mode_pr, std::uint8_t mode_machine) {
+  praxis::JointCommand<u::G1::joint_count> cmd;
+  for (std::size_t j = 0; j < u::G1::joint_count; ++j) cmd.q[static_cast<Eigen::Index>(j)] = u::G1::rest_pose[j];
+  cmd.q[4] = ankle;
+  cmd.kp.setConstant(100.0);
+  cmd.kd.setConstant(2.0);
+  HgLowCmd frame;
+  u::encode_command<u::G1>(cmd, {.mode_pr = mode_pr, .mode_machine = mode_machine}, frame);
+  return frame;
+}
+
+}  // namespace
+
+TEST_CASE("the fake robot checks and counts every frame of a burst far faster than its 500 Hz tick",
+          "[unitree][dds][two-process]") {
+  const auto domain = unique_domain(4);
+  FakeRobot fake("g1", domain, "");
+  praxis::dds::Participant participant({domain, "lo"});
+  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  auto writer = command_writer(participant);
+  REQUIRE(wait_until([&] { return states.received() > 0 && writer.matched() > 0; }, 5000ms));
+
+  constexpr int k_frames = 200;
+  int bad = 0;
+  const auto good = g1_frame(0.2, 0, u::Wire<u::G1>::expected_mode_machine);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < k_frames; ++i) {
+    auto frame = good;
+    if (i % 40 == 7) {  // 5 frames, none of them the last
+      frame.crc ^= 0x1u;
+      ++bad;
+    }
+    REQUIRE(writer.write(frame));
+  }
+  const double burst_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::this_thread::sleep_for(500ms);
+  const auto report = fake.stop();
+  INFO(report.dump() << "\nburst took " << burst_ms << " ms");
+  CHECK(report["frames_received"] == k_frames);
+  CHECK(report["frames_rejected"]["crc"] == bad);
+  CHECK(report["frames_rejected_total"] == bad);
+  CHECK(report["frames_checked"] == k_frames - bad);
+  // The newest good frame of each tick is applied, not every frame: a burst spans a few ticks.
+  CHECK(report["frames_applied"].get<int>() >= 1);
+  CHECK(report["frames_applied"].get<int>() < k_frames - bad);
+  CHECK(report["final_q"][4].get<double>() == Approx(0.2).margin(0.05));
+}
+
+TEST_CASE("with --simulator the fake robot is Unitree's simulator: LowState crc 0, mode_machine 0, no RPC",
+          "[unitree][dds][two-process]") {
+  const auto domain = unique_domain(5);
+  FakeRobot fake("g1", domain, "", "normal", {"--simulator"});
+  praxis::dds::Participant participant({domain, "lo"});
+  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  auto writer = command_writer(participant);
+  REQUIRE(wait_until([&] { return states.received() > 10 && writer.matched() > 0; }, 5000ms));
+  praxis::transport::Stamped<HgLowState> state{};
+  REQUIRE(states.fetch(state));
+  CHECK(state.message.crc == 0);
+  CHECK(state.message.mode_machine == 0);
+  CHECK(state.message.tick > 0);
+  CHECK_FALSE(u::state_crc_ok<u::G1>(state.message));  // a real robot's frame would carry one
+
+  // The simulator has no motion_switcher: a client finds no server.
+  praxis::dds::RpcClient<u::UnitreeApiTraits> switcher(participant,
+                                                       u::api_request_topic(u::motion_switcher::k_service),
+                                                       u::api_response_topic(u::motion_switcher::k_service));
+  CHECK_THROWS_WITH(switcher.call({u::motion_switcher::k_check_mode, "{}"}, 1000ms), Catch::Contains("no RPC server"));
+
+  // Nor does it check command CRCs (Unitree's simulators do not), or keep a motion service.
+  constexpr int k_frames = 20;
+  for (int i = 0; i < k_frames; ++i) {
+    auto frame = g1_frame(0.2, 0, 0);
+    frame.crc = 0;
+    REQUIRE(writer.write(frame));
+  }
+  std::this_thread::sleep_for(300ms);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  CHECK(report["simulator"] == true);
+  CHECK(report["frames_received"] == k_frames);
+  CHECK(report["frames_checked"] == k_frames);
+  CHECK(report["frames_rejected"]["crc"] == 0);
+  CHECK(report["rpc_requests"] == 0);
+  CHECK(report["frames_applied"].get<int>() >= 1);
+}
+
+TEST_CASE("the fake robot publishes what vendor examples read besides rt/lowstate",
+          "[unitree][dds][two-process]") {
+  const auto domain = unique_domain(6);
+  praxis::dds::Participant participant({domain, "lo"});
+  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  praxis::dds::Subscriber<HgLowState> lf(participant, "rt/lf/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  praxis::dds::Subscriber<HgImu> imu(participant, "rt/secondary_imu", &unitree_hg_msg_dds__IMUState__desc);
+  praxis::dds::Subscriber<GoWireless> wireless(participant, "rt/wirelesscontroller",
+                                               &unitree_go_msg_dds__WirelessController__desc);
+  {
+    FakeRobot g1("g1", domain, "R2:0.0-30.0");
+    REQUIRE(wait_until([&] { return states.received() > 0 && lf.received() > 0 && imu.received() > 0 &&
+                                    wireless.received() > 0; },
+                       5000ms));
+    const auto s0 = states.received(), l0 = lf.received(), i0 = imu.received(), w0 = wireless.received();
+    std::this_thread::sleep_for(1000ms);
+    const auto ds = states.received() - s0, dl = lf.received() - l0, di = imu.received() - i0,
+               dw = wireless.received() - w0;
+    INFO("in 1 s: lowstate " << ds << ", lf/lowstate " << dl << ", secondary_imu " << di << ", wirelesscontroller "
+                             << dw);
+    CHECK(ds > 200);
+    CHECK(di > 200);              // with every LowState
+    CHECK(dl > 10);
+    CHECK(dl * 4 < ds);           // low frequency: 50 Hz against 500 Hz
+    CHECK(dw > 20);
+    CHECK(dw * 2 < ds);           // 100 Hz
+
+    praxis::transport::Stamped<GoWireless> pad{};
+    REQUIRE(wireless.fetch(pad));
+    CHECK(pad.message.keys == praxis::button_bit(praxis::GamepadButton::R2));  // the scripted R2, held
+    praxis::transport::Stamped<HgLowState> slow{};
+    REQUIRE(lf.fetch(slow));
+    CHECK(u::state_crc_ok<u::G1>(slow.message));
+    CHECK(slow.message.mode_machine == u::Wire<u::G1>::expected_mode_machine);
+    praxis::transport::Stamped<HgImu> torso{};
+    REQUIRE(imu.fetch(torso));
+    const auto& q = torso.message.quaternion;
+    CHECK(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] == Approx(1.0).margin(1e-4));
+    const auto report = g1.stop();
+    CHECK(report["side_topics_published"]["rt/secondary_imu"].get<int>() > 0);
+  }
+  {
+    // A Go2 has no torso IMU: the same domain, a Go2 now, and nothing more on rt/secondary_imu.
+    const auto i0 = imu.received(), w0 = wireless.received();
+    FakeRobot go2("go2", domain, "");
+    REQUIRE(wait_until([&] { return wireless.received() > w0 + 10; }, 5000ms));
+    CHECK(imu.received() == i0);
+    const auto report = go2.stop();
+    CHECK(report["side_topics_published"]["rt/secondary_imu"] == 0);
+    CHECK(report["side_topics_published"]["rt/lf/lowstate"].get<int>() > 0);
+  }
+}
+
+TEST_CASE("hg frames in AB ankle mode are rejected and counted, never applied as pitch/roll",
+          "[unitree][dds][two-process]") {
+  const auto domain = unique_domain(7);
+  FakeRobot fake("g1", domain, "");
+  praxis::dds::Participant participant({domain, "lo"});
+  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  auto writer = command_writer(participant);
+  REQUIRE(wait_until([&] { return states.received() > 0 && writer.matched() > 0; }, 5000ms));
+  constexpr double k_target = 0.4;
+  const double rest = u::G1::rest_pose[4];
+  REQUIRE(std::abs(rest - k_target) > 0.2);
+
+  // 500 Hz for `length`, like a controller.
+  const auto send_for = [&](const HgLowCmd& frame, std::chrono::milliseconds length) {
+    int sent = 0;
+    auto next = std::chrono::steady_clock::now();
+    const auto end = next + length;
+    for (; next < end; next += 2ms, ++sent) {
+      REQUIRE(writer.write(frame));
+      std::this_thread::sleep_until(next + 2ms);
+    }
+    return sent;
+  };
+  const int ab = send_for(g1_frame(k_target, 1, u::Wire<u::G1>::expected_mode_machine), 400ms);
+  std::this_thread::sleep_for(100ms);
+  praxis::transport::Stamped<HgLowState> state{};
+  REQUIRE(states.fetch(state));
+  CHECK(state.message.motor_state[4].q == Approx(rest).margin(0.02));  // the AB target did not move it
+  CHECK(state.message.mode_pr == 0);
+  // mode_pr has two documented values; anything else is no mode at all.
+  constexpr int k_unknown = 5;
+  for (int i = 0; i < k_unknown; ++i) REQUIRE(writer.write(g1_frame(k_target, 2, u::Wire<u::G1>::expected_mode_machine)));
+
+  // The same target in PR mode is a joint angle, and gets there.
+  const int pr = send_for(g1_frame(k_target, 0, u::Wire<u::G1>::expected_mode_machine), 1000ms);
+  std::this_thread::sleep_for(100ms);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  CHECK(report["frames_received"] == ab + k_unknown + pr);
+  CHECK(report["frames_rejected"]["mode_pr_ab"] == ab);
+  CHECK(report["frames_rejected"]["mode_pr_unknown"] == k_unknown);
+  CHECK(report["frames_rejected_total"] == ab + k_unknown);
+  CHECK(report["frames_checked"] == pr);
+  CHECK(report["final_q"][4].get<double>() == Approx(k_target).margin(0.05));
 }
