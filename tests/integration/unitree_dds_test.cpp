@@ -424,3 +424,45 @@ TEST_CASE("hg frames in AB ankle mode are rejected and counted, never applied as
   CHECK(report["frames_checked"] == pr);
   CHECK(report["final_q"][4].get<double>() == Approx(k_target).margin(0.05));
 }
+
+TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, mode_machine 0): the robot "
+          "preset stops with the reason, the simulator preset without CRC checking stands and controls",
+          "[unitree][dds][two-process]") {
+  using Model = u::G1;
+  const auto domain = unique_domain(8);
+  FakeRobot fake("g1", domain, "R2:1.5-3.0,A:3.5", "", {"--simulator"});
+  praxis::ControllerOptions options;
+  options.print = false;
+  options.lifecycle_timeout = 2s;
+  {
+    // What a robot must do and this one does not: the motion switcher's silence is an error.
+    auto robot_options = u::UnitreeBackend<Model>::robot("lo");
+    robot_options.dds.domain = domain;
+    robot_options.release.call_timeout = 500ms;
+    u::UnitreeBackend<Model> backend(robot_options);
+    praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
+    REQUIRE_THROWS_WITH(controller.run_for(1s), Catch::Contains("no RPC server on \"rt/api/motion_switcher/request\"") &&
+                                                     Catch::Contains("simulator() preset"));
+    CHECK(backend.commands_sent() == 0);
+  }
+  auto sim_options = u::UnitreeBackend<Model>::simulator(domain);
+  sim_options.release.call_timeout = 500ms;
+  sim_options.check_state_crc = false;
+  u::UnitreeBackend<Model> backend(sim_options);
+  praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
+  controller.run_for(5s);
+  controller.flush();
+  REQUIRE(controller.acquired().has_value());
+  INFO("start-up: " << controller.acquired()->message << "; transitions: " << story_of(controller.transitions()));
+  CHECK(controller.acquired()->ok);
+  CHECK_THAT(controller.acquired()->message, Catch::Contains("notice: no motion switcher answered"));
+  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(backend.crc_errors() == 0);
+  CHECK(backend.robot_mode_machine() == 0);  // learnt from the simulator, echoed
+
+  const auto report = fake.stop();
+  INFO(report.dump());
+  CHECK(report["frames_rejected_total"] == 0);
+  CHECK(report["frames_applied"].get<int>() > 500);
+  CHECK(report["final_q"][1].get<double>() == Approx(Model::stand_pose[1] + 0.1).margin(0.02));
+}
