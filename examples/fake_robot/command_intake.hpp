@@ -96,6 +96,7 @@ class CommandIntake {
       if (check(sample_, scratch_)) {
         ++counts_.checked;
         newest = scratch_;
+        newest_frame_ = sample_;
         any = true;
       }
     }
@@ -118,6 +119,8 @@ class CommandIntake {
   void count_applied() { ++counts_.applied; }
   void count_held() { ++counts_.held_by_motion_service; }
   [[nodiscard]] const IntakeCounts& counts() const { return counts_; }
+  // The newest frame that passed, as received (for slots that are not joints: the arm SDK weight).
+  [[nodiscard]] const LowCmd& newest_frame() const { return newest_frame_; }
 
  private:
   bool check(const LowCmd& frame, praxis::JointCommand<N>& cmd) {
@@ -146,6 +149,7 @@ class CommandIntake {
   dds_entity_t topic_ = 0;
   dds_entity_t reader_ = 0;
   LowCmd sample_{};
+  LowCmd newest_frame_{};
   praxis::JointCommand<N> scratch_;
   IntakeCounts counts_;
 };

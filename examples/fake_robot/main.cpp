@@ -5,6 +5,9 @@
 // publishes rt/lowstate (CRC, tick, the scripted gamepad in wireless_remote) with the topics vendor
 // examples also read (side_topics.hpp). It answers the motion_switcher RPCs.
 //
+// On the hg humanoids it also takes rt/arm_sdk while its motion service runs: the waist and arm
+// targets blended into its own stand-pose control by the frame's weight (slot 29's q).
+//
 // --simulator behaves like Unitree's MuJoCo bridge instead: no motion_switcher service, LowState
 // with crc 0 and (hg) mode_machine 0, command CRCs not checked.
 //
@@ -28,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include <praxis/hardware/mock/mock_robot.hpp>
+#include <praxis/hardware/unitree/arm_sdk.hpp>
 #include <praxis/hardware/unitree/codec.hpp>
 #include <praxis/hardware/unitree/rpc.hpp>
 #include <praxis/transport/dds.hpp>
@@ -39,6 +43,13 @@
 namespace {
 
 std::atomic<bool> g_stop{false};
+
+// rt/arm_sdk: the LowCmd slot whose q carries the blend weight (the G1's, per the fact sheet).
+constexpr std::size_t k_weight_slot = 29;
+struct ArmSdkStats {
+  std::uint64_t applied = 0, ignored = 0;
+  double last_weight = 0.0, max_weight = 0.0;
+};
 void on_signal(int) { g_stop = true; }
 
 struct Settings {
@@ -101,6 +112,13 @@ int run(const Settings& s) {
                                                       .mode_machine = mode_machine});
   praxis::dds::Publisher<typename Family::LowState> states(participant, "rt/lowstate", Family::low_state_descriptor());
   fake_robot::SideTopics<M> side(participant);
+  // hg humanoids: rt/arm_sdk, the arms blended into the robot's own control while it walks.
+  std::optional<fake_robot::CommandIntake<M>> arm_sdk;
+  if constexpr (std::is_same_v<Family, u::HgFamily>) {
+    arm_sdk.emplace(participant, fake_robot::IntakeOptions{.topic = "rt/arm_sdk", .check_crc = !s.simulator,
+                                                          .mode_machine = mode_machine});
+  }
+  ArmSdkStats arm_stats;
   // The vendor simulator has no motion services, so a client calling one gets no answer.
   std::optional<praxis::dds::RpcServer<u::UnitreeApiTraits>> switcher;
   if (!s.simulator) {
@@ -122,7 +140,7 @@ int run(const Settings& s) {
   }
   std::string active_mode = s.simulator ? std::string() : s.sport_mode;
   std::uint64_t states_published = 0, rpcs = 0;
-  praxis::JointCommand<N> cmd;
+  praxis::JointCommand<N> cmd, arm_cmd;
   praxis::RobotState<N> state;
   typename Family::LowState out{};
   std::uint32_t tick = 0;
@@ -170,6 +188,33 @@ int run(const Settings& s) {
         commands.count_applied();
       } else {
         commands.count_held();
+      }
+    }
+    if constexpr (std::is_same_v<Family, u::HgFamily>) {
+      if (arm_sdk && arm_sdk->drain(arm_cmd)) {
+        if (active_mode.empty()) {
+          ++arm_stats.ignored;  // low-level control has the arms already
+        } else {
+          // The robot's own controller holds its stand pose; the weight blends the arm SDK's targets
+          // into the waist and arm joints.
+          const double w = std::clamp(static_cast<double>(arm_sdk->newest_frame().motor_cmd[k_weight_slot].q), 0.0, 1.0);
+          praxis::JointCommand<N> own;
+          for (std::size_t j = 0; j < N; ++j) {
+            const auto i = static_cast<Eigen::Index>(j);
+            own.q[i] = M::stand_pose[j];
+            own.kp[i] = M::default_kp[j];
+            own.kd[i] = M::default_kd[j];
+            if (!u::arm_sdk_joint<M>(j)) continue;
+            own.q[i] = w * arm_cmd.q[i] + (1.0 - w) * own.q[i];
+            own.kp[i] = w * arm_cmd.kp[i] + (1.0 - w) * own.kp[i];
+            own.kd[i] = w * arm_cmd.kd[i] + (1.0 - w) * own.kd[i];
+            own.tau_ff[i] = w * arm_cmd.tau_ff[i];
+          }
+          robot.write(own, now);
+          ++arm_stats.applied;
+          arm_stats.last_weight = w;
+          arm_stats.max_weight = std::max(arm_stats.max_weight, w);
+        }
       }
     }
     robot.read(state, now);  // advances the joints to now
@@ -221,6 +266,15 @@ int run(const Settings& s) {
   report["rpc_requests"] = rpcs;
   report["active_mode"] = active_mode;
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
+  if (arm_sdk) {
+    auto arm = fake_robot::to_json(arm_sdk->counts());
+    report["arm_sdk"] = {{"frames_received", arm["frames_received"]},
+                         {"frames_checked", arm["frames_checked"]},
+                         {"frames_applied", arm_stats.applied},
+                         {"frames_ignored_in_low_level_control", arm_stats.ignored},
+                         {"last_weight", arm_stats.last_weight},
+                         {"max_weight", arm_stats.max_weight}};
+  }
   std::printf("%s\n", report.dump().c_str());
   if (!s.report.empty()) std::ofstream(s.report) << report.dump(2) << '\n';
   return 0;

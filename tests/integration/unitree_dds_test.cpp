@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "praxis/control/robot_controller.hpp"
+#include "praxis/hardware/unitree/arm_sdk.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
 #include "praxis/hardware/unitree/rpc.hpp"
@@ -33,11 +34,11 @@ namespace u = praxis::unitree;
 namespace {
 
 std::uint32_t unique_domain(std::uint32_t k) {
-  // 100-219 (Cyclone's port mapping ends at 232; the demo test has 231): each test its own
-  // sub-range of 15, the process id picks within it.
+  // 100-216 (Cyclone's port mapping ends at 232; the demo test has 231): each test its own
+  // sub-range of 13, the process id picks within it.
   REQUIRE(k >= 1);
-  REQUIRE(k <= 8);
-  return 100 + 15 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 15);
+  REQUIRE(k <= 9);
+  return 100 + 13 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 13);
 }
 
 // The fake robot as a child process; SIGTERM and a JSON report when stopped.
@@ -465,4 +466,60 @@ TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, m
   CHECK(report["frames_rejected_total"] == 0);
   CHECK(report["frames_applied"].get<int>() > 500);
   CHECK(report["final_q"][1].get<double>() == Approx(Model::stand_pose[1] + 0.1).margin(0.02));
+}
+
+namespace {
+// Waves nothing: holds the stand pose with the left shoulder pitched 0.3 rad forward.
+struct ShoulderForward {
+  static constexpr std::size_t N = u::G1::joint_count;
+  double dt = 0.002, kp = 60.0, kd = 1.5;  // the vendor's arm SDK example gains
+  std::array<double, N> init_pos = u::G1::stand_pose;
+  std::array<double, N> jpos_des = u::G1::stand_pose;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() {
+    jpos_des = init_pos;
+    jpos_des[15] += 0.3;
+  }
+  std::array<float, 0> log() const { return {}; }
+};
+}  // namespace
+
+TEST_CASE("arm SDK over DDS: a fake G1 keeps its motion service and its legs, praxis blends in its arms and "
+          "hands them back",
+          "[unitree][dds][two-process][arm_sdk]") {
+  using Model = u::G1;
+  const auto domain = unique_domain(9);
+  FakeRobot fake("g1", domain, "R2:1.0-2.0,A:2.5", "normal");
+  u::ArmSdkOptions arm_options;
+  arm_options.dds = {domain, "lo"};
+  arm_options.weight_rate = 2.0;  // 0.5 s in and out, so the story fits the test
+  using Arms = u::ArmSdkBackend<Model>;
+  Arms arms(arm_options);
+  praxis::ControllerOptions options;
+  options.print = false;
+  options.safety.stale_timeout = 500ms;  // not about staleness: a loaded test machine stalls processes ~100 ms
+  praxis::RobotController<Arms, ShoulderForward> controller(arms, options);
+  controller.run_for(4500ms);
+  controller.flush();
+  REQUIRE(controller.acquired().has_value());
+  INFO("start-up: " << controller.acquired()->message << "; transitions: " << story_of(controller.transitions()));
+  CHECK(controller.acquired()->ok);
+  CHECK(controller.state() == praxis::ControlState::ctrl);
+  // At the end of the loop praxis had the arm, at full weight.
+  CHECK(controller.last_state().q[15] == Approx(Model::stand_pose[15] + 0.3).margin(0.03));
+  CHECK(arms.weight() == 0.0);  // release() blended it back out
+
+  const auto report = fake.stop();
+  INFO(report.dump());
+  CHECK(report["active_mode"] == "normal");  // its motion service was never released
+  CHECK(report["frames_received"] == 0);     // and rt/lowcmd never written
+  CHECK(report["arm_sdk"]["frames_checked"] == report["arm_sdk"]["frames_received"]);
+  CHECK(report["arm_sdk"]["frames_applied"].get<int>() > 100);
+  CHECK(report["arm_sdk"]["max_weight"].get<double>() == 1.0);
+  CHECK(report["arm_sdk"]["last_weight"].get<double>() == 0.0);
+  // The robot took its arm back, and it always had its legs.
+  CHECK(report["final_q"][15].get<double>() == Approx(Model::stand_pose[15]).margin(0.03));
+  CHECK(report["final_q"][3].get<double>() == Approx(Model::stand_pose[3]).margin(0.03));
 }
