@@ -4,6 +4,8 @@
 //   praxis_demo --robot g1 --duration 10 [--param DIR] [--log-folder logs | --no-log] [--realtime]
 //   praxis_demo --backend fake-robot      the same over real DDS, against praxis-fake-robot
 //   praxis_demo --backend dds --domain 0 --interface eth0    a real Unitree robot (careful!)
+//   praxis_demo --backend fake-robot --arm-sdk              waist and arms only (rt/arm_sdk), while the
+//                                                           robot's motion service keeps the legs
 //   praxis_demo --backend dds --domain 1 --interface lo      Unitree's simulator (--no-state-crc for the
 //                                                           Python one, which sends crc = 0)
 //
@@ -19,6 +21,7 @@
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,7 @@ extern char** environ;
 
 #include <praxis/control/robot_controller.hpp>
 #ifdef PRAXIS_WITH_DDS
+#include <praxis/hardware/unitree/arm_sdk.hpp>
 #include <praxis/hardware/unitree/backend.hpp>
 #endif
 #include <praxis/hardware/mock/mock_robot.hpp>
@@ -62,6 +66,7 @@ struct Settings {
   std::string interface = "lo";
   std::string target = "auto";  // robot | simulator | auto (domain 0 = robot, Unitree's convention)
   bool no_state_crc = false;
+  bool arm_sdk = false;  // hg humanoids: waist and arms over rt/arm_sdk, the robot keeps walking
   std::string self;  // argv[0], to find praxis-fake-robot next to this program
 };
 
@@ -190,9 +195,9 @@ int run_demo(const Settings& s) {
 // The same story over DDS. With --backend fake-robot, praxis-fake-robot is started as a second
 // process with the same gamepad script and tilt; with --backend dds, whatever robot is on the
 // domain and interface is used (its operator presses the buttons).
-template <class Model>
+template <class Model, bool ArmSdk = false>
 int run_demo_dds(const Settings& s) {
-  using Backend = praxis::unitree::UnitreeBackend<Model>;
+  using Backend = std::conditional_t<ArmSdk, praxis::unitree::ArmSdkBackend<Model>, praxis::unitree::UnitreeBackend<Model>>;
   using Ctrl = example::SinusoidController<Model>;
   const auto params = params_folder<Model>(s);
   Ctrl probe;
@@ -228,12 +233,23 @@ int run_demo_dds(const Settings& s) {
   } stop_fake{fake};
 
   const bool simulator = s.target == "simulator" || (s.target == "auto" && s.domain != 0);
-  praxis::unitree::BackendOptions bo = simulator ? Backend::simulator(s.domain) : Backend::robot(s.interface);
-  bo.dds = {s.domain, s.interface};
-  bo.check_state_crc = !s.no_state_crc;
-  std::printf("target: %s (%s)%s\n", simulator ? "simulator" : "robot",
-              simulator ? "a missing motion switcher is a notice" : "the motion switcher must answer",
-              s.no_state_crc ? ", LowState CRC not checked" : "");
+  auto bo = [&] {
+    if constexpr (ArmSdk) {
+      praxis::unitree::ArmSdkOptions o;
+      o.dds = {s.domain, s.interface};
+      o.check_state_crc = !s.no_state_crc;
+      std::printf("arm SDK: waist and arms on %s, the robot's motion service keeps the legs\n", o.arm_sdk_topic.c_str());
+      return o;
+    } else {
+      praxis::unitree::BackendOptions o = simulator ? Backend::simulator(s.domain) : Backend::robot(s.interface);
+      o.dds = {s.domain, s.interface};
+      o.check_state_crc = !s.no_state_crc;
+      std::printf("target: %s (%s)%s\n", simulator ? "simulator" : "robot",
+                  simulator ? "a missing motion switcher is a notice" : "the motion switcher must answer",
+                  s.no_state_crc ? ", LowState CRC not checked" : "");
+      return o;
+    }
+  }();
   Backend robot(bo);
   // Taking control (releasing the robot's motion service, waiting for its first state) and handing
   // it back are the backend's lifecycle, which the controller runs around run_for(); a robot that
@@ -258,15 +274,17 @@ int run_demo_dds(const Settings& s) {
   controller.run_for(praxis::from_seconds(d));
   controller.flush();
   print_transitions(controller);
+  praxis::LinkHealth link;
+  robot.read_link(link);
   std::printf("states accepted: %llu, CRC errors: %llu, commands sent: %llu\n",
-              static_cast<unsigned long long>(robot.states_accepted()),
-              static_cast<unsigned long long>(robot.crc_errors()),
-              static_cast<unsigned long long>(robot.commands_sent()));
+              static_cast<unsigned long long>(link.states_received),
+              static_cast<unsigned long long>(link.states_rejected),
+              static_cast<unsigned long long>(link.commands_sent));
   std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
   std::fflush(stdout);
   if (!robot.have_state()) {
     std::fprintf(stderr, "error: no valid state ever arrived on %s (%llu rejected)\n", bo.lowstate_topic.c_str(),
-                 static_cast<unsigned long long>(robot.crc_errors()));
+                 static_cast<unsigned long long>(link.states_rejected));
     return 3;
   }
   return 0;  // a run that ended normally, in whatever state
@@ -293,6 +311,9 @@ int main(int argc, char** argv) {
                  "robot (the motion switcher must answer), simulator (Unitree's simulators run none) or auto "
                  "(domain 0 = robot)")
       ->check(CLI::IsMember({"auto", "robot", "simulator"}));
+  app.add_flag("--arm-sdk", s.arm_sdk,
+               "g1, g1_23, h1_2 over DDS: command waist and arms on rt/arm_sdk while the robot's own motion "
+               "service keeps the legs");
   app.add_flag("--no-state-crc", s.no_state_crc,
                "accept LowState without checking its CRC (Unitree's Python simulator sends crc = 0)");
   CLI11_PARSE(app, argc, argv);
@@ -302,6 +323,12 @@ int main(int argc, char** argv) {
   try {
     if (s.backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
+      if (s.arm_sdk) {
+        if (s.robot == "go2") throw std::invalid_argument("--arm-sdk: rt/arm_sdk exists on g1, g1_23 and h1_2, not go2");
+        if (s.robot == "g1_23") return run_demo_dds<praxis::unitree::G1_23, true>(s);
+        if (s.robot == "h1_2") return run_demo_dds<praxis::unitree::H1_2, true>(s);
+        return run_demo_dds<praxis::unitree::G1, true>(s);
+      }
       return with_model(s.robot, [&]<class Model>() { return run_demo_dds<Model>(s); });
 #else
       throw std::runtime_error("this build has no DDS (PRAXIS_WITH_DDS=OFF)");

@@ -103,7 +103,7 @@ TEST_CASE("a stalled control thread: the send thread sends damping, counts the s
   auto options = options_for(robot);
   Controller controller(robot, options, probing(probe));
   const auto timeout = controller.command_timeout(controller.period());
-  CHECK(timeout == 6ms);  // 3 periods of 2 ms
+  CHECK(timeout == 20ms);  // 5 periods of 2 ms would be 10 ms: the 20 ms floor
 
   praxis::TimePoint stall_begin{}, stall_end{};
   probe.on_calculate = [&](int resets, int calls) {
