@@ -121,10 +121,15 @@ int run(const Settings& s) {
   ArmSdkStats arm_stats;
   // The vendor simulator has no motion services, so a client calling one gets no answer.
   std::optional<praxis::dds::RpcServer<u::UnitreeApiTraits>> switcher;
+  // The sport service: the posture requests vendor examples send before ReleaseMode (StandDown,
+  // Damp, ...) are acknowledged while a motion service runs; this fake robot has no postures.
+  std::optional<praxis::dds::RpcServer<u::UnitreeApiTraits>> sport;
   if (!s.simulator) {
     switcher.emplace(participant, u::api_request_topic(u::motion_switcher::k_service),
                      u::api_response_topic(u::motion_switcher::k_service));
+    sport.emplace(participant, u::api_request_topic(u::sport::k_service), u::api_response_topic(u::sport::k_service));
   }
+  std::uint64_t sport_requests = 0, sport_refused = 0;
 
   const auto t0 = praxis::Clock::now();
   praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
@@ -232,6 +237,20 @@ int run(const Settings& s) {
     // The benchmark's answer must be the LowState alone, as in its plain Cyclone baseline.
     if (!s.echo) side.publish(out, state.gamepad, tick);
 
+    if (sport) {
+      sport->poll([&](const auto& request, auto& response) {
+        response.header.identity = request.header.identity;
+        const auto id = request.header.identity.api_id;
+        const bool posture = id >= u::sport::k_damp && id <= u::sport::k_recovery_stand;
+        // 3203 "not implemented" for the rest, and for everything once the service was released.
+        response.header.status.code = posture && !active_mode.empty() ? 0 : 3203;
+        ++sport_requests;
+        sport_refused += response.header.status.code != 0;
+        auto storage = std::make_shared<std::string>("{}");
+        response.data = storage->data();
+        return storage;
+      });
+    }
     if (!switcher) continue;
     rpcs += static_cast<std::uint64_t>(switcher->poll([&](const auto& request, auto& response) {
       response.header.identity = request.header.identity;
@@ -264,6 +283,8 @@ int run(const Settings& s) {
   report["longest_state_gap_ms"] = std::chrono::duration<double, std::milli>(longest_gap).count();
   report["longest_state_gap_end_s"] = praxis::to_seconds(longest_gap_end);
   report["rpc_requests"] = rpcs;
+  report["sport_requests"] = sport_requests;
+  report["sport_requests_refused"] = sport_refused;
   report["active_mode"] = active_mode;
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
   if (arm_sdk) {

@@ -371,12 +371,26 @@ TEST_CASE("the fake robot publishes what vendor examples read besides rt/lowstat
   {
     // A Go2 has no torso IMU: the same domain, a Go2 now, and nothing more on rt/secondary_imu.
     const auto i0 = imu.received(), w0 = wireless.received();
-    FakeRobot go2("go2", domain, "");
+    FakeRobot go2("go2", domain, "", "normal");
+    // What the vendor's Go2 low-level example sends before ReleaseMode: StandDown on the sport
+    // service, acknowledged while the sport mode runs, refused once it was released.
+    praxis::dds::RpcClient<u::UnitreeApiTraits> sport(participant, u::api_request_topic(u::sport::k_service),
+                                                      u::api_response_topic(u::sport::k_service));
+    praxis::dds::RpcClient<u::UnitreeApiTraits> switcher(participant,
+                                                         u::api_request_topic(u::motion_switcher::k_service),
+                                                         u::api_response_topic(u::motion_switcher::k_service));
+    CHECK(sport.call({u::sport::k_stand_down, "{}"}, 3000ms).code == 0);
+    CHECK(sport.call({u::sport::k_damp, "{}"}, 3000ms).code == 0);
+    CHECK(sport.call({2047, "{}"}, 3000ms).code == 3203);  // not an id this fake robot knows
+    CHECK(switcher.call({u::motion_switcher::k_release_mode, "{}"}, 3000ms).code == 0);
+    CHECK(sport.call({u::sport::k_stand_down, "{}"}, 3000ms).code == 3203);  // no sport service any more
     REQUIRE(wait_until([&] { return wireless.received() > w0 + 10; }, 5000ms));
     CHECK(imu.received() == i0);
     const auto report = go2.stop();
     CHECK(report["side_topics_published"]["rt/secondary_imu"] == 0);
     CHECK(report["side_topics_published"]["rt/lf/lowstate"].get<int>() > 0);
+    CHECK(report["sport_requests"] == 4);
+    CHECK(report["sport_requests_refused"] == 2);
   }
 }
 
