@@ -12,6 +12,16 @@ function(praxis_idl_generate target)
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/generated/praxis/idl")
   file(MAKE_DIRECTORY "${out_dir}")
   set(sources)
+  # An IDL file may #include another of the same call (ROS 2 headers shared by several vendors).
+  set(include_flags)
+  set(all_idl)
+  foreach(idl IN LISTS ARG_FILES)
+    get_filename_component(abs "${idl}" ABSOLUTE)
+    get_filename_component(dir "${abs}" DIRECTORY)
+    list(APPEND include_flags "-I${dir}")
+    list(APPEND all_idl "${abs}")
+  endforeach()
+  list(REMOVE_DUPLICATES include_flags)
   foreach(idl IN LISTS ARG_FILES)
     get_filename_component(abs "${idl}" ABSOLUTE)
     get_filename_component(name "${idl}" NAME_WE)
@@ -19,8 +29,8 @@ function(praxis_idl_generate target)
     set(h "${out_dir}/${name}.h")
     add_custom_command(
       OUTPUT "${c}" "${h}"
-      COMMAND "${PRAXIS_IDLC}" -l c -x final -o "${out_dir}" "${abs}"
-      DEPENDS "${abs}"
+      COMMAND "${PRAXIS_IDLC}" -l c -x final ${include_flags} -o "${out_dir}" "${abs}"
+      DEPENDS ${all_idl}
       COMMENT "idlc ${name}.idl"
       VERBATIM)
     list(APPEND sources "${c}")

@@ -6,9 +6,13 @@
 // The envelope is a policy (Traits) so vendors with different request types share the logic:
 //   typename Traits::Request, Response, Call, Reply
 //   static const dds_topic_descriptor_t* request_descriptor(), response_descriptor()
-//   static void fill(Request&, const Call&, std::int64_t id)      (may point into Call's storage)
-//   static std::int64_t id_of(const Response&)
+//   static void fill(Request&, const Call&, const Id& id)          (may point into Call's and id's storage)
+//   static Id id_of(const Response&)
 //   static Reply reply_of(const Response&)                         (copies out of the sample)
+// and optionally
+//   using Id; static Id make_id(std::int64_t unique)   ids other than a number (Booster: a UUID string)
+//   static bool is_final(const Response&)              false: an interim answer, keep waiting
+//   static bool expects_response(const Call&)          false: send and return Reply{} at once
 
 #include <chrono>
 #include <cstdint>
@@ -36,6 +40,20 @@ class RpcUnanswered : public RpcError {
   using RpcError::RpcError;
 };
 
+namespace detail {
+template <class Traits>
+struct rpc_id {
+  using type = std::int64_t;
+  static type make(std::int64_t unique) { return unique; }
+};
+template <class Traits>
+  requires requires { typename Traits::Id; }
+struct rpc_id<Traits> {
+  using type = typename Traits::Id;
+  static type make(std::int64_t unique) { return Traits::make_id(unique); }
+};
+}  // namespace detail
+
 template <class Traits>
 class RpcClient {
  public:
@@ -43,6 +61,7 @@ class RpcClient {
   using Response = typename Traits::Response;
   using Call = typename Traits::Call;
   using Reply = typename Traits::Reply;
+  using Id = typename detail::rpc_id<Traits>::type;
 
   RpcClient(const Participant& participant, std::string request_topic, std::string response_topic)
       : request_topic_(std::move(request_topic)), response_topic_(std::move(response_topic)) {
@@ -82,11 +101,14 @@ class RpcClient {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
-    const std::int64_t id = next_id();
+    const Id id = detail::rpc_id<Traits>::make(next_id());
     Request request{};
     Traits::fill(request, call, id);
     const dds_return_t rc = dds_write(writer_, &request);
     if (rc != DDS_RETCODE_OK) detail::fail("cannot send the RPC request", request_topic_, rc);
+    if constexpr (requires { Traits::expects_response(call); }) {
+      if (!Traits::expects_response(call)) return Reply{};
+    }
 
     for (;;) {
       const auto now = Clock::now();
@@ -101,7 +123,10 @@ class RpcClient {
       void* samples[1] = {&response};
       dds_sample_info_t info[1];
       while (dds_take(reader_, samples, info, 1, 1) > 0) {
-        const bool mine = info[0].valid_data && Traits::id_of(response) == id;
+        bool mine = info[0].valid_data && Traits::id_of(response) == id;
+        if constexpr (requires { Traits::is_final(response); }) {
+          mine = mine && Traits::is_final(response);
+        }
         Reply reply{};
         if (mine) reply = Traits::reply_of(response);
         dds_sample_free(&response, Traits::response_descriptor(), DDS_FREE_CONTENTS);
