@@ -46,6 +46,14 @@ struct KickRequest {
   bool strong = false;
 };
 
+// The colour the robot's LEDs should show. Level-triggered: the worker forwards each change (Booster:
+// set_led_light_color), and `set` turning false hands the LEDs back to the robot (stop_led_light_control).
+struct LedRequest {
+  bool set = false;
+  std::uint8_t r = 0, g = 0, b = 0;
+  friend constexpr bool operator==(const LedRequest&, const LedRequest&) = default;
+};
+
 struct RobotRequests {
   bool any = false;              // false until the behaviour sent a first command: the worker sends nothing
   RobotMode mode = RobotMode::unknown;  // desired mode; unknown: none wanted (joint control)
@@ -53,7 +61,7 @@ struct RobotRequests {
   HeadRequest head;
   KickRequest kick;
   std::uint32_t get_up = 0;      // one get-up per new value
-  std::uint32_t leds = 0;        // vendor-specific LED pattern id (0: leave them)
+  LedRequest leds;
 };
 
 }  // namespace praxis
