@@ -1,0 +1,211 @@
+#pragma once
+// Booster's codec: rt/low_state (booster_interface LowState) into praxis' RobotState, and a
+// JointCommand into rt/joint_ctrl (LowCmd), for T1 / K1 (docs/backends/booster.md, "Wire").
+//
+//   LowStateValue<N>       the fixed-size image of a LowState (both motor arrays), filled on
+//                          Cyclone's thread by low_state_from_wire (sequences longer than N refused)
+//   decode_low_state       LowStateValue -> RobotState: the configured space's array (serial =
+//                          joint space by default), which must hold exactly N motors; IMU rpy ->
+//                          orientation; motor error flags (reserve[0]) and temperature -> health
+//   LowCmdValue<N>         the fixed-size image of a LowCmd, sent through LowCmdToWire (storage lent once)
+//   encode_low_cmd         JointCommand -> LowCmdValue: cmd_type, one MotorCmd per joint; a joint the
+//                          command does not cover (JointMode::none) goes out with weight 0, which
+//                          leaves it to the robot's own controller
+// and, for the fake robot and tests, the reverse directions (low_state_to_wire, decode_low_cmd).
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include <praxis/idl/booster_interface.h>
+
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_state.hpp"
+#include "praxis/transport/dds_sequence.hpp"
+
+namespace praxis::booster {
+
+// Which of LowState's arrays is read and which LowCmd.cmd_type is sent.
+enum class MotorSpace : std::uint8_t { parallel = 0, serial = 1 };  // values as CmdType
+
+struct CodecOptions {
+  MotorSpace space = MotorSpace::serial;  // HULKs' default; the SDK example sends parallel
+  std::uint8_t motor_mode = 0;            // MotorCmd.mode: its firmware meaning is UNVERIFIED
+  float weight = 1.0f;                    // MotorCmd.weight of a driven joint (1: praxis' command only)
+  float overheat_celsius = 90.0f;         // a motor this hot is reported overheated (UNVERIFIED limit)
+};
+
+using MotorState = booster_interface_msg_dds__MotorState_;
+using MotorCmd = booster_interface_msg_dds__MotorCmd_;
+using LowStateWire = booster_interface_msg_dds__LowState_;
+using LowCmdWire = booster_interface_msg_dds__LowCmd_;
+
+template <std::size_t N>
+struct LowStateValue {
+  booster_interface_msg_dds__ImuState_ imu{};
+  std::array<MotorState, N> parallel{};
+  std::array<MotorState, N> serial{};
+  std::uint32_t parallel_count = 0;
+  std::uint32_t serial_count = 0;
+};
+
+template <std::size_t N>
+struct LowCmdValue {
+  MotorSpace space = MotorSpace::serial;
+  std::array<MotorCmd, N> motors{};
+};
+
+// On Cyclone's thread: nullptr accepts, otherwise why the sample was refused.
+template <std::size_t N>
+const char* low_state_from_wire(const LowStateWire& in, LowStateValue<N>& out) {
+  if (in.motor_state_parallel._length > N || in.motor_state_serial._length > N) {
+    return "rt/low_state: more motor states than the model has joints";
+  }
+  out.imu = in.imu_state;
+  out.parallel_count = in.motor_state_parallel._length;
+  out.serial_count = in.motor_state_serial._length;
+  for (std::uint32_t i = 0; i < out.parallel_count; ++i) out.parallel[i] = in.motor_state_parallel._buffer[i];
+  for (std::uint32_t i = 0; i < out.serial_count; ++i) out.serial[i] = in.motor_state_serial._buffer[i];
+  return nullptr;
+}
+
+// Body-to-world orientation from roll, pitch, yaw (ZYX), the convention RobotState's rpy uses.
+[[nodiscard]] inline Quaternion orientation_from_rpy(double roll, double pitch, double yaw) {
+  return Quaternion(Eigen::AngleAxisd(yaw, Vector3::UnitZ()) * Eigen::AngleAxisd(pitch, Vector3::UnitY()) *
+                    Eigen::AngleAxisd(roll, Vector3::UnitX()));
+}
+
+// False (out unchanged in its joint values' meaning, and the sample to be dropped) when the
+// configured array does not hold exactly N motors or a value is not finite.
+template <std::size_t N>
+bool decode_low_state(const LowStateValue<N>& in, const CodecOptions& o, RobotState<N>& out) {
+  const bool serial = o.space == MotorSpace::serial;
+  const auto& motors = serial ? in.serial : in.parallel;
+  if ((serial ? in.serial_count : in.parallel_count) != N) return false;
+  RobotState<N> s = out;
+  for (std::size_t j = 0; j < N; ++j) {
+    const auto& m = motors[j];
+    const auto i = static_cast<Eigen::Index>(j);
+    s.q[i] = m.q;
+    s.dq[i] = m.dq;
+    s.tau[i] = m.tau_est;
+    auto& h = s.health[j];
+    h.temperature = m.temperature;
+    h.error_code = m.reserve[0];
+    h.faults = k_joint_ok;
+    if (m.reserve[0] != 0) h.faults |= k_joint_driver_error;
+    if (static_cast<float>(m.temperature) >= o.overheat_celsius) h.faults |= k_joint_overheated;
+  }
+  const auto& imu = in.imu;
+  s.imu.orientation = orientation_from_rpy(imu.rpy[0], imu.rpy[1], imu.rpy[2]);
+  s.imu.gyro = Vector3(imu.gyro[0], imu.gyro[1], imu.gyro[2]);
+  s.imu.accelerometer = Vector3(imu.acc[0], imu.acc[1], imu.acc[2]);
+  s.update_derived();
+  if (!s.all_finite()) return false;
+  out = s;
+  return true;
+}
+
+// False when the command covers no joint at all (nothing to send).
+template <std::size_t N>
+bool encode_low_cmd(const JointCommand<N>& c, const CodecOptions& o, LowCmdValue<N>& out) {
+  out.space = o.space;
+  bool any = false;
+  for (std::size_t j = 0; j < N; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    MotorCmd& m = out.motors[j];
+    m = MotorCmd{};
+    m.mode = o.motor_mode;
+    switch (c.mode[j]) {
+      case JointMode::none:  // the robot's controller keeps this joint
+        m.weight = 0.0f;
+        continue;
+      case JointMode::disabled:
+        m.weight = o.weight;
+        break;
+      case JointMode::position:
+        m.q = static_cast<float>(c.q[i]);
+        m.dq = static_cast<float>(c.dq[i]);
+        m.kp = static_cast<float>(c.kp[i]);
+        m.kd = static_cast<float>(c.kd[i]);
+        m.tau = static_cast<float>(c.tau_ff[i]);
+        m.weight = o.weight;
+        break;
+      case JointMode::velocity:  // the PD law with no position gain
+        m.dq = static_cast<float>(c.dq[i]);
+        m.kd = static_cast<float>(c.kd[i]);
+        m.tau = static_cast<float>(c.tau_ff[i]);
+        m.weight = o.weight;
+        break;
+      case JointMode::torque:
+        m.tau = static_cast<float>(c.tau_ff[i]);
+        m.weight = o.weight;
+        break;
+    }
+    any = true;
+  }
+  return any;
+}
+
+// dds::EncodingPublisher's encoder for rt/joint_ctrl: the motor sequence points at storage owned here.
+template <std::size_t N>
+class LowCmdToWire {
+ public:
+  bool operator()(const LowCmdValue<N>& v, LowCmdWire& out) {
+    motors_ = v.motors;
+    out.cmd_type = static_cast<booster_interface_msg_dds__CmdType>(v.space);
+    return dds::lend(out.motor_cmd, std::span<MotorCmd>(motors_), N);
+  }
+
+ private:
+  std::array<MotorCmd, N> motors_{};
+};
+
+// ---- the robot's side (fake robot, tests) ----
+
+// A LowCmd as the robot reads it: the motors of the command's space; false when the sequence does
+// not hold exactly N motors or the space is not the one expected.
+template <std::size_t N>
+bool decode_low_cmd(const LowCmdWire& in, LowCmdValue<N>& out) {
+  if (in.motor_cmd._length != N) return false;
+  out.space = in.cmd_type == booster_interface_msg_dds__SERIAL ? MotorSpace::serial : MotorSpace::parallel;
+  for (std::size_t j = 0; j < N; ++j) out.motors[j] = in.motor_cmd._buffer[j];
+  return true;
+}
+
+// A RobotState as the robot publishes it, in both arrays (praxis' fake robot has no ankle linkage:
+// its motor space is its joint space). Storage for the sequences is owned by this encoder.
+template <std::size_t N>
+class LowStateToWire {
+ public:
+  bool operator()(const RobotState<N>& s, LowStateWire& out) {
+    const Vector3 rpy = roll_pitch_yaw(s.imu.orientation);
+    for (int k = 0; k < 3; ++k) {
+      out.imu_state.rpy[k] = static_cast<float>(rpy[k]);
+      out.imu_state.gyro[k] = static_cast<float>(s.imu.gyro[k]);
+      out.imu_state.acc[k] = static_cast<float>(s.imu.accelerometer[k]);
+    }
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      MotorState m{};
+      m.q = static_cast<float>(s.q[i]);
+      m.dq = static_cast<float>(s.dq[i]);
+      m.tau_est = static_cast<float>(s.tau[i]);
+      const float t = s.health[j].temperature;
+      m.temperature = std::isfinite(t) ? static_cast<std::uint8_t>(std::clamp(t, 0.0f, 255.0f)) : 0;
+      m.reserve[0] = s.health[j].error_code;
+      m.reserve[1] = 500;
+      serial_[j] = m;
+      parallel_[j] = m;
+    }
+    return dds::lend(out.motor_state_serial, std::span<MotorState>(serial_), N) &&
+           dds::lend(out.motor_state_parallel, std::span<MotorState>(parallel_), N);
+  }
+
+ private:
+  std::array<MotorState, N> serial_{}, parallel_{};
+};
+
+}  // namespace praxis::booster

@@ -1,0 +1,128 @@
+#pragma once
+// The joint-level half of a Booster robot on the generic DDS backend (hardware/dds_backend.hpp):
+// rt/low_state in (primary), rt/fall_down and rt/remote_controller_state merged in, rt/joint_ctrl
+// out. The high-level half (modes, walking, head, kick, LEDs by RPC) is the backend's I/O worker
+// (backend.hpp).
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <tuple>
+
+#include <praxis/idl/booster_interface.h>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/gamepad.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_state.hpp"
+#include "praxis/hardware/booster/api.hpp"
+#include "praxis/hardware/booster/codec.hpp"
+#include "praxis/hardware/booster/models.hpp"
+#include "praxis/hardware/topic_table.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::booster {
+
+using FallDownWire = booster_interface_msg_dds__FallDownState_;
+using RemoteWire = booster_interface_msg_dds__RemoteControllerState_;
+
+enum class FallState : std::int32_t { unknown = -1, ready = 0, falling = 1, fallen = 2, getting_up = 3 };
+
+// Booster's remote (RemoteControllerState) on praxis' gamepad bits; sticks pushed forward read
+// positive (Booster: front is -1).
+[[nodiscard]] inline GamepadState gamepad_from(const RemoteWire& r) {
+  GamepadState g;
+  g.set(GamepadButton::A, r.a);
+  g.set(GamepadButton::B, r.b);
+  g.set(GamepadButton::X, r.x);
+  g.set(GamepadButton::Y, r.y);
+  g.set(GamepadButton::L1, r.lb);
+  g.set(GamepadButton::R1, r.rb);
+  g.set(GamepadButton::L2, r.lt);
+  g.set(GamepadButton::R2, r.rt);
+  g.set(GamepadButton::select, r.back);
+  g.set(GamepadButton::start, r.start);
+  g.set(GamepadButton::up, r.hat_u || r.hat_lu || r.hat_ru);
+  g.set(GamepadButton::down, r.hat_d || r.hat_ld || r.hat_rd);
+  g.set(GamepadButton::left, r.hat_l || r.hat_lu || r.hat_ld);
+  g.set(GamepadButton::right, r.hat_r || r.hat_ru || r.hat_rd);
+  g.lx = r.lx;
+  g.ly = -r.ly;
+  g.rx = r.rx;
+  g.ry = -r.ry;
+  g.l2 = r.lt ? 1.0f : 0.0f;
+  return g;
+}
+
+// What the joint-level half needs to know; BackendOptions (backend.hpp) holds one.
+struct WireOptions {
+  TopicNames topics{};
+  CodecOptions codec{};
+  dds::TopicQos state_qos{};    // the vendor's QoS is UNVERIFIED: Cyclone's defaults
+  dds::TopicQos command_qos{};
+};
+
+// Vendor = BackendOptions, which has members dds, link_timeout and wire (a WireOptions).
+template <BoosterModel M, class BackendOptions>
+struct BoosterTopics {
+  using model = M;
+  using Options = BackendOptions;
+  static constexpr std::size_t N = M::joint_count;
+  // The motors run the PD law (q, dq, kp, kd, tau); velocity and torque are that law with zero gains.
+  static constexpr JointModeSet joint_modes{JointMode::position, JointMode::velocity, JointMode::torque,
+                                            JointMode::disabled};
+
+  struct Context {
+    explicit Context(const Options& o) : codec(o.wire.codec) {}
+    CodecOptions codec;
+    // Written when read() merges rt/fall_down; read by the I/O worker for RobotStatus.
+    std::atomic<std::int32_t> fall_state{static_cast<std::int32_t>(FallState::unknown)};
+    std::atomic<std::uint32_t> get_ups_finished{0};  // getting_up -> ready transitions seen
+  };
+
+  static bool decode_state(const LowStateValue<N>& in, TimePoint, RobotState<N>& out, Context& c) {
+    return decode_low_state<N>(in, c.codec, out);
+  }
+  static bool decode_fall(const FallDownWire& in, TimePoint, RobotState<N>&, Context& c) {
+    const auto now = static_cast<std::int32_t>(in.fall_down_state);
+    if (now < 0 || now > 3) return false;
+    const auto before = c.fall_state.exchange(now, std::memory_order_acq_rel);
+    if (before == static_cast<std::int32_t>(FallState::getting_up) && now == static_cast<std::int32_t>(FallState::ready)) {
+      c.get_ups_finished.fetch_add(1, std::memory_order_acq_rel);
+    }
+    return true;
+  }
+  static bool decode_remote(const RemoteWire& in, TimePoint, RobotState<N>& out, Context&) {
+    if (!std::isfinite(in.lx) || !std::isfinite(in.ly) || !std::isfinite(in.rx) || !std::isfinite(in.ry)) return false;
+    out.gamepad = gamepad_from(in);
+    return true;
+  }
+  static bool encode(const JointCommand<N>& command, TimePoint, Context& c, LowCmdValue<N>& out) {
+    return encode_low_cmd<N>(command, c.codec, out);
+  }
+
+  static auto state_topics(const Options& o) {
+    DecodedStateTopic<N, Context, LowStateWire, LowStateValue<N>> low_state;
+    low_state.name = o.wire.topics.low_state;
+    low_state.descriptor = &booster_interface_msg_dds__LowState__desc;
+    low_state.decode = &decode_state;
+    low_state.to_value = &low_state_from_wire<N>;
+    low_state.qos = o.wire.state_qos;
+    StateTopic<N, Context, FallDownWire> fall{o.wire.topics.fall_down, &booster_interface_msg_dds__FallDownState__desc,
+                                              &decode_fall, o.wire.state_qos};
+    StateTopic<N, Context, RemoteWire> remote{o.wire.topics.remote_controller,
+                                              &booster_interface_msg_dds__RemoteControllerState__desc, &decode_remote,
+                                              o.wire.state_qos};
+    return std::tuple{std::move(low_state), std::move(fall), std::move(remote)};
+  }
+  static auto command_topics(const Options& o) {
+    EncodedCommandTopic<N, Context, LowCmdWire, LowCmdValue<N>, LowCmdToWire<N>> joint_ctrl;
+    joint_ctrl.name = o.wire.topics.joint_ctrl;
+    joint_ctrl.descriptor = &booster_interface_msg_dds__LowCmd__desc;
+    joint_ctrl.encode = &encode;
+    joint_ctrl.qos = o.wire.command_qos;
+    return std::tuple{std::move(joint_ctrl)};
+  }
+};
+
+}  // namespace praxis::booster
