@@ -148,6 +148,13 @@ template <Capabilities C>
   return false;
 }
 
+// The LED colour when no node of the user's sets one: none (the robot keeps its own).
+struct NoLeds {
+  static constexpr std::string_view name = "no_leds";
+  using outputs = ports<LedCommandPort>;
+  void cycle(LedRequest& out) const { out = {}; }
+};
+
 // What the robot is asked for and what is actuated. Until the behaviour sent a first command, a
 // robot with its own modes is asked for nothing (requests.any stays false).
 template <RobotModel M, Capabilities C>
@@ -155,12 +162,12 @@ struct CommandsSender {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "commands_sender";
   using inputs = ports<MotorCommandPort<N>, MotionSelectionPort, MotionCommandPort, LocomotionRequestPort,
-                       HeadCommandPort>;
+                       HeadCommandPort, LedCommandPort>;
   using outputs = ports<ActuatedCommandPort<N>, RobotRequestsPort>;
 
   void cycle(const JointCommand<N>& cmd, const MotionSelection& sel, const MotionCommand& command,
-             const LocomotionRequest& walk, const HeadCommand& head, JointCommand<N>& actuated,
-             RobotRequests& requests) {
+             const LocomotionRequest& walk, const HeadCommand& head, const LedRequest& leds,
+             JointCommand<N>& actuated, RobotRequests& requests) {
     actuated = cmd;
     if (backend_runs<C>(sel.current)) actuated.mode.fill(JointMode::none);
     requests.any = sel.commanded && (C.modes || C.locomotion || C.head || C.kick);
@@ -175,6 +182,7 @@ struct CommandsSender {
     requests.head.active = C.head && head.active;
     requests.head.yaw = head.yaw;
     requests.head.pitch = head.pitch;
+    requests.leds = C.leds ? leds : LedRequest{};
     requests.kick.active = C.kick && sel.current == MotionType::visual_kick;
     if (const auto* k = std::get_if<command::VisualKick>(&command); k != nullptr && requests.kick.active) {
       requests.kick.ball_x = k->ball_position.x();

@@ -73,6 +73,9 @@ struct LocomotionRequestPort : port<"praxis/locomotion_request", LocomotionReque
 struct HeadCommandPort : port<"praxis/head_command", HeadCommand> {};
 struct CollectorReportPort : port<"praxis/collector_report", CollectorReport> {};
 struct RobotRequestsPort : port<"praxis/robot_requests", RobotRequests> {};
+// The colour the behaviour wants on a robot with LEDs of its own (Booster). Written by a node of
+// yours; without one, praxis' NoLeds leaves the LEDs to the robot.
+struct LedCommandPort : port<"led_command", LedRequest> {};
 
 // One safe-exit flag per motion node, gathered into MotionSafeExits by SafeExitCollector.
 namespace detail {
