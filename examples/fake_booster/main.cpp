@@ -1,0 +1,421 @@
+// praxis-fake-booster: impersonates a Booster T1 / K1 on DDS, for praxis (and any Booster client) to
+// talk to before the real robot. It answers the loco and light RPCs the way the robot's state
+// machine would (loco_service.hpp: modes, 409 for a request the current mode does not allow),
+// records every call with its time, runs mock joint dynamics driven by its own controller (damped
+// in Damping, the stand pose in Prepare / Walking / Soccer, getting up on GetUp) or, in Custom, by
+// rt/joint_ctrl, and publishes rt/low_state at 500 Hz, rt/fall_down and rt/remote_controller_state.
+// It counts rt/kick_ball samples. At exit it prints (and with --report writes) what happened as JSON.
+//
+//   praxis-fake-booster --robot t1 --domain 0 --interface lo [--lying] [--gamepad "R2:0.5-3.0,A:4.0"]
+//                       [--hang-api 2001] [--delay-api 2000:300] [--duration 10] [--report report.json]
+
+#include <CLI/CLI.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <praxis/hardware/booster/api.hpp>
+#include <praxis/hardware/booster/codec.hpp>
+#include <praxis/hardware/booster/models.hpp>
+#include <praxis/hardware/booster/rpc.hpp>
+#include <praxis/hardware/booster/topics.hpp>
+#include <praxis/hardware/mock/mock_robot.hpp>
+#include <praxis/idl/brain.h>
+#include <praxis/transport/dds.hpp>
+#include <praxis/transport/dds_decoding_subscriber.hpp>
+#include <praxis/transport/dds_encoding_publisher.hpp>
+#include <praxis/transport/rpc.hpp>
+
+#include "light_service.hpp"
+#include "loco_service.hpp"
+#include "serve.hpp"
+
+namespace {
+
+namespace b = praxis::booster;
+namespace fb = praxis::fake_booster;
+
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop = true; }
+
+struct Settings {
+  std::string robot = "t1";
+  std::uint32_t domain = 0;
+  std::string interface = "lo";
+  std::string space = "serial";
+  std::string gamepad;
+  std::vector<std::int64_t> hang;
+  std::vector<std::string> delay;
+  double min_interval_ms = 0.0;
+  bool lying = false;
+  double get_up_seconds = 2.0;
+  double duration = 0.0;
+  std::string report;
+};
+
+// A service shared by the RPC thread and the physics loop: handle() under a lock, the answer's
+// delay (serve.hpp sleeps it) outside of it.
+template <class Service>
+struct Locked {
+  Service& service;
+  std::mutex& mutex;
+  fb::Answer handle(praxis::TimePoint now, std::int64_t api_id, std::string_view body) {
+    std::lock_guard lock(mutex);
+    return service.handle(now, api_id, body);
+  }
+};
+
+struct KickValue {
+  double x = 0, y = 0, dir = 0, goal_x = 0, goal_y = 0, theta = 0, power = 0;
+  std::int32_t sec = 0;
+  std::uint32_t nanosec = 0;
+};
+bool kick_from_wire(const brain_msg_dds__Kick_& k, KickValue& out) {
+  out = {k.x, k.y, k.dir, k.goal_x, k.goal_y, k.robot_theta_to_field, k.power, k.header.stamp.sec,
+         k.header.stamp.nanosec};
+  return true;
+}
+
+std::optional<praxis::GamepadButton> button_named(const std::string& name) {
+  static const char* names[] = {"R1", "L1", "start", "select", "R2", "L2", "F1", "F2",
+                                "A",  "B",  "X",     "Y",      "up", "right", "down", "left"};
+  for (int k = 0; k < 16; ++k) {
+    if (name == names[k]) return static_cast<praxis::GamepadButton>(k);
+  }
+  return std::nullopt;
+}
+
+template <class Robot>
+void script_gamepad(Robot& robot, const std::string& script, praxis::TimePoint t0) {
+  std::stringstream all(script);
+  std::string item;
+  while (std::getline(all, item, ',')) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos) throw std::invalid_argument("--gamepad: \"" + item + "\" is not BUTTON:START[-END]");
+    const auto button = button_named(item.substr(0, colon));
+    if (!button) throw std::invalid_argument("--gamepad: unknown button \"" + item.substr(0, colon) + "\"");
+    const auto times = item.substr(colon + 1);
+    const auto dash = times.find('-');
+    const double from = std::stod(times.substr(0, dash));
+    const double until = dash == std::string::npos ? from + 0.1 : std::stod(times.substr(dash + 1));
+    robot.press(*button, t0 + praxis::from_seconds(from));
+    robot.release(*button, t0 + praxis::from_seconds(until));
+  }
+}
+
+std::string api_name(std::int64_t id) {
+  switch (id) {
+    case b::loco_api::k_change_mode: return "ChangeMode";
+    case b::loco_api::k_move: return "Move";
+    case b::loco_api::k_rotate_head: return "RotateHead";
+    case b::loco_api::k_lie_down: return "LieDown";
+    case b::loco_api::k_get_up: return "GetUp";
+    case b::loco_api::k_get_mode: return "GetMode";
+    case b::loco_api::k_get_status: return "GetStatus";
+    case b::loco_api::k_visual_kick: return "VisualKick";
+    default: return std::to_string(id);
+  }
+}
+
+struct IntakeCounts {
+  std::uint64_t applied = 0;         // in Custom: the command drives the joints
+  std::uint64_t blended = 0;         // in another mode: weighted into the robot's own controller
+  std::uint64_t wrong_space = 0;     // cmd_type not the robot's configured space
+  std::uint64_t non_finite = 0;
+};
+
+template <b::BoosterModel M>
+int run(const Settings& s) {
+  constexpr std::size_t N = M::joint_count;
+  using Mode = b::Mode;
+  const auto space = s.space == "parallel" ? b::MotorSpace::parallel : b::MotorSpace::serial;
+
+  praxis::dds::Participant participant({s.domain, s.interface});
+  const b::TopicNames topics;
+  const auto t0 = praxis::Clock::now();
+
+  fb::LocoServiceOptions loco_options;
+  for (auto id : s.hang) loco_options.never_answer.insert(id);
+  for (const auto& d : s.delay) {  // "ID:MS"
+    const auto colon = d.find(':');
+    if (colon == std::string::npos) throw std::invalid_argument("--delay-api: expected ID:MS, got \"" + d + "\"");
+    loco_options.answer_after[std::stoll(d.substr(0, colon))] =
+        std::chrono::milliseconds(std::stoll(d.substr(colon + 1)));
+  }
+  loco_options.min_interval = praxis::from_seconds(s.min_interval_ms / 1000.0);
+  fb::LocoService loco(loco_options, t0);
+  fb::LightService light;
+  std::mutex loco_mutex, light_mutex;
+
+  praxis::dds::RpcServer<b::BoosterRpcTraits> loco_server(participant, b::request_topic(topics.loco_channel),
+                                                          b::response_topic(topics.loco_channel));
+  praxis::dds::RpcServer<b::BoosterRpcTraits> light_server(participant, b::request_topic(topics.light_channel),
+                                                           b::response_topic(topics.light_channel));
+  std::atomic<bool> rpc_stop{false};
+  std::thread rpc_thread([&] {
+    Locked<fb::LocoService> locked_loco{loco, loco_mutex};
+    Locked<fb::LightService> locked_light{light, light_mutex};
+    while (!rpc_stop.load()) {
+      loco_server.poll([&](const auto& rq, auto& rs) { return fb::serve(locked_loco, rq, rs); });
+      light_server.poll([&](const auto& rq, auto& rs) { return fb::serve(locked_light, rq, rs); });
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+
+  praxis::dds::DecodingSubscriber<b::LowCmdWire, b::LowCmdValue<N>> joint_ctrl(
+      participant, topics.joint_ctrl, &booster_interface_msg_dds__LowCmd__desc,
+      [](const b::LowCmdWire& w, b::LowCmdValue<N>& v) { return b::decode_low_cmd<N>(w, v); });
+  praxis::dds::DecodingSubscriber<brain_msg_dds__Kick_, KickValue> kicks(participant, topics.kick_ball,
+                                                                          &brain_msg_dds__Kick__desc, &kick_from_wire);
+  praxis::dds::EncodingPublisher<b::LowStateWire, praxis::RobotState<N>, b::LowStateToWire<N>> low_state(
+      participant, topics.low_state, &booster_interface_msg_dds__LowState__desc);
+  praxis::dds::Publisher<b::FallDownWire> fall_down(participant, topics.fall_down,
+                                                    &booster_interface_msg_dds__FallDownState__desc);
+  praxis::dds::Publisher<b::RemoteWire> remote(participant, topics.remote_controller,
+                                               &booster_interface_msg_dds__RemoteControllerState__desc);
+
+  praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
+  if (!s.lying) robot.set_joint_positions(M::stand_pose);
+  if (!s.gamepad.empty()) script_gamepad(robot, s.gamepad, t0);
+
+  std::printf("praxis-fake-booster: %s on DDS domain %u, interface %s, %s space, %s, mode Damping\n",
+              std::string(M::name).c_str(), s.domain, s.interface.c_str(), s.space.c_str(),
+              s.lying ? "lying" : "standing");
+  std::fflush(stdout);
+
+  IntakeCounts intake;
+  praxis::RobotState<N> state;
+  praxis::JointCommand<N> own, custom;
+  bool have_custom = false;
+  praxis::transport::Stamped<b::LowCmdValue<N>> frame;
+  praxis::transport::Stamped<KickValue> kick;
+  std::uint64_t kicks_received = 0, states_published = 0;
+  praxis::TimePoint first_kick{}, last_kick{};
+  KickValue last_kick_value;
+  bool standing = !s.lying;
+  std::size_t get_ups_seen = 0;
+  std::optional<praxis::TimePoint> getting_up_since;
+  b::FallState fall = standing ? b::FallState::ready : b::FallState::fallen;
+  std::array<double, N> get_up_from{};
+  double odom_x = 0, odom_y = 0, odom_theta = 0;
+  praxis::TimePoint last_fall_publish{}, last_remote_publish{}, last_tick = t0;
+
+  auto next = t0;
+  while (!g_stop) {
+    next += std::chrono::milliseconds(2);
+    std::this_thread::sleep_until(next);
+    const auto now = praxis::Clock::now();
+    if (s.duration > 0 && now - t0 > praxis::from_seconds(s.duration)) break;
+    const double dt = praxis::to_seconds(now - last_tick);
+    last_tick = now;
+
+    Mode mode;
+    fb::LocoService::Velocity velocity;
+    double head_pitch = 0, head_yaw = 0;
+    std::size_t get_ups = 0;
+    {
+      std::lock_guard lock(loco_mutex);
+      mode = loco.mode();
+      velocity = loco.velocity();
+      head_pitch = loco.head_pitch();
+      head_yaw = loco.head_yaw();
+      for (const auto& c : loco.calls()) get_ups += c.api_id == b::loco_api::k_get_up && c.status == 0;
+    }
+
+    // Getting up: from wherever the joints are to the stand pose, in Prepare.
+    if (get_ups > get_ups_seen) {
+      get_ups_seen = get_ups;
+      if (mode == Mode::prepare) {
+        getting_up_since = now;
+        for (std::size_t j = 0; j < N; ++j) get_up_from[j] = robot.q()[static_cast<Eigen::Index>(j)];
+        fall = b::FallState::getting_up;
+      }
+    }
+    double get_up_progress = 1.0;
+    if (getting_up_since) {
+      get_up_progress = std::min(1.0, praxis::to_seconds(now - *getting_up_since) / s.get_up_seconds);
+      if (get_up_progress >= 1.0) {
+        getting_up_since.reset();
+        standing = true;
+        fall = b::FallState::ready;
+      }
+    }
+
+    // The robot's own controller.
+    const bool holds_pose = mode == Mode::prepare || mode == Mode::walking || mode == Mode::soccer;
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      own.mode[j] = praxis::JointMode::position;
+      own.dq[i] = own.tau_ff[i] = 0.0;
+      if (holds_pose && (standing || getting_up_since)) {
+        const double target = getting_up_since ? get_up_from[j] + get_up_progress * (M::stand_pose[j] - get_up_from[j])
+                                               : M::stand_pose[j];
+        own.q[i] = target;
+        own.kp[i] = M::default_kp[j];
+        own.kd[i] = M::default_kd[j];
+      } else {  // Damping, Custom before its first command, or lying in Prepare
+        own.q[i] = robot.q()[i];
+        own.kp[i] = 0.0;
+        own.kd[i] = M::default_kd[j];
+      }
+    }
+    if (mode == Mode::walking || mode == Mode::soccer) {
+      own.q[0] = head_yaw;
+      own.q[1] = head_pitch;
+      odom_theta += velocity.vyaw * dt;
+      odom_x += (velocity.vx * std::cos(odom_theta) - velocity.vy * std::sin(odom_theta)) * dt;
+      odom_y += (velocity.vx * std::sin(odom_theta) + velocity.vy * std::cos(odom_theta)) * dt;
+    }
+
+    // rt/joint_ctrl: in Custom it drives the joints (weight is ignored there); in the other modes
+    // each joint's weight blends it into the robot's own command.
+    praxis::JointCommand<N> applied = own;
+    if (joint_ctrl.fetch(frame)) {
+      const auto& v = frame.message;
+      bool finite = true;
+      for (const auto& m : v.motors) {
+        finite = finite && std::isfinite(m.q) && std::isfinite(m.dq) && std::isfinite(m.kp) && std::isfinite(m.kd) &&
+                 std::isfinite(m.tau) && std::isfinite(m.weight);
+      }
+      if (v.space != space) {
+        ++intake.wrong_space;
+      } else if (!finite) {
+        ++intake.non_finite;
+      } else if (mode == Mode::custom) {
+        for (std::size_t j = 0; j < N; ++j) {
+          const auto i = static_cast<Eigen::Index>(j);
+          custom.q[i] = v.motors[j].q;
+          custom.dq[i] = v.motors[j].dq;
+          custom.kp[i] = v.motors[j].kp;
+          custom.kd[i] = v.motors[j].kd;
+          custom.tau_ff[i] = v.motors[j].tau;
+        }
+        have_custom = true;
+        ++intake.applied;
+      } else {
+        for (std::size_t j = 0; j < N; ++j) {
+          const auto i = static_cast<Eigen::Index>(j);
+          const double w = std::clamp(static_cast<double>(v.motors[j].weight), 0.0, 1.0);
+          applied.q[i] = w * v.motors[j].q + (1 - w) * own.q[i];
+          applied.kp[i] = w * v.motors[j].kp + (1 - w) * own.kp[i];
+          applied.kd[i] = w * v.motors[j].kd + (1 - w) * own.kd[i];
+          applied.tau_ff[i] = w * v.motors[j].tau;
+        }
+        ++intake.blended;
+      }
+    }
+    if (mode != Mode::custom) have_custom = false;
+    robot.write(mode == Mode::custom && have_custom ? custom : applied, now);
+    robot.read(state, now);
+    state.gamepad = robot.gamepad();
+    if (low_state.write(state)) ++states_published;
+
+    if (now - last_fall_publish >= std::chrono::milliseconds(100)) {
+      b::FallDownWire f{};
+      f.fall_down_state = static_cast<booster_interface_msg_dds__FallDownStateType>(fall);
+      f.is_recovery_available = fall == b::FallState::fallen;
+      fall_down.write(f);
+      last_fall_publish = now;
+    }
+    if (now - last_remote_publish >= std::chrono::milliseconds(20)) {
+      remote.write(b::remote_from(state.gamepad));
+      last_remote_publish = now;
+    }
+    if (kicks.fetch(kick)) {
+      if (kicks_received == 0) first_kick = now;
+      last_kick = now;
+      last_kick_value = kick.message;
+    }
+    kicks_received = kicks.received();
+  }
+  rpc_stop = true;
+  rpc_thread.join();
+
+  nlohmann::json report;
+  report["robot"] = std::string(M::name);
+  report["states_published"] = states_published;
+  {
+    std::lock_guard lock(loco_mutex);
+    report["mode"] = std::string(b::to_string(loco.mode()));
+    auto& modes = report["modes"] = nlohmann::json::array();
+    for (const auto& e : loco.mode_entries()) {
+      modes.push_back({{"t", praxis::to_seconds(e.at - t0)}, {"mode", std::string(b::to_string(e.mode))}});
+    }
+    auto& calls = report["loco_calls"] = nlohmann::json::array();
+    for (const auto& c : loco.calls()) {
+      calls.push_back({{"t", praxis::to_seconds(c.time - t0)},
+                       {"api", c.api_id},
+                       {"name", api_name(c.api_id)},
+                       {"status", c.status},
+                       {"body", c.body}});
+    }
+  }
+  {
+    std::lock_guard lock(light_mutex);
+    auto& calls = report["light_calls"] = nlohmann::json::array();
+    for (const auto& c : light.calls()) {
+      calls.push_back({{"t", praxis::to_seconds(c.time - t0)}, {"api", c.api_id}, {"status", c.status}, {"body", c.body}});
+    }
+  }
+  const double kick_span = praxis::to_seconds(last_kick - first_kick);
+  report["kick_ball"] = {{"received", kicks_received},
+                         {"rate_hz", kicks_received > 1 && kick_span > 0 ? (kicks_received - 1) / kick_span : 0.0},
+                         {"last_x", last_kick_value.x},
+                         {"last_y", last_kick_value.y},
+                         {"last_power", last_kick_value.power}};
+  report["joint_ctrl"] = {{"received", joint_ctrl.received()},
+                          {"rejected", joint_ctrl.rejected()},
+                          {"applied_in_custom", intake.applied},
+                          {"blended", intake.blended},
+                          {"wrong_space", intake.wrong_space},
+                          {"non_finite", intake.non_finite}};
+  report["odometry"] = {{"x", odom_x}, {"y", odom_y}, {"theta", odom_theta}};
+  report["standing"] = standing;
+  report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
+  std::printf("%s\n", report.dump().c_str());
+  if (!s.report.empty()) std::ofstream(s.report) << report.dump(2) << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  CLI::App app{"praxis-fake-booster: a Booster T1 / K1 impersonated on DDS, with mock dynamics"};
+  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"t1", "t1_7dof", "k1"}));
+  app.add_option("-d,--domain", s.domain, "DDS domain id (Booster robots: 0)");
+  app.add_option("-i,--interface", s.interface, "network interface");
+  app.add_option("--space", s.space, "the motor space rt/joint_ctrl must use (LowCmd.cmd_type)")
+      ->check(CLI::IsMember({"serial", "parallel"}));
+  app.add_option("-g,--gamepad", s.gamepad, "remote controller script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
+  app.add_option("--hang-api", s.hang, "loco API ids never answered (the client's timeout is tested)");
+  app.add_option("--delay-api", s.delay, "loco API answered late: ID:MS");
+  app.add_option("--min-interval-ms", s.min_interval_ms, "answer 429 to the same API sooner than this");
+  app.add_flag("--lying", s.lying, "start lying down (fallen): Prepare, then GetUp stands the robot up");
+  app.add_option("--get-up-seconds", s.get_up_seconds, "how long getting up takes");
+  app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
+  app.add_option("--report", s.report, "write what happened as JSON to this file at exit");
+  CLI11_PARSE(app, argc, argv);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  try {
+    if (s.robot == "k1") return run<praxis::booster::K1>(s);
+    if (s.robot == "t1_7dof") return run<praxis::booster::T1Arms7>(s);
+    return run<praxis::booster::T1>(s);
+  } catch (const std::exception& e) {
+    std::cerr << "praxis-fake-booster: " << e.what() << '\n';
+    return 2;
+  }
+}

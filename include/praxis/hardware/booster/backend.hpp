@@ -1,0 +1,237 @@
+#pragma once
+// BoosterBackend<Model, Access>: a Booster T1 / K1 over Cyclone DDS. The joint-level half is the
+// generic DdsBackend running BoosterTopics (rt/low_state in, rt/joint_ctrl out); the rest is
+// Booster's JSON RPC (rpc.hpp), used in one of two ways:
+//
+//   Access::robot_modes   the robot walks, turns its head, gets up and kicks by itself; praxis'
+//                         motion pipeline (MotionController) posts RobotRequests every cycle and
+//                         the backend's I/O worker turns them into the booster_interface RPC
+//                         schedule (request_handler.hpp): change_mode, move_robot and rotate_head at
+//                         ~50 Hz, get_up, visual_kick + rt/kick_ball, LEDs. Joint commands go out
+//                         only for joints a motion drives (the others carry weight 0).
+//   Access::joints        joint-level control by praxis (RobotController, USER_CTRL): acquire()
+//                         asks for Prepare, lets the robot settle, then Custom, where rt/joint_ctrl
+//                         drives every joint; release() asks for BackendOptions::release_mode.
+//
+//   praxis::booster::BoosterBackend<praxis::booster::K1> robot(options);                  // modes
+//   praxis::booster::BoosterBackend<praxis::booster::T1, praxis::booster::Access::joints> robot(options);
+//
+// read() and write() never block; RPCs run on the I/O worker and its executor (robot_modes) or in
+// acquire() / release() (both), never on the control thread.
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <type_traits>
+
+#include <praxis/idl/booster_interface.h>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/robot_requests.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/hardware/booster/api.hpp"
+#include "praxis/hardware/booster/event_log.hpp"
+#include "praxis/hardware/booster/interface_params.hpp"
+#include "praxis/hardware/booster/models.hpp"
+#include "praxis/hardware/booster/request_handler.hpp"
+#include "praxis/hardware/booster/rpc.hpp"
+#include "praxis/hardware/booster/topics.hpp"
+#include "praxis/hardware/capabilities.hpp"
+#include "praxis/hardware/dds_backend.hpp"
+#include "praxis/hardware/request_worker.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::booster {
+
+enum class Access : std::uint8_t { robot_modes, joints };
+
+struct BackendOptions {
+  dds::DdsOptions dds{};  // Booster robots: domain 0
+  Duration link_timeout = std::chrono::milliseconds(100);
+  WireOptions wire{};
+  InterfaceParams interface{};  // booster_interface.json5: RPC schedule, timeouts, start-up wait
+  Duration worker_period = std::chrono::milliseconds(10);  // the behaviour's tick (HULKs: 10 ms)
+  Duration lifecycle_rpc_timeout = std::chrono::milliseconds(1000);  // the SDK's default per call
+  // Access::joints: time in Prepare before Custom (the SDK example asks for Prepare first), and the
+  // mode release() leaves the robot in. Damping: the robot ends limp, as praxis' own damping leaves
+  // it; Prepare: it stands up into its prepare pose by itself.
+  Duration prepare_settle = std::chrono::milliseconds(1500);
+  Mode release_mode = Mode::damping;
+  // Access::robot_modes: where the structured log goes (nullptr: nowhere).
+  std::shared_ptr<EventLog> log;
+};
+
+template <BoosterModel M, Access A = Access::robot_modes>
+class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
+  using Base = DdsBackend<BoosterTopics<M, BackendOptions>>;
+
+ public:
+  static constexpr Access access = A;
+  static constexpr Capabilities capabilities =
+      A == Access::robot_modes
+          ? Capabilities{.modes = true, .locomotion = true, .get_up = true, .head = true, .kick = true, .leds = true}
+          : Capabilities{};
+
+  // The robot: domain 0 on the interface that reaches it.
+  static BackendOptions robot(std::string interface) {
+    BackendOptions o;
+    o.dds = {0, std::move(interface)};
+    return o;
+  }
+  // praxis-fake-booster on this machine.
+  static BackendOptions fake_robot(std::uint32_t domain = 0) {
+    BackendOptions o;
+    o.dds = {domain, "lo"};
+    return o;
+  }
+
+  // RPC channels: DDS on the backend's participant unless given (tests, another transport).
+  explicit BoosterBackend(BackendOptions options, RpcChannel* loco = nullptr, RpcChannel* light = nullptr)
+      : Base(std::move(options)) {
+    const auto& o = this->options();
+    if (loco == nullptr) {
+      own_loco_ = std::make_unique<DdsRpcChannel>(this->context(), o.wire.topics.loco_channel);
+      loco = own_loco_.get();
+    }
+    if (light == nullptr && A == Access::robot_modes) {
+      own_light_ = std::make_unique<DdsRpcChannel>(this->context(), o.wire.topics.light_channel);
+      light = own_light_.get();
+    }
+    loco_channel_ = loco;
+    loco_ = std::make_unique<LocoClient>(*loco, o.lifecycle_rpc_timeout);
+    if constexpr (A == Access::robot_modes) {
+      light_ = std::make_unique<LightClient>(*light, o.lifecycle_rpc_timeout);
+      kick_ = std::make_unique<KickPublisher>(this->context(), o.wire.topics.kick_ball);
+      auto log = o.log ? o.log : std::make_shared<NoEventLog>();
+      handler_ = std::make_unique<RequestHandler>(
+          *loco_, light_.get(), [kick = kick_.get()](const KickMessage& k) { return kick->publish(k); }, o.interface,
+          std::move(log), /*threaded=*/true);
+      handler_->set_fall_source(&this->codec_context().fall_state, &this->codec_context().get_ups_finished);
+      worker_ = std::make_unique<RequestWorker<RequestHandler>>(*handler_, o.worker_period);
+    }
+  }
+  ~BoosterBackend() {
+    if (worker_) worker_->stop();
+    handler_.reset();
+  }
+  BoosterBackend(const BoosterBackend&) = delete;
+  BoosterBackend& operator=(const BoosterBackend&) = delete;
+
+  // ---- requests (robot_modes) ----
+  void post(const RobotRequests& r)
+    requires(A == Access::robot_modes)
+  {
+    worker_->post(r);
+  }
+  bool read_status(RobotStatus& out) {
+    if constexpr (A == Access::robot_modes) {
+      const bool fresh = worker_->read_status(out);
+      out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
+      this->read_link(out.link);
+      return fresh || true;
+    } else {
+      out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
+      out.assumed_mode = out.lifecycle == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
+      out.reported_mode = out.assumed_mode;
+      this->read_link(out.link);
+      ++out.sequence;
+      return true;
+    }
+  }
+
+  // ---- lifecycle ----
+  LifecycleResult acquire(Duration timeout) {
+    lifecycle_.store(LifecycleStage::acquiring);
+    const auto& o = this->options();
+    const auto wait = this->wait_for_state(timeout);
+    if (!wait.ok) {
+      lifecycle_.store(LifecycleStage::failed);
+      std::string why = "no valid state on " + o.wire.topics.low_state + " within " + std::to_string(to_ms(timeout)) +
+                        " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      if (wait.invalid > 0) {
+        why += ": " + std::to_string(wait.invalid) + " invalid ones arrived (another robot's joint count in the " +
+               std::string(o.wire.codec.space == MotorSpace::serial ? "serial" : "parallel") +
+               " array, or values not finite)";
+      }
+      return {false, LifecycleStage::failed, why};
+    }
+    if constexpr (A == Access::joints) {
+      try {
+        loco_->change_mode(Mode::prepare);
+        std::this_thread::sleep_for(o.prepare_settle);
+        loco_->change_mode(Mode::custom);
+      } catch (const std::exception& e) {
+        lifecycle_.store(LifecycleStage::failed);
+        return {false, LifecycleStage::failed, std::string("taking joint control (Prepare, then Custom): ") + e.what()};
+      }
+      lifecycle_.store(LifecycleStage::in_control);
+      return {true, LifecycleStage::in_control,
+              "receiving " + o.wire.topics.low_state + "; robot in Custom mode (Prepare first, " +
+                  std::to_string(to_ms(o.prepare_settle)) + " ms), commands on " + o.wire.topics.joint_ctrl};
+    } else {
+      // Discovery settles before the first call (HULKs waits the SDK's start-up time, 3 s); the
+      // behaviour's first command may come at once, its RPCs wait for the server to match.
+      const bool server = wait_for_rpc_server(o.interface.startup_wait);
+      worker_->start();
+      lifecycle_.store(LifecycleStage::in_control);
+      return {true, LifecycleStage::in_control,
+              "receiving " + o.wire.topics.low_state + "; loco service on " + o.wire.topics.loco_channel +
+                  (server ? "" : " (not matched yet: its RPCs will wait and time out until it is)") +
+                  "; no RPC before the behaviour's first command"};
+    }
+  }
+
+  LifecycleResult release(Duration) {
+    lifecycle_.store(LifecycleStage::releasing);
+    const auto& o = this->options();
+    std::string message;
+    if constexpr (A == Access::joints) {
+      try {
+        loco_->change_mode(o.release_mode);
+        message = "robot asked for " + std::string(to_string(o.release_mode)) + " mode; stopped sending " +
+                  o.wire.topics.joint_ctrl;
+      } catch (const std::exception& e) {
+        lifecycle_.store(LifecycleStage::failed);
+        return {false, LifecycleStage::failed,
+                std::string("handing back (") + std::string(to_string(o.release_mode)) + "): " + e.what()};
+      }
+    } else {
+      worker_->stop();
+      message = handler_->shut_down();
+    }
+    lifecycle_.store(LifecycleStage::released);
+    return {true, LifecycleStage::released, message};
+  }
+
+  // ---- for tests and reports ----
+  [[nodiscard]] RequestHandler& handler()
+    requires(A == Access::robot_modes)
+  {
+    return *handler_;
+  }
+  [[nodiscard]] LocoClient& loco() { return *loco_; }
+  [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
+  [[nodiscard]] std::uint64_t states_rejected() const { return Base::template states_rejected<0>(); }
+  [[nodiscard]] std::uint64_t commands_sent() const { return Base::template commands_sent<0>(); }
+
+ private:
+  static long long to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
+  bool wait_for_rpc_server(Duration timeout) {
+    if (auto* dds = dynamic_cast<DdsRpcChannel*>(loco_channel_)) return dds->wait_for_server(timeout);
+    return true;
+  }
+
+  std::unique_ptr<DdsRpcChannel> own_loco_, own_light_;
+  RpcChannel* loco_channel_ = nullptr;
+  std::unique_ptr<LocoClient> loco_;
+  std::unique_ptr<LightClient> light_;
+  std::unique_ptr<KickPublisher> kick_;
+  std::unique_ptr<RequestHandler> handler_;
+  std::unique_ptr<RequestWorker<RequestHandler>> worker_;
+  std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
+};
+
+}  // namespace praxis::booster

@@ -1,0 +1,304 @@
+#pragma once
+// RequestHandler: the vendor part of a Booster backend's I/O worker (request_worker.hpp). Every
+// worker period (10 ms) it hands the cycle's newest RobotRequests to the booster_interface planner
+// (interface.hpp), publishes rt/kick_ball itself (a DDS write, never blocking), and queues the RPCs
+// on two executors (executor.hpp) — the loco service's and the light service's, each single flight
+// with the per-call timeout `sdk_request_timeout` — so a hung RPC delays neither the worker nor
+// the control cycle. It keeps the RobotStatus the runtime reads:
+//
+//   assumed_mode       the planner's (optimistic: assumed when change_mode is scheduled)
+//   reported_mode      the mode of the last change_mode the robot answered with success
+//   last_request       the last completed call: its API id, outcome and the robot's status code
+//   requests_in_flight calls scheduled and not completed yet
+//   get_ups_completed  getting-up -> ready transitions on rt/fall_down
+//
+// and writes the structured log (event_log.hpp): behaviour_input (the planner's input state),
+// rpc (scheduled / completed, with sequence numbers and in-flight counts), primary_state (the
+// robot's fall state and confirmed mode) and, from the backend, button_input.
+//
+// threaded = false runs the executors inline at the worker's (simulated) time, for step() tests.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include <praxis/idl/brain.h>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/robot_requests.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/hardware/booster/action_log.hpp"
+#include "praxis/hardware/booster/api.hpp"
+#include "praxis/hardware/booster/event_log.hpp"
+#include "praxis/hardware/booster/executor.hpp"
+#include "praxis/hardware/booster/interface.hpp"
+#include "praxis/hardware/booster/interface_params.hpp"
+#include "praxis/hardware/booster/rpc.hpp"
+#include "praxis/hardware/booster/topics.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::booster {
+
+// rt/kick_ball (brain::msg::Kick). The header's stamp is wall-clock time, as ROS stamps are.
+class KickPublisher {
+ public:
+  KickPublisher(const dds::Participant& participant, const std::string& topic)
+      : publisher_(participant, topic, &brain_msg_dds__Kick__desc) {}
+  bool publish(const KickMessage& k) {
+    brain_msg_dds__Kick_ m{};
+    const auto wall = std::chrono::system_clock::now().time_since_epoch();
+    const auto sec = std::chrono::duration_cast<std::chrono::seconds>(wall);
+    m.header.stamp.sec = static_cast<std::int32_t>(sec.count());
+    m.header.stamp.nanosec = static_cast<std::uint32_t>(std::chrono::nanoseconds(wall - sec).count());
+    m.header.frame_id = empty_;
+    m.x = k.x;
+    m.y = k.y;
+    m.dir = k.dir;
+    m.goal_x = k.goal_x;
+    m.goal_y = k.goal_y;
+    m.robot_theta_to_field = k.robot_theta_to_field;
+    m.power = k.power;
+    return publisher_.write(m);
+  }
+
+ private:
+  dds::Publisher<brain_msg_dds__Kick_> publisher_;
+  char empty_[1] = {'\0'};
+};
+
+[[nodiscard]] constexpr RobotMode robot_mode_of(Mode m) {
+  switch (m) {
+    case Mode::damping: return RobotMode::damping;
+    case Mode::prepare: return RobotMode::prepare;
+    case Mode::walking:
+    case Mode::soccer: return RobotMode::locomotion;
+    case Mode::custom: return RobotMode::user;
+    case Mode::unknown: return RobotMode::unknown;
+  }
+  return RobotMode::unknown;
+}
+
+[[nodiscard]] constexpr std::uint32_t api_id_of(Action a) {
+  switch (a) {
+    case Action::change_mode: return static_cast<std::uint32_t>(loco_api::k_change_mode);
+    case Action::get_up: return static_cast<std::uint32_t>(loco_api::k_get_up);
+    case Action::move_robot: return static_cast<std::uint32_t>(loco_api::k_move);
+    case Action::rotate_head: return static_cast<std::uint32_t>(loco_api::k_rotate_head);
+    case Action::visual_kick: return static_cast<std::uint32_t>(loco_api::k_visual_kick);
+    case Action::set_leds: return static_cast<std::uint32_t>(light_api::k_set_led_light_color);
+    case Action::stop_leds: return static_cast<std::uint32_t>(light_api::k_stop_led_light_control);
+    case Action::kick_publish: return 0;  // not an RPC
+  }
+  return 0;
+}
+
+class RequestHandler {
+  // The blocking call behind each action, with the time left until its deadline.
+  struct Perform {
+    RequestHandler* handler;
+    CallResult operator()(const PlannedAction& a, Duration timeout) const { return handler->perform(a, timeout); }
+  };
+  using Executor = CallExecutor<Perform>;
+
+ public:
+  // kick: writes one rt/kick_ball message (a KickPublisher's publish, or a test's recorder).
+  using KickSink = std::function<bool(const KickMessage&)>;
+
+  RequestHandler(LocoClient& loco, LightClient* light, KickSink kick, InterfaceParams params,
+                 std::shared_ptr<EventLog> log, bool threaded)
+      : loco_(loco),
+        light_(light),
+        kick_(std::move(kick)),
+        log_(log ? std::move(log) : std::make_shared<NoEventLog>()),
+        threaded_(threaded),
+        interface_(params),
+        actions_([log = log_](const std::string& line) { log->write("rpc", line); }),
+        loco_calls_(Perform{this}, actions_, executor_options(params, threaded),
+                    [this](const Completed& c, const PlannedAction& a, const CallResult& r) { completed(c, a, r); }),
+        light_calls_(Perform{this}, actions_, executor_options(params, threaded),
+                     [this](const Completed& c, const PlannedAction& a, const CallResult& r) { completed(c, a, r); }) {}
+  RequestHandler(const RequestHandler&) = delete;
+  RequestHandler& operator=(const RequestHandler&) = delete;
+
+  // Where the robot's fall state comes from (the backend's codec context, merged from rt/fall_down).
+  void set_fall_source(const std::atomic<std::int32_t>* fall_state, const std::atomic<std::uint32_t>* get_ups) {
+    fall_state_ = fall_state;
+    get_ups_ = get_ups;
+  }
+
+  // ---- the worker thread ----
+  void serve(const RobotRequests& wanted, RobotStatus& status, TimePoint now) {
+    interface_.tick(wanted, now, Sink{this, now});
+    if (!threaded_) {
+      loco_calls_.run_pending(now);
+      light_calls_.run_pending(now);
+    }
+    const RobotMode assumed = robot_mode_of(interface_.assumed_mode());
+    if (assumed != status.assumed_mode) {
+      status.assumed_mode = assumed;
+      status.mode_since = now;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      status.reported_mode = robot_mode_of(confirmed_);
+      status.last_request = last_;
+    }
+    status.requests_in_flight = actions_.total_in_flight();
+    const auto fall = fall_state_ != nullptr ? fall_state_->load(std::memory_order_acquire)
+                                             : static_cast<std::int32_t>(FallState::unknown);
+    if (get_ups_ != nullptr) status.get_ups_completed = get_ups_->load(std::memory_order_acquire);
+    if (fall != logged_fall_ || status.reported_mode != logged_mode_) {
+      logged_fall_ = fall;
+      logged_mode_ = status.reported_mode;
+      log_->write("primary_state", "{\"event\":\"booster primary state changed\",\"fall_state\":\"" +
+                                       std::string(fall_name(fall)) + "\",\"confirmed_mode\":\"" +
+                                       std::string(to_string(status.reported_mode)) + "\"}");
+    }
+  }
+
+  // release(): no further calls; a robot assumed walking is told to stand still first.
+  std::string shut_down() {
+    std::string message = "stopped the booster_interface schedule";
+    if (interface_.assumed_mode() == Mode::soccer || interface_.assumed_mode() == Mode::walking) {
+      try {
+        loco_.move(0.0, 0.0, 0.0, interface_.params().sdk_request_timeout * 5);
+        message += "; sent move_robot(0, 0, 0)";
+      } catch (const std::exception& e) {
+        message += std::string("; the final move_robot(0, 0, 0) failed: ") + e.what();
+      }
+    }
+    loco_calls_.stop();
+    light_calls_.stop();
+    return message;
+  }
+
+  [[nodiscard]] const Interface& interface() const { return interface_; }
+  [[nodiscard]] ActionLog& actions() { return actions_; }
+  [[nodiscard]] EventLog& log() { return *log_; }
+
+ private:
+  struct Sink {
+    RequestHandler* self;
+    TimePoint now;
+    void operator()(const InputState& s) const { self->log_->write("behaviour_input", to_json_line(s)); }
+    void operator()(const PlannedAction& a) const { self->dispatch(a, now); }
+  };
+
+  static ExecutorOptions executor_options(const InterfaceParams& p, bool threaded) {
+    ExecutorOptions o;
+    o.mode = threaded ? ExecutorMode::threaded : ExecutorMode::inline_calls;
+    o.timeout = p.sdk_request_timeout;
+    return o;
+  }
+
+  static std::string_view fall_name(std::int32_t f) {
+    switch (f) {
+      case 0: return "ready";
+      case 1: return "falling";
+      case 2: return "fallen";
+      case 3: return "getting_up";
+      default: return "unknown";
+    }
+  }
+
+  void dispatch(const PlannedAction& a, TimePoint now) {
+    switch (a.action) {
+      case Action::kick_publish: {
+        // A DDS write returns at once: no executor, but the same log entries.
+        const auto s = actions_.schedule(a);
+        const bool ok = kick_ && kick_(a.kick);
+        const auto c = actions_.complete(s, ok ? Completed::ok : Completed::error, Duration::zero(), 0);
+        completed(c, a, CallResult{c.status, 0, ok ? "" : "rt/kick_ball not written"});
+        break;
+      }
+      case Action::set_leds:
+      case Action::stop_leds: light_calls_.submit(a, now); break;
+      default: loco_calls_.submit(a, now); break;
+    }
+  }
+
+  CallResult perform(const PlannedAction& a, Duration timeout) {
+    try {
+      switch (a.action) {
+        case Action::change_mode: loco_.change_mode(a.mode, timeout); break;
+        case Action::get_up: loco_.get_up(a.version, timeout); break;
+        case Action::move_robot: loco_.move(a.forward, a.left, a.turn, timeout); break;
+        case Action::rotate_head: loco_.rotate_head(a.pitch, a.yaw, timeout); break;
+        case Action::visual_kick: loco_.visual_kick(a.enabled, a.version, timeout); break;
+        case Action::set_leds:
+          if (light_ == nullptr) return {Completed::error, 0, "no light service"};
+          light_->set_color(a.leds.r, a.leds.g, a.leds.b, timeout);
+          break;
+        case Action::stop_leds:
+          if (light_ == nullptr) return {Completed::error, 0, "no light service"};
+          light_->stop(timeout);
+          break;
+        case Action::kick_publish: break;
+      }
+      return {Completed::ok, status::k_ok, ""};
+    } catch (const RpcStatusError& e) {
+      return {Completed::error, e.status(), e.what()};
+    } catch (const dds::RpcUnanswered& e) {  // RpcTimeout: nothing matched or nothing answered in time
+      return {Completed::timeout, status::k_timeout, e.what()};
+    } catch (const std::exception& e) {
+      return {Completed::error, -1, e.what()};
+    }
+  }
+
+  // Executor threads (or the worker, inline).
+  void completed(const Completed& c, const PlannedAction& a, const CallResult& r) {
+    if (c.status == Completed::dropped) return;  // never sent: says nothing about the robot
+    std::lock_guard lock(mutex_);
+    if (a.action == Action::change_mode && c.status == Completed::ok) confirmed_ = a.mode;
+    last_.id = api_id_of(a.action);
+    last_.code = r.code;
+    last_.finished = Clock::now();
+    last_.outcome = c.status == Completed::ok        ? RequestOutcome::ok
+                    : c.status == Completed::timeout ? RequestOutcome::timed_out
+                    : r.code > 0                     ? RequestOutcome::rejected
+                                                     : RequestOutcome::failed;
+    if (c.status != Completed::ok && !r.message.empty()) {
+      log_->write("rpc", "{\"event\":\"booster rpc failed\",\"sequence\":" + std::to_string(c.sequence) +
+                             ",\"action\":\"" + std::string(to_string(a.action)) + "\",\"error\":" + quoted(r.message) +
+                             "}");
+    }
+  }
+
+  static std::string quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) {
+      if (ch == '"' || ch == '\\') out += '\\';
+      if (static_cast<unsigned char>(ch) < 0x20) {
+        out += ' ';
+        continue;
+      }
+      out += ch;
+    }
+    return out + "\"";
+  }
+
+  LocoClient& loco_;
+  LightClient* light_;
+  KickSink kick_;
+  std::shared_ptr<EventLog> log_;
+  bool threaded_;
+  Interface interface_;  // worker thread only
+  ActionLog actions_;
+  std::mutex mutex_;  // confirmed_, last_: written by the executors
+  Mode confirmed_ = Mode::unknown;
+  RequestReport last_{};
+  const std::atomic<std::int32_t>* fall_state_ = nullptr;
+  const std::atomic<std::uint32_t>* get_ups_ = nullptr;
+  std::int32_t logged_fall_ = -2;
+  RobotMode logged_mode_ = RobotMode::unknown;
+  Executor loco_calls_;   // last two: their threads use everything above
+  Executor light_calls_;
+};
+
+}  // namespace praxis::booster
