@@ -105,33 +105,28 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
     if constexpr (A == Access::robot_modes) {
       light_ = std::make_unique<LightClient>(*light, o.lifecycle_rpc_timeout);
       kick_ = std::make_unique<KickPublisher>(this->context(), o.wire.topics.kick_ball);
-      auto log = o.log ? o.log : std::make_shared<NoEventLog>();
-      handler_ = std::make_unique<RequestHandler>(
-          *loco_, light_.get(), [kick = kick_.get()](const KickMessage& k) { return kick->publish(k); }, o.interface,
-          std::move(log), /*threaded=*/true);
-      handler_->set_fall_source(&this->codec_context().fall_state, &this->codec_context().get_ups_finished);
-      worker_ = std::make_unique<RequestWorker<RequestHandler>>(*handler_, o.worker_period);
     }
   }
   ~BoosterBackend() {
-    if (worker_) worker_->stop();
+    worker_.reset();  // stops the worker before the handler it serves goes
     handler_.reset();
   }
   BoosterBackend(const BoosterBackend&) = delete;
   BoosterBackend& operator=(const BoosterBackend&) = delete;
 
   // ---- requests (robot_modes) ----
+  // Before acquire() (and after release()) nothing is listening: requests are dropped.
   void post(const RobotRequests& r)
     requires(A == Access::robot_modes)
   {
-    worker_->post(r);
+    if (worker_) worker_->post(r);
   }
   bool read_status(RobotStatus& out) {
     if constexpr (A == Access::robot_modes) {
-      const bool fresh = worker_->read_status(out);
+      if (worker_) worker_->read_status(out);
       out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
       this->read_link(out.link);
-      return fresh || true;
+      return true;
     } else {
       out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
       out.assumed_mode = out.lifecycle == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
@@ -175,6 +170,12 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       // Discovery settles before the first call (HULKs waits the SDK's start-up time, 3 s); the
       // behaviour's first command may come at once, its RPCs wait for the server to match.
       const bool server = wait_for_rpc_server(o.interface.startup_wait);
+      // A fresh schedule per run: nothing is called before this run's first command.
+      handler_ = std::make_unique<RequestHandler>(
+          *loco_, light_.get(), [kick = kick_.get()](const KickMessage& k) { return kick->publish(k); }, o.interface,
+          o.log ? o.log : std::make_shared<NoEventLog>(), /*threaded=*/true);
+      handler_->set_fall_source(&this->codec_context().fall_state, &this->codec_context().get_ups_finished);
+      worker_ = std::make_unique<RequestWorker<RequestHandler>>(*handler_, o.worker_period);
       worker_->start();
       lifecycle_.store(LifecycleStage::in_control);
       return {true, LifecycleStage::in_control,
@@ -184,7 +185,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
     }
   }
 
-  LifecycleResult release(Duration) {
+  LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
     const auto& o = this->options();
     std::string message;
@@ -199,18 +200,26 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
                 std::string("handing back (") + std::string(to_string(o.release_mode)) + "): " + e.what()};
       }
     } else {
-      worker_->stop();
-      message = handler_->shut_down();
+      // The run's last requests (the runtime's closing damping) are served once more, then the
+      // calls already scheduled are given the release timeout to complete.
+      if (worker_) {
+        worker_->stop();
+        worker_->serve_once(Clock::now());
+        message = handler_->shut_down(timeout);
+        worker_.reset();
+        handler_.reset();
+      }
     }
     lifecycle_.store(LifecycleStage::released);
     return {true, LifecycleStage::released, message};
   }
 
   // ---- for tests and reports ----
-  [[nodiscard]] RequestHandler& handler()
+  // The current run's handler (null outside acquire() .. release()).
+  [[nodiscard]] RequestHandler* handler()
     requires(A == Access::robot_modes)
   {
-    return *handler_;
+    return handler_.get();
   }
   [[nodiscard]] LocoClient& loco() { return *loco_; }
   [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }

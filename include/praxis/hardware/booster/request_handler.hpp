@@ -26,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include <praxis/idl/brain.h>
@@ -162,9 +163,19 @@ class RequestHandler {
     }
   }
 
-  // release(): no further calls; a robot assumed walking is told to stand still first.
-  std::string shut_down() {
-    std::string message = "stopped the booster_interface schedule";
+  // release(): the calls already scheduled (the run's closing damping request among them) are
+  // given until `timeout` to complete; a robot still assumed walking is then told to stand still;
+  // nothing is called after this.
+  std::string shut_down(Duration timeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (actions_.total_in_flight() > 0 && Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    std::string message = "booster_interface stopped with " + std::string(to_string(interface_.assumed_mode())) +
+                          " assumed";
+    if (const auto left = actions_.total_in_flight(); left > 0) {
+      message += "; " + std::to_string(left) + " call(s) still unanswered";
+    }
     if (interface_.assumed_mode() == Mode::soccer || interface_.assumed_mode() == Mode::walking) {
       try {
         loco_.move(0.0, 0.0, 0.0, interface_.params().sdk_request_timeout * 5);
