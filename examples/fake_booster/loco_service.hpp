@@ -29,8 +29,8 @@
 namespace praxis::fake_booster {
 
 struct LocoServiceOptions {
-  std::map<std::int64_t, Duration> answer_after;  // api id -> delay before its answer
-  std::set<std::int64_t> never_answer;            // api ids whose answers are withheld
+  std::map<std::int64_t, Duration> answer_after = {};  // api id -> delay before its answer
+  std::set<std::int64_t> never_answer = {};            // api ids whose answers are withheld
   // > 0: a call arriving sooner than this after the last accepted call of the same API is 429.
   Duration min_interval = Duration::zero();
 };
