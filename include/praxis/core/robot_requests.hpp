@@ -43,6 +43,7 @@ struct KickRequest {
   double ball_x = 0.0, ball_y = 0.0;      // m, robot frame
   double direction = 0.0;                 // rad, robot frame
   double target_x = 0.0, target_y = 0.0;  // m, robot frame
+  double robot_theta_to_field = 0.0;      // rad: the robot's orientation on the field (Booster's kick stream wants it)
   bool strong = false;
 };
 

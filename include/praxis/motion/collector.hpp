@@ -190,6 +190,7 @@ struct CommandsSender {
       requests.kick.direction = k->kick_direction;
       requests.kick.target_x = k->target_position.x();
       requests.kick.target_y = k->target_position.y();
+      requests.kick.robot_theta_to_field = k->robot_theta_to_field;
       requests.kick.strong = k->kick_power == KickPower::strong;
     }
   }

@@ -1,0 +1,281 @@
+#pragma once
+// Interface: which Booster calls the robot's requests need, and when — the schedule of HULKs'
+// booster_interface, as a pure planner driven by the caller's clock.
+//
+// The cycle posts a level-triggered RobotRequests; every worker tick (10 ms on Booster) the planner
+// compares it with what it assumes about the robot and hands the calls that are due to a sink. It
+// performs nothing itself: no threads, no I/O, no allocation, so a test steps it with made-up time
+// points and the backend's worker hands its plan to a CallExecutor (executor.hpp).
+//
+// Per tick, in this order (the order matters: a mode change and the call it enables share a tick):
+//   1. nothing before the first requests with `any` set — no call reaches a robot nobody commands;
+//   2. the motion kind, from the requests (see kind_of);
+//   3. leaving a visual kick: visual_kick(false) if Soccer is assumed, then the kick is over;
+//   4. the desired mode (damping -> Damping, prepare -> Prepare, locomotion -> the configured
+//      locomotion mode, Soccer unless told otherwise, never Walking by default, user -> Custom,
+//      unknown -> whatever is assumed, i.e. no change);
+//   5. the sink is told the InputState when it differs from the last one it was told;
+//   6. change_mode when desired differs from assumed, and the planner assumes the new mode at once:
+//      the robot's reports are not waited for (a wrong guess shows in RobotStatus, not here);
+//   7. get_up once per new get_up counter value while Prepare is assumed (a new value in another
+//      mode is spent without a call: the robot only gets up from Prepare);
+//   8. visual kick while kick.active and Soccer is assumed: on entry kick_publish and
+//      visual_kick(true), then kick_publish whenever the kick interval is due;
+//   9. move_robot when standing or walking (locomotion.active), not kicking, the locomotion mode is
+//      assumed and the move interval is due (standing sends zero velocity: the robot's own gait
+//      controller balances only while it keeps being told what to do);
+//  10. rotate_head when head.active, the locomotion mode is assumed and the head interval is due;
+//  11. LEDs: set_leds on each change of a set colour, stop_leds when `set` turns false after having
+//      been true. In any mode, but also behind step 1: before the first command the LEDs are the
+//      robot's own.
+// "Due" means now - last >= interval; the "last sent" times start at the first tick, as the timers
+// of HULKs start with the node, so the first periodic call comes one interval after it.
+//
+// The sink is any callable taking `const PlannedAction&`; if it also takes `const InputState&`, it
+// is told about input changes too (the "booster input state changed" log).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/robot_requests.hpp"
+#include "praxis/hardware/booster/api.hpp"
+#include "praxis/hardware/booster/interface_params.hpp"
+
+namespace praxis::booster {
+
+enum class Action : std::uint8_t { change_mode, get_up, move_robot, rotate_head, kick_publish, visual_kick, set_leds, stop_leds };
+inline constexpr std::size_t k_actions = 8;
+
+[[nodiscard]] constexpr std::string_view to_string(Action a) {
+  constexpr std::array<std::string_view, k_actions> names{"change_mode", "get_up",      "move_robot", "rotate_head",
+                                                          "kick_publish", "visual_kick", "set_leds",   "stop_leds"};
+  return names[static_cast<std::size_t>(a)];
+}
+
+// Periodic actions: a newer one makes an older one still waiting worthless (the executor drops it).
+[[nodiscard]] constexpr bool is_periodic(Action a) {
+  return a == Action::move_robot || a == Action::rotate_head || a == Action::kick_publish;
+}
+
+enum class MotionKind : std::uint8_t { damping, prepare, stand_up, stand, walk, visual_kick, user, unknown };
+inline constexpr std::size_t k_motion_kinds = 8;
+
+[[nodiscard]] constexpr std::string_view to_string(MotionKind k) {
+  constexpr std::array<std::string_view, k_motion_kinds> names{"Damping", "Prepare",     "StandUp", "Stand",
+                                                               "Walk",    "VisualKick", "User",    "Unknown"};
+  return names[static_cast<std::size_t>(k)];
+}
+
+// One message of the rt/kick_ball stream (Booster's Kick type, header stamp aside).
+struct KickMessage {
+  double x = 0.0, y = 0.0;            // m: the ball, robot frame
+  double dir = 0.0;                   // rad: kick direction, robot frame
+  double goal_x = 0.0, goal_y = 0.0;  // m: where the ball should go, robot frame
+  double robot_theta_to_field = 0.0;  // rad
+  double power = 0.0;                 // the configured power of the requested strength
+  TimePoint stamp{};                  // when it was planned (the caller's clock)
+};
+
+[[nodiscard]] inline KickMessage kick_message(const KickRequest& k, const KickPowerParams& powers, TimePoint now) {
+  return KickMessage{k.ball_x,  k.ball_y, k.direction, k.target_x, k.target_y, k.robot_theta_to_field,
+                     k.strong ? powers.schlong : powers.rumpelstilzchen, now};
+}
+
+// One call the robot should get. Only the fields of its action mean anything.
+struct PlannedAction {
+  Action action = Action::change_mode;
+  Mode mode = Mode::unknown;             // change_mode
+  bool enabled = false;                  // visual_kick: start or stop
+  double forward = 0.0, left = 0.0, turn = 0.0;  // move_robot: m/s, m/s, rad/s
+  double pitch = 0.0, yaw = 0.0;         // rotate_head: rad
+  KickMessage kick;                      // kick_publish
+  LedRequest leds;                       // set_leds
+  std::int32_t version = 0;              // get_up and visual_kick: the API's "version" (from the parameters)
+};
+
+// What the planner sees and assumes; the sink hears about every change.
+struct InputState {
+  MotionKind motion_kind = MotionKind::damping;
+  Mode desired_mode = Mode::damping;
+  Mode assumed_mode = Mode::damping;
+  bool visual_kick_active = false;
+  bool head_present = false;
+  friend constexpr bool operator==(const InputState&, const InputState&) = default;
+};
+
+// The requests' motion kind. A robot standing up shows as Prepare plus a new get_up value; it stays
+// StandUp (`standing_up`) until the mode leaves Prepare.
+[[nodiscard]] constexpr MotionKind kind_of(const RobotRequests& r, bool standing_up) {
+  if (r.kick.active) return MotionKind::visual_kick;
+  switch (r.mode) {
+    case RobotMode::damping: return MotionKind::damping;
+    case RobotMode::prepare: return standing_up ? MotionKind::stand_up : MotionKind::prepare;
+    case RobotMode::locomotion: {
+      const auto& l = r.locomotion;
+      const bool moving = l.active && (l.vx != 0.0 || l.vy != 0.0 || l.wz != 0.0);
+      return moving ? MotionKind::walk : MotionKind::stand;
+    }
+    case RobotMode::user: return MotionKind::user;
+    case RobotMode::unknown: return MotionKind::unknown;
+  }
+  return MotionKind::unknown;
+}
+
+class Interface {
+ public:
+  explicit Interface(InterfaceParams params) : params_(params) {}
+
+  template <class Sink>
+  void tick(const RobotRequests& r, TimePoint now, Sink&& sink) {
+    if (!started_) {
+      started_ = true;
+      last_move_ = last_head_ = last_kick_ = now;
+    }
+    // 1.
+    if (!r.any) return;
+
+    // 2.
+    const bool new_get_up = r.get_up != last_get_up_;
+    if (r.mode != RobotMode::prepare) {
+      standing_up_ = false;
+    } else if (new_get_up) {
+      standing_up_ = true;
+    }
+    const MotionKind kind = kind_of(r, standing_up_);
+
+    // 3.
+    if (visual_kick_active_ && kind != MotionKind::visual_kick) {
+      if (assumed_ == Mode::soccer) {
+        PlannedAction a = make(Action::visual_kick);
+        a.enabled = false;
+        a.version = params_.visual_kick_version;
+        sink(std::as_const(a));
+      }
+      visual_kick_active_ = false;
+    }
+
+    // 4.
+    const Mode desired = desired_mode(r.mode);
+
+    // 5.
+    const InputState input{kind, desired, assumed_, visual_kick_active_, r.head.active};
+    if (!input_told_ || !(input == input_)) {
+      input_told_ = true;
+      input_ = input;
+      if constexpr (std::is_invocable_v<Sink&, const InputState&>) sink(std::as_const(input));
+    }
+
+    // 6.
+    if (desired != assumed_) {
+      PlannedAction a = make(Action::change_mode);
+      a.mode = desired;
+      sink(std::as_const(a));
+      assumed_ = desired;
+    }
+
+    // 7.
+    if (new_get_up) {
+      last_get_up_ = r.get_up;
+      if (r.mode == RobotMode::prepare && assumed_ == Mode::prepare) {
+        PlannedAction a = make(Action::get_up);
+        a.version = params_.get_up_version;
+        sink(std::as_const(a));
+      }
+    }
+
+    // 8.
+    if (kind == MotionKind::visual_kick && assumed_ == Mode::soccer) {
+      const bool entry = !visual_kick_active_;
+      if (entry || due(last_kick_, params_.kicking.kick_message_interval, now)) {
+        PlannedAction a = make(Action::kick_publish);
+        a.kick = kick_message(r.kick, params_.kicking.kick_power, now);
+        sink(std::as_const(a));
+        last_kick_ = now;
+      }
+      if (entry) {
+        PlannedAction a = make(Action::visual_kick);
+        a.enabled = true;
+        a.version = params_.visual_kick_version;
+        sink(std::as_const(a));
+        visual_kick_active_ = true;
+      }
+    }
+
+    // 9.
+    const bool on_feet = kind == MotionKind::stand || kind == MotionKind::walk;
+    if (on_feet && r.locomotion.active && assumed_ == params_.locomotion_mode &&
+        due(last_move_, params_.move_robot_message_interval, now)) {
+      PlannedAction a = make(Action::move_robot);
+      a.forward = r.locomotion.vx;
+      a.left = r.locomotion.vy;
+      a.turn = r.locomotion.wz;
+      sink(std::as_const(a));
+      last_move_ = now;
+    }
+
+    // 10.
+    if (r.head.active && assumed_ == params_.locomotion_mode && due(last_head_, params_.rotate_head_message_interval, now)) {
+      PlannedAction a = make(Action::rotate_head);
+      a.pitch = r.head.pitch;
+      a.yaw = r.head.yaw;
+      sink(std::as_const(a));
+      last_head_ = now;
+    }
+
+    // 11.
+    const LedRequest leds = r.leds.set ? r.leds : LedRequest{};
+    if (leds.set && !(leds == leds_)) {
+      PlannedAction a = make(Action::set_leds);
+      a.leds = leds;
+      sink(std::as_const(a));
+    } else if (!leds.set && leds_.set) {
+      const PlannedAction a = make(Action::stop_leds);
+      sink(a);
+    }
+    leds_ = leds;
+  }
+
+  [[nodiscard]] Mode assumed_mode() const { return assumed_; }
+  [[nodiscard]] bool visual_kick_active() const { return visual_kick_active_; }
+  [[nodiscard]] const InputState& input_state() const { return input_; }
+  [[nodiscard]] const InterfaceParams& params() const { return params_; }
+
+  // The robot's mode for a requested one; unknown leaves the assumed mode as it is.
+  [[nodiscard]] Mode desired_mode(RobotMode m) const {
+    switch (m) {
+      case RobotMode::damping: return Mode::damping;
+      case RobotMode::prepare: return Mode::prepare;
+      case RobotMode::locomotion: return params_.locomotion_mode;
+      case RobotMode::user: return Mode::custom;
+      case RobotMode::unknown: return assumed_;
+    }
+    return assumed_;
+  }
+
+ private:
+  static PlannedAction make(Action a) {
+    PlannedAction p;
+    p.action = a;
+    return p;
+  }
+  static bool due(TimePoint last, Duration interval, TimePoint now) { return now - last >= interval; }
+
+  InterfaceParams params_;
+  bool started_ = false;
+  // The robot starts in Damping, as HULKs assumes: a first Damping request then costs no call.
+  Mode assumed_ = Mode::damping;
+  bool visual_kick_active_ = false;
+  bool standing_up_ = false;
+  std::uint32_t last_get_up_ = 0;  // RobotRequests' initial value: a first request with 1 is a new one
+  LedRequest leds_{};
+  bool input_told_ = false;
+  InputState input_{};
+  TimePoint last_move_{}, last_head_{}, last_kick_{};
+};
+
+}  // namespace praxis::booster

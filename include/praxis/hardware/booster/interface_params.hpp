@@ -1,0 +1,55 @@
+#pragma once
+// Parameters of the Booster high-level interface (the planner in interface.hpp and the call
+// executor in executor.hpp), read from a JSON file with comments (booster_interface.json5).
+//
+// The first keys are the ones the HULKs booster_interface reads, with its defaults and its way of
+// writing a duration ({"secs": 0, "nanos": 20000000}); the last four are praxis' own. A file may
+// hold the object at its top level or under the key "booster_interface". Keys left out keep their
+// defaults; an unknown key, a wrong type or a negative duration is an error naming the file and
+// the dotted key, because a misspelt interval silently keeping its default is worse than a refusal.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/hardware/booster/api.hpp"
+#include "praxis/motion/walking.hpp"
+
+namespace praxis::booster {
+
+struct KickPowerParams {
+  double rumpelstilzchen = 1.5;  // the soft kick's power in the kick stream
+  double schlong = 6.0;          // the strong kick's power
+};
+
+struct KickingParams {
+  Duration kick_message_interval = std::chrono::milliseconds(20);  // kick stream period while kicking
+  KickPowerParams kick_power;
+};
+
+struct InterfaceParams {
+  motion::WalkOptions walking;
+  Duration move_robot_message_interval = std::chrono::milliseconds(20);  // ~50 Hz move_robot
+  KickingParams kicking;
+  Duration rotate_head_message_interval = std::chrono::milliseconds(20);  // ~50 Hz rotate_head
+  Duration sdk_request_timeout = std::chrono::milliseconds(100);  // per call, counted from scheduling
+
+  // ---- praxis' own keys ----
+  // Before the first call, so that DDS discovery has matched the RPC topics (the SDK's default).
+  Duration startup_wait = std::chrono::seconds(3);
+  // The robot's mode for standing, walking and kicking: Soccer, or Walking on firmware without it.
+  Mode locomotion_mode = Mode::soccer;
+  std::int32_t visual_kick_version = 1;  // VisualKick's "version": 0 V1, 1 V2 (stronger)
+  std::int32_t get_up_version = 0;       // GetUp's "version": 0 V1, 1 V2
+};
+
+// Reads `file` (see above); throws praxis::ParamError naming the file and key on any problem.
+[[nodiscard]] InterfaceParams load_interface_params(const std::filesystem::path& file);
+
+// The same from text; `origin` names the source in error messages.
+[[nodiscard]] InterfaceParams parse_interface_params(std::string_view text, const std::string& origin);
+
+}  // namespace praxis::booster

@@ -1,0 +1,193 @@
+#include "praxis/hardware/booster/interface_params.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "praxis/io/params.hpp"
+
+namespace praxis::booster {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::string describe(const Json& v) {
+  switch (v.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::boolean: return "a boolean";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: return "an integer";
+    case Json::value_t::number_float: return "a number";
+    default: return "an unsupported value";
+  }
+}
+
+std::string join(std::initializer_list<std::string_view> names) {
+  std::string out;
+  for (const auto n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+class Reader {
+ public:
+  explicit Reader(const std::string& origin) : origin_(origin) {}
+
+  [[noreturn]] void fail(const std::string& key, std::string_view expected, const std::string& found) const {
+    throw ParamError(origin_ + ": key \"" + key + "\": expected " + std::string(expected) + ", found " + found);
+  }
+
+  // Checks that `object` is an object whose keys are all in `known`, then hands each present
+  // member with its dotted key to `read`.
+  template <class Read>
+  void members(const Json& object, const std::string& prefix, std::initializer_list<std::string_view> known,
+               Read&& read) const {
+    if (!object.is_object()) fail(prefix, "an object with keys " + join(known), describe(object));
+    for (const auto& [key, value] : object.items()) {
+      bool listed = false;
+      for (const auto k : known) listed = listed || k == key;
+      if (!listed) {
+        throw ParamError(origin_ + ": unknown key \"" + dotted(prefix, key) + "\" (known keys" +
+                         (prefix.empty() ? std::string() : " of \"" + prefix + "\"") + ": " + join(known) + ")");
+      }
+      read(std::string_view(key), value, dotted(prefix, key));
+    }
+  }
+
+  double number(const Json& v, const std::string& key) const {
+    if (!v.is_number()) fail(key, "a number", describe(v));
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) fail(key, "a finite number", "a non-finite number");
+    return x;
+  }
+
+  Duration duration(const Json& v, const std::string& key) const {
+    constexpr std::string_view expected = R"(a duration {"secs": <whole seconds>, "nanos": <0..999999999>})";
+    if (!v.is_object()) fail(key, expected, describe(v));
+    long long secs = 0, nanos = 0;
+    bool has_secs = false, has_nanos = false;
+    members(v, key, {"secs", "nanos"}, [&](std::string_view name, const Json& part, const std::string& dk) {
+      if (!part.is_number_integer()) fail(dk, "a whole number", describe(part));
+      if (part.is_number_unsigned() && part.get<unsigned long long>() >
+                                           static_cast<unsigned long long>(std::numeric_limits<std::int32_t>::max())) {
+        fail(dk, "a number of a sensible size", part.dump());
+      }
+      (name == "secs" ? secs : nanos) = part.get<long long>();
+      (name == "secs" ? has_secs : has_nanos) = true;
+    });
+    if (!has_secs || !has_nanos) fail(key, expected, "an object without \"" + std::string(has_secs ? "nanos" : "secs") + "\"");
+    if (secs < 0 || nanos < 0) fail(key, "a non-negative duration", "secs " + std::to_string(secs) + ", nanos " + std::to_string(nanos));
+    if (nanos > 999'999'999) fail(dotted(key, "nanos"), "0..999999999", std::to_string(nanos));
+    return std::chrono::duration_cast<Duration>(std::chrono::seconds(secs) + std::chrono::nanoseconds(nanos));
+  }
+
+  std::int32_t version(const Json& v, const std::string& key) const {
+    if (!v.is_number_integer()) fail(key, "0 or 1", describe(v));
+    const auto x = v.get<long long>();
+    if (x != 0 && x != 1) fail(key, "0 or 1", std::to_string(x));
+    return static_cast<std::int32_t>(x);
+  }
+
+  Mode locomotion_mode(const Json& v, const std::string& key) const {
+    constexpr std::string_view expected = R"("Soccer" or "Walking")";
+    if (!v.is_string()) fail(key, expected, describe(v));
+    const auto s = v.get<std::string>();
+    if (s == "Soccer") return Mode::soccer;
+    if (s == "Walking") return Mode::walking;
+    fail(key, expected, "\"" + s + "\"");
+  }
+
+ private:
+  static std::string dotted(const std::string& prefix, std::string_view key) {
+    return prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
+  }
+  const std::string& origin_;
+};
+
+InterfaceParams read(const Json& root, const std::string& origin) {
+  const Reader in(origin);
+  InterfaceParams p;
+  if (!root.is_object()) throw ParamError(origin + ": expected a JSON object at the top level, found " + describe(root));
+  // HULKs binds the node's parameters under its name; accept that layout as well as the bare object.
+  const Json& top = root.size() == 1 && root.contains("booster_interface") ? root.at("booster_interface") : root;
+  const std::string prefix;
+  in.members(top, prefix,
+             {"walking", "move_robot_message_interval", "kicking", "rotate_head_message_interval",
+              "sdk_request_timeout", "startup_wait", "locomotion_mode", "visual_kick_version", "get_up_version"},
+             [&](std::string_view name, const Json& v, const std::string& key) {
+               if (name == "walking") {
+                 in.members(v, key, {"hybrid_align_distance", "max_alignment_rate", "deceleration_distance"},
+                            [&](std::string_view n, const Json& w, const std::string& k) {
+                              const double x = in.number(w, k);
+                              if (x < 0.0) in.fail(k, "a non-negative number", std::to_string(x));
+                              if (n == "hybrid_align_distance") p.walking.hybrid_align_distance = x;
+                              if (n == "max_alignment_rate") p.walking.max_alignment_rate = x;
+                              if (n == "deceleration_distance") p.walking.deceleration_distance = x;
+                            });
+               } else if (name == "kicking") {
+                 in.members(v, key, {"kick_message_interval", "kick_power"},
+                            [&](std::string_view n, const Json& k, const std::string& kk) {
+                              if (n == "kick_message_interval") {
+                                p.kicking.kick_message_interval = in.duration(k, kk);
+                                return;
+                              }
+                              in.members(k, kk, {"rumpelstilzchen", "schlong"},
+                                         [&](std::string_view pn, const Json& pv, const std::string& pk) {
+                                           const double x = in.number(pv, pk);
+                                           (pn == "schlong" ? p.kicking.kick_power.schlong
+                                                            : p.kicking.kick_power.rumpelstilzchen) = x;
+                                         });
+                            });
+               } else if (name == "move_robot_message_interval") {
+                 p.move_robot_message_interval = in.duration(v, key);
+               } else if (name == "rotate_head_message_interval") {
+                 p.rotate_head_message_interval = in.duration(v, key);
+               } else if (name == "sdk_request_timeout") {
+                 p.sdk_request_timeout = in.duration(v, key);
+               } else if (name == "startup_wait") {
+                 p.startup_wait = in.duration(v, key);
+               } else if (name == "locomotion_mode") {
+                 p.locomotion_mode = in.locomotion_mode(v, key);
+               } else if (name == "visual_kick_version") {
+                 p.visual_kick_version = in.version(v, key);
+               } else if (name == "get_up_version") {
+                 p.get_up_version = in.version(v, key);
+               }
+             });
+  return p;
+}
+
+}  // namespace
+
+InterfaceParams parse_interface_params(std::string_view text, const std::string& origin) {
+  Json root;
+  try {
+    root = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const Json::parse_error& e) {
+    throw ParamError(origin + ": not valid JSON (" + e.what() + ")");
+  }
+  return read(root, origin);
+}
+
+InterfaceParams load_interface_params(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    throw ParamError(file.string() + ": parameter file not found (expected the booster_interface parameters)");
+  }
+  std::ifstream in(file);
+  if (!in) throw ParamError(file.string() + ": cannot be opened for reading");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_interface_params(text, file.string());
+}
+
+}  // namespace praxis::booster
