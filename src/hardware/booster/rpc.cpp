@@ -209,8 +209,6 @@ RpcReply DdsRpcChannel::call(const RpcCall& call, Duration timeout) {
   RpcReply reply;
   try {
     reply = client_.call(call, timeout);
-  } catch (const RpcTimeout&) {
-    throw;
   } catch (const dds::RpcUnanswered& e) {
     throw RpcTimeout(e.what());
   }

@@ -161,6 +161,8 @@ class RpcChannel {
   [[nodiscard]] virtual const std::string& name() const = 0;
 };
 
+// QoS is dds::RpcClient's: reliable, keep-last 10, volatile on both topics. A third-party client
+// asks for transient-local responses, but such a reader does not match a volatile server writer.
 class DdsRpcChannel final : public RpcChannel {
  public:
   // `channel` without the Req/Resp suffix, e.g. TopicNames{}.loco_channel.
