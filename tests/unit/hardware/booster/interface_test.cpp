@@ -10,6 +10,8 @@
 #include "../../../support/alloc_counter.hpp"
 #include "praxis/hardware/booster/action_log.hpp"
 #include "praxis/hardware/booster/interface.hpp"
+#include "praxis/hardware/booster/models.hpp"
+#include "praxis/motion/collector.hpp"
 
 namespace b = praxis::booster;
 using namespace std::chrono_literals;
@@ -346,6 +348,41 @@ TEST_CASE("booster interface: the kick message carries the ball, direction, goal
   b::KickPowerParams powers{2.5, 7.0};
   CHECK(b::kick_message(soft, powers, TimePoint{} + 3s).power == 2.5);
   CHECK(b::kick_message(soft, b::KickPowerParams{}, TimePoint{}).power == 1.5);
+}
+
+TEST_CASE("booster interface: the motion pipeline's visual kick command reaches the kick message, field orientation included") {
+  constexpr praxis::Capabilities caps{true, true, true, true, true, true};
+  using Model = b::K1;
+  praxis::motion::CommandsSender<Model, caps> sender;
+  praxis::motion::command::VisualKick kick;
+  kick.ball_position = {1.0, -0.5};
+  kick.kick_direction = 0.25;
+  kick.target_position = {4.0, 0.5};
+  kick.robot_theta_to_field = 2.5;
+  kick.kick_power = praxis::motion::KickPower::strong;
+  praxis::motion::MotionSelection sel;
+  sel.current = praxis::motion::MotionType::visual_kick;
+  sel.commanded = true;
+  praxis::JointCommand<Model::joint_count> cmd, actuated;
+  RobotRequests r;
+  sender.cycle(cmd, sel, praxis::motion::MotionCommand{kick}, praxis::LocomotionRequest{}, praxis::motion::HeadCommand{},
+               actuated, r);
+  REQUIRE(r.kick.active);
+  CHECK(r.kick.robot_theta_to_field == 2.5);
+
+  Sim sim;
+  sim.run(stand(), 100ms);
+  sim.run(r, 100ms);
+  const auto published = sim.rec.of(b::Action::kick_publish);
+  REQUIRE(!published.empty());
+  const auto& m = published.front().kick;
+  CHECK(m.x == 1.0);
+  CHECK(m.y == -0.5);
+  CHECK(m.dir == 0.25);
+  CHECK(m.goal_x == 4.0);
+  CHECK(m.goal_y == 0.5);
+  CHECK(m.robot_theta_to_field == 2.5);
+  CHECK(m.power == 6.0);
 }
 
 TEST_CASE("booster interface: leaving the visual kick for stand or walk sends one visual_kick(false) and stays in Soccer") {
