@@ -206,7 +206,8 @@ int run(const Settings& s) {
   KickValue last_kick_value;
   bool standing = !s.lying;
   std::size_t get_ups_seen = 0;
-  std::optional<praxis::TimePoint> getting_up_since;
+  bool getting_up = false;  // (not std::optional: g++ 12 warns maybe-uninitialized)
+  praxis::TimePoint getting_up_since{};
   b::FallState fall = standing ? b::FallState::ready : b::FallState::fallen;
   std::array<double, N> get_up_from{};
   double odom_x = 0, odom_y = 0, odom_theta = 0;
@@ -238,16 +239,17 @@ int run(const Settings& s) {
     if (get_ups > get_ups_seen) {
       get_ups_seen = get_ups;
       if (mode == Mode::prepare) {
+        getting_up = true;
         getting_up_since = now;
         for (std::size_t j = 0; j < N; ++j) get_up_from[j] = robot.q()[static_cast<Eigen::Index>(j)];
         fall = b::FallState::getting_up;
       }
     }
     double get_up_progress = 1.0;
-    if (getting_up_since) {
-      get_up_progress = std::min(1.0, praxis::to_seconds(now - *getting_up_since) / s.get_up_seconds);
+    if (getting_up) {
+      get_up_progress = std::min(1.0, praxis::to_seconds(now - getting_up_since) / s.get_up_seconds);
       if (get_up_progress >= 1.0) {
-        getting_up_since.reset();
+        getting_up = false;
         standing = true;
         fall = b::FallState::ready;
       }
@@ -259,8 +261,8 @@ int run(const Settings& s) {
       const auto i = static_cast<Eigen::Index>(j);
       own.mode[j] = praxis::JointMode::position;
       own.dq[i] = own.tau_ff[i] = 0.0;
-      if (holds_pose && (standing || getting_up_since)) {
-        const double target = getting_up_since ? get_up_from[j] + get_up_progress * (M::stand_pose[j] - get_up_from[j])
+      if (holds_pose && (standing || getting_up)) {
+        const double target = getting_up ? get_up_from[j] + get_up_progress * (M::stand_pose[j] - get_up_from[j])
                                                : M::stand_pose[j];
         own.q[i] = target;
         own.kp[i] = M::default_kp[j];
@@ -355,7 +357,7 @@ int run(const Settings& s) {
     }
     auto& calls = report["loco_calls"] = nlohmann::json::array();
     for (const auto& c : loco.calls()) {
-      calls.push_back({{"t", praxis::to_seconds(c.time - t0)},
+      calls.push_back({{"t", praxis::to_seconds(c.at - t0)},
                        {"api", c.api_id},
                        {"name", api_name(c.api_id)},
                        {"status", c.status},
@@ -366,7 +368,7 @@ int run(const Settings& s) {
     std::lock_guard lock(light_mutex);
     auto& calls = report["light_calls"] = nlohmann::json::array();
     for (const auto& c : light.calls()) {
-      calls.push_back({{"t", praxis::to_seconds(c.time - t0)}, {"api", c.api_id}, {"status", c.status}, {"body", c.body}});
+      calls.push_back({{"t", praxis::to_seconds(c.at - t0)}, {"api", c.api_id}, {"status", c.status}, {"body", c.body}});
     }
   }
   const double kick_span = praxis::to_seconds(last_kick - first_kick);
