@@ -45,6 +45,8 @@ constexpr JointSpec named(JointSpec spec, std::string_view name) {
 
 struct T1 {
   static constexpr std::string_view name = "t1";
+  static constexpr std::size_t head_yaw_joint = 0;
+  static constexpr std::size_t head_pitch_joint = 1;
   static constexpr std::size_t joint_count = 23;
   static constexpr std::array<JointSpec, joint_count> joints{
       detail::named(detail::head_yaw, "HeadYaw"),
@@ -91,6 +93,8 @@ struct T1 {
 // T1 with 7-DoF arms: each arm gains WristPitch, WristYaw and HandRoll (order UNVERIFIED).
 struct T1Arms7 {
   static constexpr std::string_view name = "t1_7dof";
+  static constexpr std::size_t head_yaw_joint = 0;
+  static constexpr std::size_t head_pitch_joint = 1;
   static constexpr std::size_t joint_count = 29;
   static constexpr std::array<JointSpec, joint_count> joints{
       detail::named(detail::head_yaw, "HeadYaw"),
@@ -143,6 +147,8 @@ struct T1Arms7 {
 // K1: the T1 without the waist. HULKs' names for slots 4/5 and 8/9 are shoulder_yaw / elbow.
 struct K1 {
   static constexpr std::string_view name = "k1";
+  static constexpr std::size_t head_yaw_joint = 0;
+  static constexpr std::size_t head_pitch_joint = 1;
   static constexpr std::size_t joint_count = 22;
   static constexpr std::array<JointSpec, joint_count> joints{
       detail::named(detail::head_yaw, "HeadYaw"),
