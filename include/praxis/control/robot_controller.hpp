@@ -75,7 +75,7 @@ class RobotController
                                  control::detail::motion_ports<motion::MotionType::visual_kick, B::model::joint_count>,
                                  control::detail::motion_ports<motion::MotionType::script, B::model::joint_count>,
                                  control::detail::type_list<motion::LocomotionRequestPort, motion::HeadCommandPort,
-                                                            motion::MotionCommandPort>>,
+                                                            motion::MotionCommandPort, motion::LedCommandPort>>,
                              Extra...>,
                          control::detail::type_list<Extra...>>>::type> {
   using Base = typename RobotController::Runtime;

@@ -1,0 +1,340 @@
+// Two processes over real Cyclone DDS on loopback: praxis with the Booster backend in this process,
+// praxis-fake-booster in another. The seed's validation list end to end (the behaviour's motion
+// commands through the pipeline, the I/O worker, the loco RPC and rt/kick_ball, judged by what
+// the fake robot recorded), a robot that stops answering, a request the robot refuses, and
+// joint-level control of a T1 through the RobotController. Each test case has its own DDS domain.
+
+#include <catch2/catch.hpp>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "praxis/control/motion_controller.hpp"
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/hardware/booster/backend.hpp"
+
+extern char** environ;
+
+using namespace std::chrono_literals;
+namespace b = praxis::booster;
+namespace m = praxis::motion;
+
+namespace {
+
+// praxis-fake-booster as a child process; SIGTERM and a JSON report when stopped.
+class FakeBooster {
+ public:
+  FakeBooster(const std::string& robot, std::uint32_t domain, std::vector<std::string> extra = {}) {
+    report_ = std::filesystem::temp_directory_path() /
+              ("praxis_fake_booster_" + std::to_string(::getpid()) + "_" + std::to_string(domain) + ".json");
+    std::vector<std::string> args{PRAXIS_FAKE_BOOSTER, "--robot", robot, "--domain", std::to_string(domain),
+                                  "--interface", "lo", "--report", report_.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    REQUIRE(posix_spawn(&pid_, PRAXIS_FAKE_BOOSTER, nullptr, nullptr, argv.data(), environ) == 0);
+  }
+  ~FakeBooster() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    std::filesystem::remove(report_);
+  }
+  nlohmann::json stop() {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = 0;
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    std::ifstream in(report_);
+    return nlohmann::json::parse(in);
+  }
+
+ private:
+  pid_t pid_ = 0;
+  std::filesystem::path report_;
+};
+
+// A behaviour following a timetable from its first cycle (seconds -> command).
+struct Timetable {
+  static constexpr std::string_view name = "timetable";
+  using inputs = praxis::ports<praxis::CyclePort>;
+  using outputs = praxis::ports<m::MotionCommandPort>;
+  std::vector<std::pair<double, m::MotionCommand>> steps;
+  praxis::TimePoint start{};
+  bool started = false;
+  void cycle(const praxis::CycleInfo& info, m::MotionCommand& out) {
+    if (!started) {
+      start = info.now;
+      started = true;
+    }
+    const double t = praxis::to_seconds(info.now - start);
+    out = m::command::Unset{};
+    for (const auto& [from, command] : steps) {
+      if (t >= from) out = command;
+    }
+  }
+};
+
+std::vector<nlohmann::json> loco_calls(const nlohmann::json& report, const std::string& name) {
+  std::vector<nlohmann::json> out;
+  for (const auto& c : report["loco_calls"]) {
+    if (c["name"] == name) out.push_back(c);
+  }
+  return out;
+}
+
+std::size_t count_between(const std::vector<nlohmann::json>& calls, double from, double to) {
+  return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), [&](const auto& c) {
+    const double t = c["t"].template get<double>();
+    return t >= from && t < to;
+  }));
+}
+
+double time_of_first(const std::vector<nlohmann::json>& calls) {
+  REQUIRE(!calls.empty());
+  return calls.front()["t"].get<double>();
+}
+
+b::BackendOptions options_for(std::uint32_t domain, std::shared_ptr<b::EventLog> log) {
+  auto o = b::BoosterBackend<b::K1>::fake_robot(domain);
+  o.log = std::move(log);
+  return o;
+}
+
+m::command::WalkWithVelocity walking(double vx) {
+  m::command::WalkWithVelocity w;
+  w.velocity = {vx, 0.0};
+  return w;
+}
+
+praxis::MotionOptions motion_options() {
+  praxis::MotionOptions o;
+  o.print = false;
+  o.lifecycle_timeout = 10s;
+  o.safety.stale_timeout = 500ms;  // a loaded CI machine may starve a thread; this test is about requests
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("booster over DDS: the validation list end to end against praxis-fake-booster",
+          "[booster][dds][two-process]") {
+  constexpr std::uint32_t domain = 97;
+  FakeBooster fake("k1", domain, {"--lying", "--get-up-seconds", "1.0"});
+  auto log = std::make_shared<b::RecordingEventLog>();
+  b::BoosterBackend<b::K1> robot(options_for(domain, log));
+  praxis::script::ScriptLibrary<b::K1> library;
+  praxis::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
+  m::command::Stand stand;
+  stand.head = m::HeadMotion::look_at_angles(0.3, 0.1);
+  m::command::VisualKick kick;
+  kick.ball_position = {1.0, -0.5};
+  kick.target_position = {4.0, 0.5};
+  controller.behaviour().steps = {{0.5, m::command::Prepare{}}, {1.0, m::command::StandUp{}}, {3.5, stand},
+                                  {5.0, walking(0.3)},           {6.0, kick},                   {7.0, walking(0.2)}};
+  controller.run_for(8s);
+  REQUIRE(controller.acquired().has_value());
+  INFO("acquire: " << controller.acquired()->message);
+  CHECK(controller.acquired()->ok);
+  const auto report = fake.stop();
+  INFO(report.dump());
+
+  // One change_mode per change: Prepare, Soccer, and Damping when the run ends; never Walking.
+  std::vector<int> modes;
+  for (const auto& c : loco_calls(report, "ChangeMode")) {
+    modes.push_back(nlohmann::json::parse(c["body"].get<std::string>())["mode"].get<int>());
+    CHECK(c["status"] == 0);
+  }
+  CHECK(modes == std::vector<int>{1, 4, 0});
+  for (const auto& e : report["modes"]) CHECK(e["mode"] != "Walking");
+  const double prepare_at = time_of_first(loco_calls(report, "ChangeMode"));
+  // Nothing before it (the behaviour said nothing for its first 0.5 s).
+  CHECK(report["loco_calls"][0]["name"] == "ChangeMode");
+
+  // One get_up, at stand-up entry, accepted in Prepare; the robot stood up.
+  const auto get_ups = loco_calls(report, "GetUp");
+  REQUIRE(get_ups.size() == 1);
+  CHECK(get_ups[0]["status"] == 0);
+  CHECK(report["standing"] == true);
+
+  // move_robot and rotate_head at ~50 Hz in Soccer: 1 s windows well inside Stand and the walk.
+  const auto moves = loco_calls(report, "Move");
+  const double soccer_at = loco_calls(report, "ChangeMode")[1]["t"].get<double>();
+  const double stand_window = soccer_at + 0.2;
+  CHECK(count_between(moves, stand_window, stand_window + 1.0) >= 35);
+  CHECK(count_between(moves, stand_window, stand_window + 1.0) <= 55);
+  CHECK(count_between(loco_calls(report, "RotateHead"), stand_window, stand_window + 1.0) >= 35);
+  CHECK(count_between(moves, prepare_at, soccer_at) == 0);  // not in Prepare
+  for (const auto& c : moves) CHECK(c["status"] == 0);
+  bool walked = false;
+  for (const auto& c : moves) {
+    walked = walked || nlohmann::json::parse(c["body"].get<std::string>())["vx"].get<double>() == Approx(0.3);
+  }
+  CHECK(walked);
+  CHECK(report["odometry"]["x"].get<double>() > 0.1);
+
+  // Visual kick: one start, kick_ball at ~50 Hz, one stop when leaving for the walk; Soccer stayed.
+  const auto kicks = loco_calls(report, "VisualKick");
+  REQUIRE(kicks.size() == 2);
+  CHECK(nlohmann::json::parse(kicks[0]["body"].get<std::string>())["start"] == true);
+  CHECK(nlohmann::json::parse(kicks[1]["body"].get<std::string>())["start"] == false);
+  CHECK(kicks[0]["status"] == 0);
+  CHECK(kicks[1]["status"] == 0);
+  CHECK(report["kick_ball"]["received"].get<int>() >= 30);
+  CHECK(report["kick_ball"]["rate_hz"].get<double>() > 35.0);
+  CHECK(report["kick_ball"]["rate_hz"].get<double>() < 60.0);
+  CHECK(report["kick_ball"]["last_x"].get<double>() == 1.0);
+
+  // The structured log has every kind of entry, and every scheduled call completed.
+  CHECK(!log->entries("behaviour_input").empty());
+  CHECK(!log->entries("primary_state").empty());
+  std::size_t scheduled = 0, completed = 0;
+  for (const auto& e : log->entries("rpc")) {
+    scheduled += e.json.find("booster rpc scheduled") != std::string::npos;
+    completed += e.json.find("booster rpc completed") != std::string::npos;
+  }
+  CHECK(scheduled > 200);
+  CHECK(completed == scheduled);
+}
+
+TEST_CASE("booster over DDS: a robot that stops answering move_robot costs timeouts, not cycles",
+          "[booster][dds][two-process][errors]") {
+  constexpr std::uint32_t domain = 98;
+  FakeBooster fake("k1", domain, {"--hang-api", "2001"});
+  auto log = std::make_shared<b::RecordingEventLog>();
+  b::BoosterBackend<b::K1> robot(options_for(domain, log));
+  praxis::script::ScriptLibrary<b::K1> library;
+  praxis::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
+  m::command::Stand stand;
+  stand.head = m::HeadMotion::look_at_angles(0.2, 0.0);
+  controller.behaviour().steps = {{0.2, m::command::Prepare{}}, {2.5, stand}, {3.0, walking(0.3)}};
+  controller.run_for(5s);
+  const auto report = fake.stop();
+  INFO(report.dump());
+
+  // The control loop kept its period (2 ms) while every move_robot hung for its 100 ms timeout.
+  CHECK(controller.cycles() >= 2000);
+  std::size_t move_timeouts = 0, head_ok = 0;
+  double longest = 0.0;
+  for (const auto& e : log->entries("rpc")) {
+    const auto j = nlohmann::json::parse(e.json);
+    if (j.value("event", "") != "booster rpc completed") continue;
+    if (j["action"] == "move_robot" && j["status"] == "timeout") {
+      ++move_timeouts;
+      longest = std::max(longest, j["elapsed_ms"].get<double>());
+    }
+    if (j["action"] == "rotate_head" && j["status"] == "ok") ++head_ok;
+  }
+  CHECK(move_timeouts >= 10);
+  CHECK(longest < 150.0);  // cut at the 100 ms timeout (plus scheduling slack)
+  // The head's calls still went through between the hung moves: the loco client is single flight
+  // (as Booster's is), so each hung move holds the next call back for its 100 ms.
+  CHECK(head_ok >= 8);
+  CHECK(controller.status().requests_in_flight < 10);
+  CHECK(loco_calls(report, "RotateHead").size() >= 8);
+}
+
+TEST_CASE("booster over DDS: a request the robot refuses is a typed error with its status, reported back",
+          "[booster][dds][two-process][errors]") {
+  constexpr std::uint32_t domain = 2;
+  FakeBooster fake("k1", domain);
+  auto log = std::make_shared<b::RecordingEventLog>();
+  b::BoosterBackend<b::K1> robot(options_for(domain, log));
+  praxis::script::ScriptLibrary<b::K1> library;
+  praxis::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
+  controller.behaviour().steps = {{0.2, m::command::Stand{}}};  // Soccer straight from Damping
+  controller.run_for(1500ms);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  const auto modes = loco_calls(report, "ChangeMode");
+  REQUIRE(!modes.empty());
+  CHECK(modes[0]["status"] == 409);
+  CHECK(report["mode"] == "Damping");
+  const auto failures = log->entries("rpc");
+  CHECK(std::any_of(failures.begin(), failures.end(), [](const auto& e) {
+    return e.json.find("booster rpc failed") != std::string::npos &&
+           e.json.find("ChangeMode (2000) failed with status 409") != std::string::npos;
+  }));
+
+  // The client's typed error, as a user calling the loco API directly sees it.
+  FakeBooster again("k1", domain + 1);
+  praxis::dds::Participant participant({domain + 1, "lo"});
+  b::DdsRpcChannel channel(participant, b::TopicNames{}.loco_channel);
+  REQUIRE(channel.wait_for_server(5s));
+  b::LocoClient loco(channel);
+  CHECK_THROWS_AS(loco.visual_kick(true), b::Conflict);
+  try {
+    loco.move(0.1, 0.0, 0.0);
+    FAIL("Move in Damping was accepted");
+  } catch (const b::RpcStatusError& e) {
+    CHECK(e.status() == 409);
+    CHECK(e.api_id() == b::loco_api::k_move);
+  }
+  loco.change_mode(b::Mode::prepare);
+  CHECK(loco.get_mode() == b::Mode::prepare);
+}
+
+namespace {
+template <class Model>
+struct HoldOffset {
+  static constexpr std::size_t N = Model::joint_count;
+  double dt = 0.002, kp = 60.0, kd = 2.0;
+  std::array<double, N> init_pos = Model::stand_pose;
+  std::array<double, N> jpos_des = Model::stand_pose;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() {
+    jpos_des = init_pos;
+    jpos_des[1] += 0.1;  // head pitch
+  }
+  std::array<float, 0> log() const { return {}; }
+};
+}  // namespace
+
+TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotController (Prepare, Custom, "
+          "rt/joint_ctrl, the remote's buttons)", "[booster][dds][two-process]") {
+  constexpr std::uint32_t domain = 99;
+  using Backend = b::BoosterBackend<b::T1, b::Access::joints>;
+  static_assert(!praxis::PostsRequests<Backend> || !praxis::HasModes<Backend>);
+  FakeBooster fake("t1", domain, {"--gamepad", "R2:2.5-4.0,A:4.5"});
+  auto options = Backend::fake_robot(domain);
+  options.prepare_settle = 300ms;
+  Backend robot(options);
+  praxis::ControllerOptions copts;
+  copts.print = false;
+  copts.lifecycle_timeout = 10s;
+  praxis::RobotController<Backend, HoldOffset<b::T1>> controller(robot, copts);
+  controller.run_for(5s);  // counted from the loop's start, after taking control
+  const auto report = fake.stop();
+  INFO(report.dump());
+  REQUIRE(controller.acquired().has_value());
+  INFO("acquire: " << controller.acquired()->message);
+  CHECK(controller.acquired()->ok);
+  CHECK_THAT(controller.acquired()->message, Catch::Contains("Custom"));
+  CHECK(controller.state() == praxis::ControlState::ctrl);
+
+  std::vector<std::string> modes;
+  for (const auto& e : report["modes"]) modes.push_back(e["mode"].get<std::string>());
+  CHECK(modes == std::vector<std::string>{"Damping", "Prepare", "Custom", "Damping"});  // release: Damping
+  CHECK(report["joint_ctrl"]["wrong_space"] == 0);
+  CHECK(report["joint_ctrl"]["rejected"] == 0);
+  CHECK(report["joint_ctrl"]["applied_in_custom"].get<int>() > 500);
+  const double q1 = report["final_q"][1].get<double>();
+  CHECK(q1 == Approx(b::T1::stand_pose[1] + 0.1).margin(0.03));  // the controller's target reached the joint
+  CHECK(robot.states_rejected() == 0);
+}
