@@ -386,8 +386,14 @@ int run(const Settings& s) {
   report["odometry"] = {{"x", odom_x}, {"y", odom_y}, {"theta", odom_theta}};
   report["standing"] = standing;
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
-  std::printf("%s\n", report.dump().c_str());
-  if (!s.report.empty()) std::ofstream(s.report) << report.dump(2) << '\n';
+  if (s.report.empty()) {
+    std::printf("%s\n", report.dump().c_str());
+  } else {
+    std::ofstream(s.report) << report.dump(2) << '\n';
+    std::printf("praxis-fake-booster: %zu loco calls, %zu light calls, ended in %s; report in %s\n",
+                report["loco_calls"].size(), report["light_calls"].size(), report["mode"].get<std::string>().c_str(),
+                s.report.c_str());
+  }
   return 0;
 }
 

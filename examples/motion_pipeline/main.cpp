@@ -1,8 +1,10 @@
 // The motion pipeline on a mock robot: a behaviour script (stand, walk, a keyframe script, damping)
 // drives selection -> execution -> command sending. Prints every motion change, and the pipeline as
-// Graphviz DOT with --dot.
+// Graphviz DOT with --dot. With --backend fake-booster the same pipeline drives a Booster robot
+// over DDS (praxis-fake-booster, started for you; booster_story.hpp), --backend booster a real one.
 //
 //   praxis_motion_demo --robot g1 [--dot pipeline.dot]
+//   praxis_motion_demo --backend fake-booster [--robot k1|t1] [--domain 0]
 
 #include <CLI/CLI.hpp>
 
@@ -20,6 +22,11 @@
 #include <praxis/hardware/unitree/go2.hpp>
 
 #include "step_in_place.hpp"
+#ifdef PRAXIS_WITH_DDS
+#include <praxis/hardware/booster/models.hpp>
+
+#include "booster_story.hpp"
+#endif
 
 #ifndef PRAXIS_EXAMPLE_SCRIPTS_DIR
 #define PRAXIS_EXAMPLE_SCRIPTS_DIR "examples/scripts"
@@ -88,13 +95,33 @@ int run(const std::string& dot_file, const std::string& scripts_dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"praxis motion pipeline demo on a mock robot"};
-  std::string robot = "g1", dot, scripts = PRAXIS_EXAMPLE_SCRIPTS_DIR;
-  app.add_option("-r,--robot", robot, "robot model")->check(CLI::IsMember({"g1", "go2"}));
+  CLI::App app{"praxis motion pipeline demo on a mock robot, or on a Booster robot over DDS"};
+  std::string robot = "g1", dot, scripts = PRAXIS_EXAMPLE_SCRIPTS_DIR, backend = "mock", interface = "lo", params;
+  std::uint32_t domain = 0;
+  app.add_option("-r,--robot", robot, "robot model: g1 or go2 (mock), k1 or t1 (Booster)")
+      ->check(CLI::IsMember({"g1", "go2", "k1", "t1"}));
+  app.add_option("--backend", backend,
+                 "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
+                 "DDS; booster: a Booster robot already on the domain and interface")
+      ->check(CLI::IsMember({"mock", "fake-booster", "booster"}));
+  app.add_option("--domain", domain, "DDS domain (Booster robots: 0)");
+  app.add_option("--interface", interface, "network interface that reaches the robot");
+  app.add_option("--booster-params", params, "booster_interface parameters file (JSON with comments)");
   app.add_option("--dot", dot, "write the pipeline as Graphviz DOT to this file");
   app.add_option("--scripts", scripts, "folder with one script folder per robot");
   CLI11_PARSE(app, argc, argv);
   try {
+    if (backend != "mock") {
+#ifdef PRAXIS_WITH_DDS
+      if (robot == "g1" || robot == "go2") robot = "k1";
+      const bool spawn = backend == "fake-booster";
+      return robot == "t1" ? example::run_booster_story<praxis::booster::T1>(argv[0], domain, interface, spawn, params)
+                           : example::run_booster_story<praxis::booster::K1>(argv[0], domain, interface, spawn, params);
+#else
+      throw std::runtime_error("--backend " + backend + " needs praxis built with DDS (PRAXIS_WITH_DDS)");
+#endif
+    }
+    if (robot != "g1" && robot != "go2") throw std::runtime_error("--robot " + robot + " needs --backend fake-booster or booster");
     return robot == "g1" ? run<praxis::unitree::G1>(dot, scripts) : run<praxis::unitree::Go2>(dot, scripts);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';

@@ -94,7 +94,7 @@ struct motion_configuration {
                          motion::MotorCommandsCollector<Model, joint_modes_of<B>()>,
                          motion::CommandsSender<Model, caps>>;
   using UserControl = unoffered_t<motion_ports<motion::MotionType::user_control, N>, Extra...>;
-  using Leds = default_unless_produced<motion::LedCommandPort, motion::NoLeds, Extra...>;
+  using Leds = default_unless_produced<motion::LedCommandPort, motion::NoLeds, Behaviour, Extra...>;
   using Graph = typename pipeline_of<concat_t<Core, WalkBody, UserControl, Leds, type_list<Extra...>>>::type;
 };
 

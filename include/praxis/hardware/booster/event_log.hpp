@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "praxis/core/clock.hpp"
+
 namespace praxis::booster {
 
 class EventLog {
@@ -34,10 +36,12 @@ class RecordingEventLog final : public EventLog {
   struct Entry {
     std::string category;
     std::string json;
+    TimePoint time{};  // when it was written (Clock)
   };
   void write(std::string_view category, std::string_view json) override {
+    const auto now = Clock::now();
     std::lock_guard lock(mutex_);
-    entries_.push_back({std::string(category), std::string(json)});
+    entries_.push_back({std::string(category), std::string(json), now});
   }
   [[nodiscard]] std::vector<Entry> entries() const {
     std::lock_guard lock(mutex_);

@@ -195,7 +195,7 @@ class Interface {
         PlannedAction a = make(Action::kick_publish);
         a.kick = kick_message(r.kick, params_.kicking.kick_power, now);
         sink(std::as_const(a));
-        last_kick_ = now;
+        last_kick_ = entry ? now : next_slot(last_kick_, params_.kicking.kick_message_interval, now);
       }
       if (entry) {
         PlannedAction a = make(Action::visual_kick);
@@ -215,7 +215,7 @@ class Interface {
       a.left = r.locomotion.vy;
       a.turn = r.locomotion.wz;
       sink(std::as_const(a));
-      last_move_ = now;
+      last_move_ = next_slot(last_move_, params_.move_robot_message_interval, now);
     }
 
     // 10.
@@ -224,7 +224,7 @@ class Interface {
       a.pitch = r.head.pitch;
       a.yaw = r.head.yaw;
       sink(std::as_const(a));
-      last_head_ = now;
+      last_head_ = next_slot(last_head_, params_.rotate_head_message_interval, now);
     }
 
     // 11.
@@ -264,6 +264,12 @@ class Interface {
     return p;
   }
   static bool due(TimePoint last, Duration interval, TimePoint now) { return now - last >= interval; }
+  // The slot a periodic call was sent for: one interval after the last, so that ticks which land a
+  // little late (a 10 ms worker on a busy machine) do not stretch 20 ms into 30 and the rate stays
+  // at 1 / interval; after a longer gap the schedule restarts from now instead of catching up.
+  static TimePoint next_slot(TimePoint last, Duration interval, TimePoint now) {
+    return now - last < 2 * interval ? last + interval : now;
+  }
 
   InterfaceParams params_;
   bool started_ = false;
