@@ -32,11 +32,11 @@ if [[ ${PRAXIS_TEST_SANITIZE:-1} != 0 ]]; then
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DPRAXIS_WARNINGS_AS_ERRORS=OFF \
         -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_WITH_DDS=OFF -DPRAXIS_TSAN_TESTS=OFF -DPRAXIS_BUILD_TESTS=ON -DPRAXIS_BUILD_EXAMPLES=ON \
         -DPRAXIS_BUILD_BENCHMARKS=OFF >/dev/null
-  cmake --build "$dir" -j "$jobs" --target graph_tests motion_tests control_tests praxis_graph_demo \
-        praxis_demo praxis_motion_demo
+  cmake --build "$dir" -j "$jobs" --target graph_tests motion_tests control_tests booster_interface_tests \
+        praxis_graph_demo praxis_demo praxis_motion_demo
   export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
   ctest --test-dir "$dir" -j "$jobs" --output-on-failure --no-tests=error \
-        -R '^(graph_tests|motion_tests|control_tests):|^example: praxis_|^docs: motion_pipeline'
+        -R '^(graph_tests|motion_tests|control_tests|booster_interface_tests):|^example: praxis_|^docs: motion_pipeline'
   "$dir/examples/praxis_graph_demo" --cycles 2000 >/dev/null
 fi

@@ -3,7 +3,8 @@
 // machine would (loco_service.hpp: modes, 409 for a request the current mode does not allow),
 // records every call with its time, runs mock joint dynamics driven by its own controller (damped
 // in Damping, the stand pose in Prepare / Walking / Soccer, getting up on GetUp) or, in Custom, by
-// rt/joint_ctrl, and publishes rt/low_state at 500 Hz, rt/fall_down and rt/remote_controller_state.
+// rt/joint_ctrl, and publishes rt/low_state at 500 Hz, rt/fall_down at 10 Hz, rt/remote_controller_state
+// at 50 Hz and, with --button, rt/button_event.
 // It counts rt/kick_ball samples. At exit it prints (and with --report writes) what happened as JSON.
 //
 //   praxis-fake-booster --robot t1 --domain 0 --interface lo [--lying] [--gamepad "R2:0.5-3.0,A:4.0"]
@@ -58,6 +59,7 @@ struct Settings {
   std::string gamepad;
   std::vector<std::int64_t> hang;
   std::vector<std::string> delay;
+  std::vector<std::string> buttons;  // "T:ID:EVENT"
   double min_interval_ms = 0.0;
   bool lying = false;
   double get_up_seconds = 2.0;
@@ -183,6 +185,28 @@ int run(const Settings& s) {
       participant, topics.low_state, &booster_interface_msg_dds__LowState__desc);
   praxis::dds::Publisher<b::FallDownWire> fall_down(participant, topics.fall_down,
                                                     &booster_interface_msg_dds__FallDownState__desc);
+  struct ButtonPress {
+    double at;
+    b::ButtonEventWire event;
+  };
+  std::vector<ButtonPress> presses;
+  for (const auto& text : s.buttons) {
+    double t = 0;
+    int id = 0, ev = 0;
+    char c1 = 0, c2 = 0;
+    std::stringstream in(text);
+    if (!(in >> t >> c1 >> id >> c2 >> ev) || c1 != ':' || c2 != ':' || ev < 0 || ev > 7) {
+      throw std::invalid_argument("--button: expected T:ID:EVENT with EVENT 0..7, got \"" + text + "\"");
+    }
+    b::ButtonEventWire e{};
+    e.button = id;
+    e.event = static_cast<booster_interface_msg_dds__ButtonEventType>(ev);
+    presses.push_back({t, e});
+  }
+  praxis::dds::Publisher<b::ButtonEventWire> button_events(participant, topics.button_event,
+                                                           &booster_interface_msg_dds__ButtonEventMsg__desc,
+                                                           praxis::dds::TopicQos{.reliable = true, .depth = 16});
+  std::size_t next_press = 0;
   praxis::dds::Publisher<b::RemoteWire> remote(participant, topics.remote_controller,
                                                &booster_interface_msg_dds__RemoteControllerState__desc);
 
@@ -335,6 +359,9 @@ int run(const Settings& s) {
       remote.write(b::remote_from(state.gamepad));
       last_remote_publish = now;
     }
+    while (next_press < presses.size() && now - t0 >= praxis::from_seconds(presses[next_press].at)) {
+      button_events.write(presses[next_press++].event);
+    }
     if (kicks.fetch(kick)) {
       if (kicks_received == 0) first_kick = now;
       last_kick = now;
@@ -411,6 +438,7 @@ int main(int argc, char** argv) {
   app.add_option("--hang-api", s.hang, "loco API ids never answered (the client's timeout is tested)");
   app.add_option("--delay-api", s.delay, "loco API answered late: ID:MS");
   app.add_option("--min-interval-ms", s.min_interval_ms, "answer 429 to the same API sooner than this");
+  app.add_option("--button", s.buttons, "publish a button event on rt/button_event: T:ID:EVENT (s, button, 0..7)");
   app.add_flag("--lying", s.lying, "start lying down (fallen): Prepare, then GetUp stands the robot up");
   app.add_option("--get-up-seconds", s.get_up_seconds, "how long getting up takes");
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");

@@ -1,5 +1,9 @@
 #include "praxis/transport/dds.hpp"
 
+#include <deque>
+#include <mutex>
+#include <string>
+
 #include <string>
 
 namespace praxis::dds {
@@ -35,6 +39,24 @@ Participant::Participant(const DdsOptions& options) : options_(options) {
 Participant::~Participant() {
   if (participant_ > 0) dds_delete(participant_);
   if (domain_ > 0) dds_delete(domain_);
+}
+
+const dds_topic_descriptor_t* with_type_name(const dds_topic_descriptor_t* descriptor, std::string_view type_name) {
+  if (type_name.empty() || type_name == descriptor->m_typename) return descriptor;
+  struct Renamed {
+    const dds_topic_descriptor_t* original;
+    std::string name;
+    dds_topic_descriptor_t copy;
+  };
+  static std::mutex mutex;
+  static std::deque<Renamed> renamed;  // a deque: elements never move, so the pointers stay valid
+  std::lock_guard lock(mutex);
+  for (const auto& r : renamed) {
+    if (r.original == descriptor && r.name == type_name) return &r.copy;
+  }
+  auto& r = renamed.emplace_back(Renamed{descriptor, std::string(type_name), *descriptor});
+  r.copy.m_typename = r.name.c_str();
+  return &r.copy;
 }
 
 namespace detail {

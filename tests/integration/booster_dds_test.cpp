@@ -29,6 +29,31 @@ using namespace std::chrono_literals;
 namespace b = praxis::booster;
 namespace m = praxis::motion;
 
+namespace booster_test {
+// A behaviour following a timetable from its first cycle (seconds -> command).
+struct Timetable {
+  static constexpr std::string_view name = "timetable";
+  using inputs = praxis::ports<praxis::CyclePort>;
+  using outputs = praxis::ports<m::MotionCommandPort>;
+  std::vector<std::pair<double, m::MotionCommand>> steps;
+  praxis::TimePoint start{};
+  bool started = false;
+  void cycle(const praxis::CycleInfo& info, m::MotionCommand& out) {
+    if (!started) {
+      start = info.now;
+      started = true;
+    }
+    const double t = praxis::to_seconds(info.now - start);
+    out = m::command::Unset{};
+    for (const auto& [from, command] : steps) {
+      if (t >= from) out = command;
+    }
+  }
+};
+
+}  // namespace booster_test
+using booster_test::Timetable;
+
 namespace {
 
 // praxis-fake-booster as a child process; SIGTERM and a JSON report when stopped.
@@ -66,27 +91,6 @@ class FakeBooster {
  private:
   pid_t pid_ = 0;
   std::filesystem::path report_;
-};
-
-// A behaviour following a timetable from its first cycle (seconds -> command).
-struct Timetable {
-  static constexpr std::string_view name = "timetable";
-  using inputs = praxis::ports<praxis::CyclePort>;
-  using outputs = praxis::ports<m::MotionCommandPort>;
-  std::vector<std::pair<double, m::MotionCommand>> steps;
-  praxis::TimePoint start{};
-  bool started = false;
-  void cycle(const praxis::CycleInfo& info, m::MotionCommand& out) {
-    if (!started) {
-      start = info.now;
-      started = true;
-    }
-    const double t = praxis::to_seconds(info.now - start);
-    out = m::command::Unset{};
-    for (const auto& [from, command] : steps) {
-      if (t >= from) out = command;
-    }
-  }
 };
 
 std::vector<nlohmann::json> loco_calls(const nlohmann::json& report, const std::string& name) {
@@ -134,7 +138,7 @@ praxis::MotionOptions motion_options() {
 TEST_CASE("booster over DDS: the validation list end to end against praxis-fake-booster",
           "[booster][dds][two-process]") {
   constexpr std::uint32_t domain = 97;
-  FakeBooster fake("k1", domain, {"--lying", "--get-up-seconds", "1.0"});
+  FakeBooster fake("k1", domain, {"--lying", "--get-up-seconds", "1.0", "--button", "4.0:1:2"});
   auto log = std::make_shared<b::RecordingEventLog>();
   b::BoosterBackend<b::K1> robot(options_for(domain, log));
   praxis::script::ScriptLibrary<b::K1> library;
@@ -199,9 +203,18 @@ TEST_CASE("booster over DDS: the validation list end to end against praxis-fake-
   CHECK(report["kick_ball"]["rate_hz"].get<double>() < 60.0);
   CHECK(report["kick_ball"]["last_x"].get<double>() == 1.0);
 
+  // The robot's own controller had the joints all along: not one rt/joint_ctrl frame (a damping
+  // frame with weight 1 would have taken them from it).
+  CHECK(report["joint_ctrl"]["received"] == 0);
+  CHECK(robot.commands_withheld_in_robot_modes() > 0);
+
   // The structured log has every kind of entry, and every scheduled call completed.
   CHECK(!log->entries("behaviour_input").empty());
   CHECK(!log->entries("primary_state").empty());
+  const auto buttons = log->entries("button_input");
+  REQUIRE(buttons.size() == 1);
+  CHECK(nlohmann::json::parse(buttons[0].json)["button_event"] == "SINGLE_CLICK");
+  CHECK(nlohmann::json::parse(buttons[0].json)["button"] == 1);
   std::size_t scheduled = 0, completed = 0;
   for (const auto& e : log->entries("rpc")) {
     scheduled += e.json.find("booster rpc scheduled") != std::string::npos;

@@ -40,6 +40,12 @@ struct DdsOptions {
 // The Cyclone XML configuration for an interface (what the vendor SDKs generate).
 std::string cyclone_config(const DdsOptions& options);
 
+// The descriptor of an idlc-generated type under another DDS type name: for vendors whose literal
+// type names are not known for sure (the name must match the peer's for topics to connect). The
+// copy lives as long as the process; asking again for the same pair returns the same copy. An
+// empty name, or the descriptor's own, returns `descriptor` itself.
+const dds_topic_descriptor_t* with_type_name(const dds_topic_descriptor_t* descriptor, std::string_view type_name);
+
 class Participant {
  public:
   explicit Participant(const DdsOptions& options);

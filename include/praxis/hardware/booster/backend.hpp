@@ -8,7 +8,10 @@
 //                         the backend's I/O worker turns them into the booster_interface RPC
 //                         schedule (request_handler.hpp): change_mode, move_robot and rotate_head at
 //                         ~50 Hz, get_up, visual_kick + rt/kick_ball, LEDs. Joint commands go out
-//                         only for joints a motion drives (the others carry weight 0).
+//                         only while Custom is assumed (a motion of praxis' own drives the joints),
+//                         and then only for the joints it drives (the others carry weight 0): in
+//                         the robot's own modes its controller has the joints, and praxis' safe
+//                         state is the robot's Damping mode, asked for by RPC.
 //   Access::joints        joint-level control by praxis (RobotController, USER_CTRL): acquire()
 //                         asks for Prepare, lets the robot settle, then Custom, where rt/joint_ctrl
 //                         drives every joint; release() asks for BackendOptions::release_mode.
@@ -43,6 +46,7 @@
 #include "praxis/hardware/dds_backend.hpp"
 #include "praxis/hardware/request_worker.hpp"
 #include "praxis/transport/dds.hpp"
+#include "praxis/transport/stamped.hpp"
 
 namespace praxis::booster {
 
@@ -104,7 +108,12 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
     loco_ = std::make_unique<LocoClient>(*loco, o.lifecycle_rpc_timeout);
     if constexpr (A == Access::robot_modes) {
       light_ = std::make_unique<LightClient>(*light, o.lifecycle_rpc_timeout);
-      kick_ = std::make_unique<KickPublisher>(this->context(), o.wire.topics.kick_ball);
+      kick_ = std::make_unique<KickPublisher>(this->context(), o.wire.topics.kick_ball, o.wire.types.kick);
+      // Button events are rare and each one matters: reliable, and polled every worker period.
+      buttons_ = std::make_unique<dds::Subscriber<ButtonEventWire>>(
+          this->context(), o.wire.topics.button_event,
+          dds::with_type_name(&booster_interface_msg_dds__ButtonEventMsg__desc, o.wire.types.button_event),
+          dds::TopicQos{.reliable = true, .depth = 16});
     }
   }
   ~BoosterBackend() {
@@ -113,6 +122,23 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   }
   BoosterBackend(const BoosterBackend&) = delete;
   BoosterBackend& operator=(const BoosterBackend&) = delete;
+
+  // ---- Backend ----
+  void write(const JointCommand<M::joint_count>& command, TimePoint now) {
+    if constexpr (A == Access::robot_modes) {
+      // A damping frame with weight 1 would take the joints from a robot standing in its own
+      // Prepare or Soccer mode (before the behaviour's first command, too).
+      if (assumed_.load(std::memory_order_acquire) != Mode::custom) {
+        withheld_.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+    }
+    Base::write(command, now);
+  }
+  // robot_modes: joint commands not sent because the robot's own controller had the joints.
+  [[nodiscard]] std::uint64_t commands_withheld_in_robot_modes() const {
+    return withheld_.load(std::memory_order_relaxed);
+  }
 
   // ---- requests (robot_modes) ----
   // Before acquire() (and after release()) nothing is listening: requests are dropped.
@@ -175,6 +201,8 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
           *loco_, light_.get(), [kick = kick_.get()](const KickMessage& k) { return kick->publish(k); }, o.interface,
           o.log ? o.log : std::make_shared<NoEventLog>(), /*threaded=*/true);
       handler_->set_fall_source(&this->codec_context().fall_state, &this->codec_context().get_ups_finished);
+      handler_->set_poller([this] { log_buttons(); });
+      handler_->set_mode_mirror(&assumed_);
       worker_ = std::make_unique<RequestWorker<RequestHandler>>(*handler_, o.worker_period);
       worker_->start();
       lifecycle_.store(LifecycleStage::in_control);
@@ -227,6 +255,20 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   [[nodiscard]] std::uint64_t commands_sent() const { return Base::template commands_sent<0>(); }
 
  private:
+  // Worker thread: one "button_input" entry per rt/button_event sample (the newest of a period;
+  // how many arrived in between is counted, so a missed press shows).
+  void log_buttons() {
+    transport::Stamped<ButtonEventWire> e;
+    if (!buttons_ || !buttons_->fetch(e)) return;
+    const auto received = buttons_->received();
+    const auto missed = received > buttons_logged_ + 1 ? received - buttons_logged_ - 1 : 0;
+    buttons_logged_ = received;
+    handler_->log().write("button_input", "{\"event\":\"booster button input\",\"button\":" +
+                                              std::to_string(e.message.button) + ",\"button_event\":\"" +
+                                              std::string(button_event_name(static_cast<int>(e.message.event))) +
+                                              "\",\"missed_before\":" + std::to_string(missed) + "}");
+  }
+
   static long long to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
   bool wait_for_rpc_server(Duration timeout) {
     if (auto* dds = dynamic_cast<DdsRpcChannel*>(loco_channel_)) return dds->wait_for_server(timeout);
@@ -238,9 +280,13 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   std::unique_ptr<LocoClient> loco_;
   std::unique_ptr<LightClient> light_;
   std::unique_ptr<KickPublisher> kick_;
+  std::unique_ptr<dds::Subscriber<ButtonEventWire>> buttons_;
+  std::uint64_t buttons_logged_ = 0;  // worker thread
   std::unique_ptr<RequestHandler> handler_;
   std::unique_ptr<RequestWorker<RequestHandler>> worker_;
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
+  std::atomic<Mode> assumed_{Mode::damping};  // robot_modes: the handler's assumed mode, for write()
+  std::atomic<std::uint64_t> withheld_{0};
 };
 
 }  // namespace praxis::booster

@@ -1,6 +1,7 @@
 #pragma once
 // Where the Booster backend's structured log entries go: one JSON object per line, with a category
-// (behaviour_input, button_input, primary_state, rpc_scheduled, rpc_completed). Written from the
+// (behaviour_input, button_input, primary_state, rpc — the JSON's "event" says scheduled, completed
+// or failed). Written from the
 // backend's I/O worker and executor threads, never from the control thread.
 //
 // make_spdlog_event_log() writes them through spdlog (asynchronously to a file, or to stdout),

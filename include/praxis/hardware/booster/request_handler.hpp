@@ -49,8 +49,8 @@ namespace praxis::booster {
 // rt/kick_ball (brain::msg::Kick). The header's stamp is wall-clock time, as ROS stamps are.
 class KickPublisher {
  public:
-  KickPublisher(const dds::Participant& participant, const std::string& topic)
-      : publisher_(participant, topic, &brain_msg_dds__Kick__desc) {}
+  KickPublisher(const dds::Participant& participant, const std::string& topic, std::string_view type_name = {})
+      : publisher_(participant, topic, dds::with_type_name(&brain_msg_dds__Kick__desc, type_name)) {}
   bool publish(const KickMessage& k) {
     brain_msg_dds__Kick_ m{};
     const auto wall = std::chrono::system_clock::now().time_since_epoch();
@@ -133,13 +133,22 @@ class RequestHandler {
     get_ups_ = get_ups;
   }
 
+  // Where the assumed mode is mirrored for other threads (the backend's write() sends joint
+  // commands only while Custom is assumed).
+  void set_mode_mirror(std::atomic<Mode>* mirror) { mode_mirror_ = mirror; }
+
+  // Called at the start of every period on the worker thread (the backend logs button events there).
+  void set_poller(std::function<void()> poll) { poll_ = std::move(poll); }
+
   // ---- the worker thread ----
   void serve(const RobotRequests& wanted, RobotStatus& status, TimePoint now) {
+    if (poll_) poll_();
     interface_.tick(wanted, now, Sink{this, now});
     if (!threaded_) {
       loco_calls_.run_pending(now);
       light_calls_.run_pending(now);
     }
+    if (mode_mirror_ != nullptr) mode_mirror_->store(interface_.assumed_mode(), std::memory_order_release);
     const RobotMode assumed = robot_mode_of(interface_.assumed_mode());
     if (assumed != status.assumed_mode) {
       status.assumed_mode = assumed;
@@ -297,6 +306,8 @@ class RequestHandler {
   LocoClient& loco_;
   LightClient* light_;
   KickSink kick_;
+  std::function<void()> poll_;
+  std::atomic<Mode>* mode_mirror_ = nullptr;
   std::shared_ptr<EventLog> log_;
   bool threaded_;
   Interface interface_;  // worker thread only

@@ -4,8 +4,11 @@
 // out. The high-level half (modes, walking, head, kick, LEDs by RPC) is the backend's I/O worker
 // (backend.hpp).
 
+#include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
+#include <string_view>
 #include <string>
 #include <tuple>
 
@@ -25,6 +28,14 @@ namespace praxis::booster {
 
 using FallDownWire = booster_interface_msg_dds__FallDownState_;
 using RemoteWire = booster_interface_msg_dds__RemoteControllerState_;
+using ButtonEventWire = booster_interface_msg_dds__ButtonEventMsg_;
+
+// ButtonEventType's names (PRESS_DOWN = 0 ... LONG_PRESS_END = 7).
+[[nodiscard]] constexpr std::string_view button_event_name(int e) {
+  constexpr std::array<std::string_view, 8> names{"PRESS_DOWN",   "PRESS_UP",         "SINGLE_CLICK",    "DOUBLE_CLICK",
+                                                   "TRIPLE_CLICK", "LONG_PRESS_START", "LONG_PRESS_HOLD", "LONG_PRESS_END"};
+  return e >= 0 && e < 8 ? names[static_cast<std::size_t>(e)] : std::string_view("UNKNOWN");
+}
 
 enum class FallState : std::int32_t { unknown = -1, ready = 0, falling = 1, fallen = 2, getting_up = 3 };
 
@@ -54,9 +65,18 @@ enum class FallState : std::int32_t { unknown = -1, ready = 0, falling = 1, fall
   return g;
 }
 
+// DDS type names. praxis' IDL gives them ROS 2's mapping of Booster's packages
+// (booster_interface::msg::dds_::LowCmd_, brain::msg::dds_::Kick_); third-party code confirms that
+// mapping for the RPC, button and remote messages, but the literal strings of LowCmd, LowState,
+// FallDownState and Kick are UNVERIFIED: set these if the robot's differ (empty: the IDL's).
+struct TypeNames {
+  std::string low_cmd, low_state, fall_down, remote_controller, button_event, kick;
+};
+
 // What the joint-level half needs to know; BackendOptions (backend.hpp) holds one.
 struct WireOptions {
   TopicNames topics{};
+  TypeNames types{};
   CodecOptions codec{};
   dds::TopicQos state_qos{};    // the vendor's QoS is UNVERIFIED: Cyclone's defaults
   dds::TopicQos command_qos{};
@@ -104,21 +124,24 @@ struct BoosterTopics {
   static auto state_topics(const Options& o) {
     DecodedStateTopic<N, Context, LowStateWire, LowStateValue<N>> low_state;
     low_state.name = o.wire.topics.low_state;
-    low_state.descriptor = &booster_interface_msg_dds__LowState__desc;
+    low_state.descriptor = dds::with_type_name(&booster_interface_msg_dds__LowState__desc, o.wire.types.low_state);
     low_state.decode = &decode_state;
     low_state.to_value = &low_state_from_wire<N>;
     low_state.qos = o.wire.state_qos;
-    StateTopic<N, Context, FallDownWire> fall{o.wire.topics.fall_down, &booster_interface_msg_dds__FallDownState__desc,
-                                              &decode_fall, o.wire.state_qos};
-    StateTopic<N, Context, RemoteWire> remote{o.wire.topics.remote_controller,
-                                              &booster_interface_msg_dds__RemoteControllerState__desc, &decode_remote,
-                                              o.wire.state_qos};
+    StateTopic<N, Context, FallDownWire> fall{
+        o.wire.topics.fall_down,
+        dds::with_type_name(&booster_interface_msg_dds__FallDownState__desc, o.wire.types.fall_down), &decode_fall,
+        o.wire.state_qos};
+    StateTopic<N, Context, RemoteWire> remote{
+        o.wire.topics.remote_controller,
+        dds::with_type_name(&booster_interface_msg_dds__RemoteControllerState__desc, o.wire.types.remote_controller),
+        &decode_remote, o.wire.state_qos};
     return std::tuple{std::move(low_state), std::move(fall), std::move(remote)};
   }
   static auto command_topics(const Options& o) {
     EncodedCommandTopic<N, Context, LowCmdWire, LowCmdValue<N>, LowCmdToWire<N>> joint_ctrl;
     joint_ctrl.name = o.wire.topics.joint_ctrl;
-    joint_ctrl.descriptor = &booster_interface_msg_dds__LowCmd__desc;
+    joint_ctrl.descriptor = dds::with_type_name(&booster_interface_msg_dds__LowCmd__desc, o.wire.types.low_cmd);
     joint_ctrl.encode = &encode;
     joint_ctrl.qos = o.wire.command_qos;
     return std::tuple{std::move(joint_ctrl)};

@@ -1,11 +1,15 @@
 // Booster codec: LowState -> RobotState, JointCommand -> LowCmd, and the robot's side.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
+#include <string>
+#include <thread>
 
 #include "praxis/hardware/booster/codec.hpp"
 #include "praxis/hardware/booster/models.hpp"
 #include "praxis/hardware/booster/topics.hpp"
+#include "praxis/transport/dds.hpp"
 
 namespace b = praxis::booster;
 using praxis::JointMode;
@@ -167,4 +171,37 @@ TEST_CASE("booster remote: buttons and sticks on praxis' gamepad, forward positi
   CHECK(g.pressed(praxis::GamepadButton::up));
   CHECK(g.pressed(praxis::GamepadButton::left));
   CHECK(g.ly == 1.0f);
+}
+
+TEST_CASE("booster type names: an UNVERIFIED type name is an option, and only equal names connect",
+          "[booster][dds]") {
+  namespace dds = praxis::dds;
+  const auto* original = &booster_interface_msg_dds__FallDownState__desc;
+  CHECK(dds::with_type_name(original, "") == original);
+  CHECK(dds::with_type_name(original, original->m_typename) == original);
+  const auto* renamed = dds::with_type_name(original, "booster::msg::FallDownState");
+  CHECK(std::string(renamed->m_typename) == "booster::msg::FallDownState");
+  CHECK(dds::with_type_name(original, "booster::msg::FallDownState") == renamed);
+  CHECK(renamed->m_size == original->m_size);
+
+  // Over Cyclone (domain 5) a reader and a writer of the renamed type connect. (Between two Cyclone
+  // peers XTypes matches by type identifier, so the name only matters to peers that match by name,
+  // as vendor stacks without type information do.)
+  dds::Participant participant({5, "lo"});
+  dds::Subscriber<b::FallDownWire> reader(participant, "rt/type_name_test", renamed);
+  dds::Publisher<b::FallDownWire> same(participant, "rt/type_name_test", renamed);
+  const auto deadline = praxis::Clock::now() + std::chrono::seconds(5);
+  while (same.matched() == 0 && praxis::Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(same.matched() == 1);
+  b::FallDownWire sample{};
+  sample.fall_down_state = booster_interface_msg_dds__IS_GETTING_UP;
+  praxis::transport::Stamped<b::FallDownWire> got;
+  bool received = false;
+  for (int k = 0; k < 200 && !received; ++k) {
+    same.write(sample);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    received = reader.fetch(got);
+  }
+  REQUIRE(received);
+  CHECK(got.message.fall_down_state == booster_interface_msg_dds__IS_GETTING_UP);
 }
