@@ -133,6 +133,7 @@ int run_booster_story(const std::string& self, std::uint32_t domain, const std::
   praxis::script::ScriptLibrary<Model> library;  // the robot gets up and walks by itself: no scripts
   praxis::MotionOptions mo;
   mo.print = false;
+  mo.walk = options.interface.walking;  // the file's walking keys shape the step the pipeline computes
   mo.lifecycle_timeout = std::chrono::seconds(10);
   praxis::MotionController<Backend, BoosterTimetable> motion(robot, library, mo);
   motion.behaviour().steps = booster_steps();
