@@ -22,6 +22,7 @@
 #include "praxis/control/motion_controller.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/booster/backend.hpp"
+#include "../support/alloc_counter.hpp"
 
 extern char** environ;
 
@@ -142,7 +143,17 @@ TEST_CASE("booster over DDS: the validation list end to end against praxis-fake-
   auto log = std::make_shared<b::RecordingEventLog>();
   b::BoosterBackend<b::K1> robot(options_for(domain, log));
   praxis::script::ScriptLibrary<b::K1> library;
-  praxis::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
+  auto options = motion_options();
+  // The control thread posts requests, reads the status and the state, and never allocates: the
+  // RPCs, their JSON and the log live on the I/O worker and the executors.
+  std::uint64_t allocations_at_start = 0, allocations_at_exit = 0;
+  options.on_thread_start = [&](praxis::ThreadRole role) {
+    if (role == praxis::ThreadRole::control) allocations_at_start = praxis::test::thread_allocation_count();
+  };
+  options.on_thread_exit = [&](praxis::ThreadRole role) {
+    if (role == praxis::ThreadRole::control) allocations_at_exit = praxis::test::thread_allocation_count();
+  };
+  praxis::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, options);
   m::command::Stand stand;
   stand.head = m::HeadMotion::look_at_angles(0.3, 0.1);
   m::command::VisualKick kick;
@@ -154,6 +165,8 @@ TEST_CASE("booster over DDS: the validation list end to end against praxis-fake-
   REQUIRE(controller.acquired().has_value());
   INFO("acquire: " << controller.acquired()->message);
   CHECK(controller.acquired()->ok);
+  CHECK(controller.cycles() > 2000);
+  CHECK(allocations_at_exit == allocations_at_start);
   const auto report = fake.stop();
   INFO(report.dump());
 
