@@ -71,8 +71,12 @@ using Controller = praxis::RobotController<Robot, ProbeController>;
 
 // R2 held long enough for the pd_ratio ramp (170 cycles), then A: DAMPING -> STAND -> CTRL.
 void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) {
-  mock.hold(praxis::GamepadButton::R2, origin + 50ms, 700ms);
-  mock.tap(praxis::GamepadButton::A, origin + 900ms, 200ms);  // long enough to survive a starved cycle
+  // R2 held 1.4 s, four times the ramp's 170 cycles at 2 ms: a loaded machine (ThreadSanitizer in
+  // CI) runs far fewer cycles than nominal. Released before A, so a run stopped in CTRL leaves no
+  // button held for the next run's first cycle. A tapped twice (A does nothing in CTRL).
+  mock.hold(praxis::GamepadButton::R2, origin + 50ms, 1400ms);
+  mock.tap(praxis::GamepadButton::A, origin + 1500ms, 200ms);  // long enough to survive a starved cycle
+  mock.tap(praxis::GamepadButton::A, origin + 2100ms, 200ms);
 }
 void stand_only(Mock& mock, praxis::TimePoint origin) { mock.hold(praxis::GamepadButton::R2, origin + 50ms, 20s); }
 

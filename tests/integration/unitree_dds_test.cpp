@@ -509,6 +509,7 @@ TEST_CASE("arm SDK over DDS: a fake G1 keeps its motion service and its legs, pr
   u::ArmSdkOptions arm_options;
   arm_options.dds = {domain, "lo"};
   arm_options.weight_rate = 2.0;  // 0.5 s in and out, so the story fits the test
+  arm_options.link_timeout = 500ms;  // not about the link: a loaded test machine stalls processes ~100 ms
   using Arms = u::ArmSdkBackend<Model>;
   Arms arms(arm_options);
   praxis::ControllerOptions options;
