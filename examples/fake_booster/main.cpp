@@ -39,6 +39,7 @@
 #include <praxis/transport/dds_encoding_publisher.hpp>
 #include <praxis/transport/rpc.hpp>
 
+#include "../common/gamepad_script.hpp"
 #include "light_service.hpp"
 #include "loco_service.hpp"
 #include "serve.hpp"
@@ -90,32 +91,6 @@ bool kick_from_wire(const brain_msg_dds__Kick_& k, KickValue& out) {
   return true;
 }
 
-std::optional<praxis::GamepadButton> button_named(const std::string& name) {
-  static const char* names[] = {"R1", "L1", "start", "select", "R2", "L2", "F1", "F2",
-                                "A",  "B",  "X",     "Y",      "up", "right", "down", "left"};
-  for (int k = 0; k < 16; ++k) {
-    if (name == names[k]) return static_cast<praxis::GamepadButton>(k);
-  }
-  return std::nullopt;
-}
-
-template <class Robot>
-void script_gamepad(Robot& robot, const std::string& script, praxis::TimePoint t0) {
-  std::stringstream all(script);
-  std::string item;
-  while (std::getline(all, item, ',')) {
-    const auto colon = item.find(':');
-    if (colon == std::string::npos) throw std::invalid_argument("--gamepad: \"" + item + "\" is not BUTTON:START[-END]");
-    const auto button = button_named(item.substr(0, colon));
-    if (!button) throw std::invalid_argument("--gamepad: unknown button \"" + item.substr(0, colon) + "\"");
-    const auto times = item.substr(colon + 1);
-    const auto dash = times.find('-');
-    const double from = std::stod(times.substr(0, dash));
-    const double until = dash == std::string::npos ? from + 0.1 : std::stod(times.substr(dash + 1));
-    robot.press(*button, t0 + praxis::from_seconds(from));
-    robot.release(*button, t0 + praxis::from_seconds(until));
-  }
-}
 
 std::string api_name(std::int64_t id) {
   switch (id) {
@@ -212,7 +187,7 @@ int run(const Settings& s) {
 
   praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
   if (!s.lying) robot.set_joint_positions(M::stand_pose);
-  if (!s.gamepad.empty()) script_gamepad(robot, s.gamepad, t0);
+  if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, t0);
 
   std::printf("praxis-fake-booster: %s on DDS domain %u, interface %s, %s space, %s, mode Damping\n",
               std::string(M::name).c_str(), s.domain, s.interface.c_str(), s.space.c_str(),

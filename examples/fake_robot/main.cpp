@@ -37,6 +37,7 @@
 #include <praxis/transport/dds.hpp>
 #include <praxis/transport/rpc.hpp>
 
+#include "../common/gamepad_script.hpp"
 #include "command_intake.hpp"
 #include "side_topics.hpp"
 
@@ -67,33 +68,6 @@ struct Settings {
   bool echo_raw = false;  // benchmark baseline: answer with a fixed state, no checks, no dynamics
 };
 
-std::optional<praxis::GamepadButton> button_named(const std::string& name) {
-  static const char* names[] = {"R1", "L1", "start", "select", "R2", "L2", "F1", "F2",
-                                "A",  "B",  "X",     "Y",      "up", "right", "down", "left"};
-  for (int b = 0; b < 16; ++b) {
-    if (name == names[b]) return static_cast<praxis::GamepadButton>(b);
-  }
-  return std::nullopt;
-}
-
-// "R2:0.5-3.0,A:4.0": button, press time (s), optional release time (else a 0.1 s tap).
-template <class Robot>
-void script_gamepad(Robot& robot, const std::string& script, praxis::TimePoint t0) {
-  std::stringstream all(script);
-  std::string item;
-  while (std::getline(all, item, ',')) {
-    const auto colon = item.find(':');
-    if (colon == std::string::npos) throw std::invalid_argument("--gamepad: \"" + item + "\" is not BUTTON:START[-END]");
-    const auto button = button_named(item.substr(0, colon));
-    if (!button) throw std::invalid_argument("--gamepad: unknown button \"" + item.substr(0, colon) + "\"");
-    const auto times = item.substr(colon + 1);
-    const auto dash = times.find('-');
-    const double from = std::stod(times.substr(0, dash));
-    const double until = dash == std::string::npos ? from + 0.1 : std::stod(times.substr(dash + 1));
-    robot.press(*button, t0 + praxis::from_seconds(from));
-    robot.release(*button, t0 + praxis::from_seconds(until));
-  }
-}
 
 template <praxis::unitree::UnitreeModel M>
 int run(const Settings& s) {
@@ -133,7 +107,7 @@ int run(const Settings& s) {
 
   const auto t0 = praxis::Clock::now();
   praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
-  if (!s.gamepad.empty()) script_gamepad(robot, s.gamepad, t0);
+  if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, t0);
   if (!s.tilt.empty()) {  // "T:ROLL:PITCH"
     double t = 0, roll = 0, pitch = 0;
     char c1 = 0, c2 = 0;
