@@ -8,7 +8,8 @@
 // So it is never reachable from the control cycle, and never while one runs:
 //   - it is a separate object; making one claims the backend, and fails (std::logic_error) while
 //     the backend is in control (acquire() succeeded, release() not yet called); while it exists
-//     the backend's acquire() fails, naming it;
+//     the backend's acquire() fails, naming it, and the backend's write() sends nothing. It must
+//     not outlive the backend;
 //   - set_zero() refuses while the backend wrote a command within zeroing_quiet_period (a loop
 //     driving write() without the lifecycle), refuses motors that are not the model's arm motors,
 //     and wants a confirmation text naming the motor: confirmation(id), e.g. "zero arm motor 12";

@@ -13,8 +13,11 @@
 //     fault, a command that stops covering it, disabled), in release() and in its destructor
 //     (stop_turning_joints()).
 //   - arm zeroing (rt/arm/cmd_set_zero) exists only as ArmZeroing (arm_zeroing.hpp), which cannot
-//     be made while the backend is in control, and the backend cannot be taken into control while
-//     one exists.
+//     be made while the backend is in control; while one exists the backend cannot be taken into
+//     control and write() sends nothing.
+//   - a limb whose status falls silent has its joints reported offline (topics.hpp), so the
+//     runtime's SafetyMonitor sees a joint fault and damps, as it does for the motors' own error
+//     codes (codec.hpp).
 //
 //   praxis::tienkung::TienkungBackend<praxis::tienkung::Pro> robot(options);
 //
@@ -132,7 +135,7 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
       } else {
         why += "; if the robot does send it, a MotorStatus layout longer than the robot's (configured: " +
                std::string(to_string(Layout)) + ", " + std::to_string(StatusWire<Layout>::element_bytes) +
-               " bytes per motor) makes DDS drop every sample";
+               " bytes per motor) makes DDS drop every sample (Cyclone logs \"deserialization ... failed\")";
       }
       holder_.store(detail::Holder::nobody);
       return fail(why, false);

@@ -22,8 +22,12 @@
 //     and that every motor of the limb is there refuses such a sample with a reason naming the
 //     layout as the likely cause.
 //   - the configured element is LONGER than the robot's: the sequence claims more bytes than the
-//     sample holds, and Cyclone drops the sample before praxis sees it; the backend's acquire()
-//     then reports that no valid status arrived and names the configured layout.
+//     sample holds, and Cyclone drops the sample before praxis sees it (logging "deserialization
+//     ... failed in type conversion"); the backend's acquire() then reports that no valid status
+//     arrived and names the configured layout.
+// Both are shown over real Cyclone DDS against a peer that announces no type information, as
+// rmw_fastrtps does (tests/unit/hardware/tienkung/backend_test.cpp). A peer that does announce it
+// (another Cyclone) is simply not matched by a reader of another layout.
 // Sanity of the values (finite readings, a non-negative finite voltage) backs this up.
 //
 // Error codes (the vendor's arm interface manual, 8.7.1): 33072 device offline, 33073 joint position

@@ -459,33 +459,39 @@ TEST_CASE("tienkung backend: a motor reporting offline sends RobotController fro
 
 namespace tienkung_backend_test {
 
-// A Lite written against the Cyclone C API directly. Without type information in its descriptors
-// (`announce_types` false) it announces its types the way rmw_fastrtps does, so readers match on
-// the type name alone and decode whatever bytes arrive.
+// A Lite written against the Cyclone C API directly, its topics under `prefix` (so tests sharing a
+// domain do not hear each other). Without type information in its descriptors (`announce_types`
+// false) it announces its types the way rmw_fastrtps does, so readers match on the type name alone
+// and decode whatever bytes arrive; `layout` is the MotorStatus it sends (always under the type
+// name bodyctrl_msgs::msg::dds_::MotorStatusMsg_).
 class RawLite {
  public:
-  RawLite(std::uint32_t domain, bool announce_types)
-      : participant_(dds_create_participant(domain, nullptr, nullptr)) {
+  RawLite(std::uint32_t domain, bool announce_types, std::string prefix = "rt/",
+          StatusLayout layout = StatusLayout::with_error)
+      : participant_(dds_create_participant(domain, nullptr, nullptr)), layout_(layout) {
     REQUIRE(participant_ > 0);
     dds_qos_t* qos = dds_create_qos();
     dds_qset_reliability(qos, DDS_RELIABILITY_RELIABLE, DDS_SECS(1));
     dds_qset_history(qos, DDS_HISTORY_KEEP_LAST, 10);
     const auto topic = [&](const char* name, const dds_topic_descriptor_t* d) {
-      const dds_entity_t t = dds_create_topic(participant_, announce_types ? d : untyped(d), name, nullptr, nullptr);
+      const std::string full = prefix + name;
+      const dds_entity_t t =
+          dds_create_topic(participant_, announce_types ? d : untyped(d), full.c_str(), nullptr, nullptr);
       REQUIRE(t > 0);
       return t;
     };
-    leg_ = dds_create_writer(participant_, topic("rt/leg/status", &bodyctrl_msgs_msg_dds__MotorStatusMsg__desc), qos,
-                             nullptr);
-    arm_ = dds_create_writer(participant_, topic("rt/arm/status", &bodyctrl_msgs_msg_dds__MotorStatusMsg__desc), qos,
-                             nullptr);
-    imu_ = dds_create_writer(participant_, topic("rt/imu/status", &bodyctrl_msgs_msg_dds__Imu__desc), qos, nullptr);
-    arm_ctrl_ = dds_create_reader(participant_, topic("rt/arm/cmd_ctrl", &bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc),
-                                  qos, nullptr);
-    leg_vel_ = dds_create_reader(participant_,
-                                 topic("rt/leg/cmd_vel", &bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc), qos, nullptr);
-    set_zero_ =
-        dds_create_reader(participant_, topic("rt/arm/cmd_set_zero", &std_msgs_msg_dds__String__desc), qos, nullptr);
+    const dds_topic_descriptor_t* status =
+        layout == StatusLayout::with_error ? &bodyctrl_msgs_msg_dds__MotorStatusMsg__desc
+                                           : &bodyctrl_msgs_layout_MotorStatusMsgNoError_desc;
+    REQUIRE(layout != StatusLayout::with_voltage);
+    leg_ = dds_create_writer(participant_, topic("leg/status", status), qos, nullptr);
+    arm_ = dds_create_writer(participant_, topic("arm/status", status), qos, nullptr);
+    imu_ = dds_create_writer(participant_, topic("imu/status", &bodyctrl_msgs_msg_dds__Imu__desc), qos, nullptr);
+    arm_ctrl_ =
+        dds_create_reader(participant_, topic("arm/cmd_ctrl", &bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc), qos, nullptr);
+    leg_vel_ =
+        dds_create_reader(participant_, topic("leg/cmd_vel", &bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc), qos, nullptr);
+    set_zero_ = dds_create_reader(participant_, topic("arm/cmd_set_zero", &std_msgs_msg_dds__String__desc), qos, nullptr);
     dds_delete_qos(qos);
     REQUIRE((leg_ > 0 && arm_ > 0 && imu_ > 0 && arm_ctrl_ > 0 && leg_vel_ > 0 && set_zero_ > 0));
   }
@@ -514,15 +520,26 @@ class RawLite {
   void send_status(Limb limb, float base, std::uint16_t error_motor = 0, std::uint32_t error = 0) {
     const tk::LimbSpec& spec = *tk::find_limb<Lite>(limb);
     std::vector<bodyctrl_msgs_msg_dds__MotorStatus_> m;
+    std::vector<bodyctrl_msgs_layout_MotorStatusNoError> short_m;
     for (std::size_t j = spec.first; j < spec.first + spec.count; ++j) {
       const std::uint16_t id = Lite::motor_ids[j];
       m.push_back({id, base + 0.01f * static_cast<float>(j), 0.0f, 2.0f, 36.0f, id == error_motor ? error : 0u});
+      short_m.push_back({id, base + 0.01f * static_cast<float>(j), 0.0f, 2.0f, 36.0f});
     }
+    const auto n = static_cast<std::uint32_t>(m.size());
     std::array<char, 1> frame{};
-    bodyctrl_msgs_msg_dds__MotorStatusMsg_ msg{};
-    msg.header.frame_id = frame.data();
-    msg.status = {static_cast<std::uint32_t>(m.size()), static_cast<std::uint32_t>(m.size()), m.data(), false};
-    REQUIRE(dds_write(limb == Limb::leg ? leg_ : arm_, &msg) == DDS_RETCODE_OK);
+    const dds_entity_t writer = limb == Limb::leg ? leg_ : arm_;
+    if (layout_ == StatusLayout::with_error) {
+      bodyctrl_msgs_msg_dds__MotorStatusMsg_ msg{};
+      msg.header.frame_id = frame.data();
+      msg.status = {n, n, m.data(), false};
+      REQUIRE(dds_write(writer, &msg) == DDS_RETCODE_OK);
+    } else {
+      bodyctrl_msgs_layout_MotorStatusMsgNoError msg{};
+      msg.header.frame_id = frame.data();
+      msg.status = {n, n, short_m.data(), false};
+      REQUIRE(dds_write(writer, &msg) == DDS_RETCODE_OK);
+    }
   }
   void send_imu() {
     std::array<char, 1> frame{};
@@ -556,8 +573,10 @@ class RawLite {
     static std::map<const dds_topic_descriptor_t*, dds_topic_descriptor_t> copies;
     const auto it = copies.find(d);
     if (it != copies.end()) return &it->second;
+    const bool status = d == &bodyctrl_msgs_layout_MotorStatusMsgNoError_desc;
     const dds_topic_descriptor_t copy{d->m_size,  d->m_align, d->m_flagset & ~DDS_TOPIC_XTYPES_METADATA,
-                                      d->m_nkeys, d->m_typename, d->m_keys,
+                                      d->m_nkeys, status ? "bodyctrl_msgs::msg::dds_::MotorStatusMsg_" : d->m_typename,
+                                      d->m_keys,
                                       d->m_nops,  d->m_ops,   d->m_meta,
                                       {nullptr, 0}, {nullptr, 0}, d->restrict_data_representation};
     return &copies.emplace(d, copy).first->second;
@@ -592,6 +611,7 @@ class RawLite {
   }
 
   dds_entity_t participant_;
+  StatusLayout layout_;
   dds_entity_t leg_ = 0, arm_ = 0, imu_ = 0, arm_ctrl_ = 0, leg_vel_ = 0, set_zero_ = 0;
 };
 
@@ -693,20 +713,53 @@ TEST_CASE("tienkung backend over Cyclone: limb statuses in, per-limb commands ou
   CHECK(speeds[0] == std::pair<std::uint16_t, float>{54, 0.0f});
 }
 
+namespace tienkung_backend_test {
+// The backend's topics under `prefix`.
+tk::BackendOptions under(const std::string& prefix, std::uint32_t domain) {
+  tk::BackendOptions o;
+  o.dds = {domain, "lo"};
+  for (std::size_t k = 0; k < tk::k_limb_kinds; ++k) {
+    const std::string base = prefix + std::string(tk::to_string(static_cast<Limb>(k))) + "/";
+    o.topics.limbs[k] = {base + "status", base + "cmd_ctrl", base + "cmd_vel"};
+  }
+  o.topics.imu = prefix + "imu/status";
+  o.topics.set_zero = prefix + "arm/cmd_set_zero";
+  return o;
+}
+}  // namespace tienkung_backend_test
+
 TEST_CASE("tienkung backend over Cyclone: a MotorStatus layout shorter than the robot's is refused, not misread",
           "[tienkung][backend][dds][layout]") {
   // The robot sends TG2.0 statuses (24 bytes per motor) and announces no type information, as
   // rmw_fastrtps does: the reader matches on the type name and decodes at its own 20-byte stride.
-  RawLite lite(k_domain_layout, false);
+  RawLite lite(k_domain_layout, false, "short/");
   using Misconfigured = tk::TienkungBackend<Lite, StatusLayout::without_error>;
-  Misconfigured robot(Misconfigured::robot("lo", k_domain_layout));
+  Misconfigured robot(under("short/", k_domain_layout));
   REQUIRE(lite.wait_readers());
   Streamer stream(lite, 0.2f);
   const auto r = robot.acquire(1s);
   CHECK_FALSE(r.ok);
   INFO(r.message);
-  CHECK(r.message.find("no valid status on rt/leg/status") != std::string::npos);
-  CHECK(r.message.find("topic \"rt/leg/status\"") != std::string::npos);
-  CHECK(r.message.find("MotorStatus layout") != std::string::npos);
+  CHECK(r.message.find("no valid status on short/leg/status") != std::string::npos);
+  CHECK(r.message.find("topic \"short/leg/status\"") != std::string::npos);
+  CHECK(r.message.find("a MotorStatus layout shorter than the robot's misreads the names") != std::string::npos);
   CHECK(robot.state_reader<0>().rejected() > 0);
+}
+
+TEST_CASE("tienkung backend over Cyclone: a MotorStatus layout longer than the robot's gets nothing, and says why",
+          "[tienkung][backend][dds][layout]") {
+  // The robot sends 20-byte statuses; a reader of 24-byte ones finds too few bytes and DDS drops
+  // every sample before the codec sees it.
+  RawLite lite(k_domain_layout, false, "long/", StatusLayout::without_error);
+  tk::TienkungBackend<Lite> robot(under("long/", k_domain_layout));
+  REQUIRE(lite.wait_readers());
+  Streamer stream(lite, 0.2f);
+  const auto r = robot.acquire(1s);
+  CHECK_FALSE(r.ok);
+  INFO(r.message);
+  CHECK(r.message.find("no valid status on long/leg/status") != std::string::npos);
+  CHECK(r.message.find("layout longer than the robot's (configured: with_error, 24 bytes per motor)") !=
+        std::string::npos);
+  CHECK(robot.state_reader<0>().received() == 0);
+  CHECK(robot.states_accepted<1>() == 0);
 }
