@@ -516,8 +516,9 @@ class RawLite {
     return false;
   }
 
-  // Every motor of the limb, motor `error_motor` with `error`.
-  void send_status(Limb limb, float base, std::uint16_t error_motor = 0, std::uint32_t error = 0) {
+  // Every motor of the limb, motor `error_motor` with `error`. No assertions here: the streamer
+  // calls these from its own thread (Catch's assertions are for the test's thread).
+  bool send_status(Limb limb, float base, std::uint16_t error_motor = 0, std::uint32_t error = 0) {
     const tk::LimbSpec& spec = *tk::find_limb<Lite>(limb);
     std::vector<bodyctrl_msgs_msg_dds__MotorStatus_> m;
     std::vector<bodyctrl_msgs_layout_MotorStatusNoError> short_m;
@@ -533,21 +534,21 @@ class RawLite {
       bodyctrl_msgs_msg_dds__MotorStatusMsg_ msg{};
       msg.header.frame_id = frame.data();
       msg.status = {n, n, m.data(), false};
-      REQUIRE(dds_write(writer, &msg) == DDS_RETCODE_OK);
+      return dds_write(writer, &msg) == DDS_RETCODE_OK;
     } else {
       bodyctrl_msgs_layout_MotorStatusMsgNoError msg{};
       msg.header.frame_id = frame.data();
       msg.status = {n, n, short_m.data(), false};
-      REQUIRE(dds_write(writer, &msg) == DDS_RETCODE_OK);
+      return dds_write(writer, &msg) == DDS_RETCODE_OK;
     }
   }
-  void send_imu() {
+  bool send_imu() {
     std::array<char, 1> frame{};
     bodyctrl_msgs_msg_dds__Imu_ imu{};
     imu.header.frame_id = frame.data();
     imu.orientation.w = 1.0;
     imu.linear_acceleration.z = 9.81;
-    REQUIRE(dds_write(imu_, &imu) == DDS_RETCODE_OK);
+    return dds_write(imu_, &imu) == DDS_RETCODE_OK;
   }
 
   // The next sample on a command reader within `timeout`, as (motor id, value) pairs: kp for
@@ -621,21 +622,23 @@ class Streamer {
   Streamer(RawLite& robot, float base, std::uint16_t error_motor = 0, std::uint32_t error = 0)
       : thread_([this, &robot, base, error_motor, error] {
           while (!stop_.load()) {
-            robot.send_status(Limb::arm, base, error_motor, error);
-            robot.send_imu();
-            robot.send_status(Limb::leg, base, error_motor, error);
+            const bool ok = robot.send_status(Limb::arm, base, error_motor, error) && robot.send_imu() &&
+                            robot.send_status(Limb::leg, base, error_motor, error);
+            if (!ok) failed_.fetch_add(1);
             std::this_thread::sleep_for(2ms);
           }
         }) {}
   ~Streamer() {
     stop_ = true;
     thread_.join();
+    CHECK(failed_.load() == 0);  // every dds_write of the robot succeeded
   }
   Streamer(const Streamer&) = delete;
   Streamer& operator=(const Streamer&) = delete;
 
  private:
   std::atomic<bool> stop_{false};
+  std::atomic<int> failed_{0};
   std::thread thread_;
 };
 
