@@ -6,7 +6,8 @@
 // 1000 Hz against 500 Hz for arm, head and waist; fact sheet B.5), so waking on it gives the control
 // loop the freshest data, and the legs are the joints a standing robot cannot do without. The
 // other topics are merged in as they arrive; a limb whose status has been silent for longer than
-// `limb_timeout` when a leg status arrives has its joints reported offline (so the runtime damps).
+// `limb_timeout` when a leg status arrives has its joints reported offline, and an IMU silent for
+// longer than `imu_timeout` makes the state invalid (both make the runtime damp).
 // Commands: per limb, rt/<limb>/cmd_ctrl (CmdMotorCtrl) and rt/<limb>/cmd_vel (CmdSetMotorSpeed),
 // each sent only when the command has something for it (codec.hpp).
 //
@@ -19,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -66,6 +68,9 @@ struct BackendOptions {
   dds::DdsOptions dds{};  // ROS_DOMAIN_ID 0 (UNVERIFIED), on the interface that reaches the robot
   Duration link_timeout = std::chrono::milliseconds(100);  // no leg status this long: link down
   Duration limb_timeout = std::chrono::milliseconds(50);   // another limb silent this long: offline
+  // The IMU silent this long: the state's IMU becomes NaN, an invalid state the runtime damps on
+  // (the IMU's rate is not in the fact sheet: UNVERIFIED, generous).
+  Duration imu_timeout = std::chrono::milliseconds(100);
   TopicNames topics{};
   TypeNames types{};
   dds::TopicQos state_qos{.reliable = true, .depth = 10};
@@ -89,8 +94,9 @@ struct TienkungTopics {
                                             JointMode::disabled};
 
   struct Context {
-    explicit Context(const Options& o) : limb_timeout(o.limb_timeout) {}
+    explicit Context(const Options& o) : limb_timeout(o.limb_timeout), imu_timeout(o.imu_timeout) {}
     Duration limb_timeout;
+    Duration imu_timeout;
     // Reader side: when each state topic last delivered a valid sample (limbs, then the IMU).
     std::array<TimePoint, k_limbs + 1> last_seen{};
     // Writer side: joints last sent a nonzero speed on cmd_vel (see encode_limb_speed).
@@ -185,13 +191,23 @@ struct TienkungTopics {
   }
 
   // On a leg status: every other limb silent for longer than limb_timeout (or never heard) has its
-  // joints reported offline until its status speaks again.
+  // joints reported offline until its status speaks again; an IMU silent for longer than
+  // imu_timeout (or never heard) leaves NaN in the state's IMU (RobotState has no IMU health: an invalid state is
+  // how the runtime learns it) until the IMU speaks again.
   static void mark_silent_limbs(TimePoint now, RobotState<N>& out, const Context& c) {
     for (std::size_t k = 1; k < k_limbs; ++k) {
       const bool silent = c.last_seen[k] == TimePoint{} || now - c.last_seen[k] > c.limb_timeout;
       if (!silent) continue;
       const LimbSpec& limb = M::limbs[k];
       for (std::size_t j = limb.first; j < limb.first + limb.count; ++j) out.health[j].faults |= k_joint_offline;
+    }
+    const TimePoint imu = c.last_seen[k_imu_topic];
+    if (imu == TimePoint{} || now - imu > c.imu_timeout) {  // never heard counts as silent
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      out.imu.orientation = Quaternion(nan, nan, nan, nan);
+      out.imu.gyro.setConstant(nan);
+      out.imu.accelerometer.setConstant(nan);
+      out.update_derived();
     }
   }
 };

@@ -111,8 +111,11 @@ TEST_CASE("tienkung backend: the limb topics and the IMU make one state; the leg
   pro.arm.write(status_of<Pro>(Limb::arm, 0.5, {{13, 33073}}));
   pro.waist.write(status_of<Pro>(Limb::waist, 0.5));
   pro.head.write(status_of<Pro>(Limb::head, 0.5));
-  pro.imu.write(tk::ImuReading{{0, 0, std::sin(0.25), std::cos(0.25)}, {0, 0, 0.2}, {0, 0, 9.81}, 0});
   CHECK_FALSE(robot.read(s, now));  // no leg status yet: no state
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.1));
+  REQUIRE(robot.read(s, now));
+  CHECK_FALSE(s.all_finite());  // no IMU heard yet: not a state to act on
+  pro.imu.write(tk::ImuReading{{0, 0, std::sin(0.25), std::cos(0.25)}, {0, 0, 0.2}, {0, 0, 9.81}, 0});
   pro.leg.write(status_of<Pro>(Limb::leg, 0.1));
   REQUIRE(robot.read(s, now));
   CHECK(s.q[0] == Approx(0.1));                 // left_hip_roll, from rt/leg/status
@@ -174,6 +177,33 @@ TEST_CASE("tienkung backend: a limb whose status stops is reported offline until
   pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
   REQUIRE(robot.read(s, praxis::Clock::now()));
   CHECK(s.first_faulted_joint() == P);
+  CHECK(s.all_finite());
+}
+
+TEST_CASE("tienkung backend: an IMU that stops makes the state invalid until it speaks again",
+          "[tienkung][backend][faults]") {
+  praxis::transport::LoopbackBus bus;
+  tk::BackendOptions options;
+  options.limb_timeout = 200ms;  // only the IMU's silence matters here
+  options.imu_timeout = 20ms;
+  LoopPro robot(bus, options);
+  LoopRobot pro(bus);
+  praxis::RobotState<P> s;
+  pro.all(0.0);
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  REQUIRE(s.all_finite());
+
+  std::this_thread::sleep_for(40ms);
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  CHECK_FALSE(s.all_finite());  // SafetyMonitor: invalid state, damping
+  CHECK(s.first_faulted_joint() == P);
+
+  pro.imu.write(level_imu());
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  CHECK(s.all_finite());
+  CHECK(s.projected_gravity.z() == Approx(-1.0));
 }
 
 TEST_CASE("tienkung backend: each limb's topics get only that limb's joints", "[tienkung][backend][command]") {
