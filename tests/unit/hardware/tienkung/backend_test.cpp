@@ -22,6 +22,7 @@
 #include <praxis/idl/bodyctrl_msgs.h>
 #include <praxis/idl/std_msgs.h>
 
+#include "../../../support/alloc_counter.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/tienkung/arm_zeroing.hpp"
@@ -301,6 +302,38 @@ TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, r
   REQUIRE(pro.arm_vel.fetch(vel));
   CHECK(vel.message.cmds[0].name == 12);
   CHECK(vel.message.cmds[0].spd == 0.0f);
+}
+
+TEST_CASE("tienkung backend: read() and write() allocate nothing, velocity stops included",
+          "[tienkung][backend][allocation]") {
+  praxis::transport::LoopbackBus bus;
+  LoopPro robot(bus, tk::BackendOptions{});
+  LoopRobot pro(bus);
+  praxis::transport::Stamped<tk::LimbSpeed> vel{};
+  praxis::RobotState<P> s;
+  auto spin = none_command();
+  spin.mode[0] = spin.mode[20] = JointMode::velocity;
+  spin.dq[0] = spin.dq[20] = 0.3;
+  praxis::JointCommand<P> damping;
+  pro.all(0.0, {{13, 33072}});
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  praxis::damp_covered(damping, s.q, 2.0);
+  robot.write(spin, praxis::Clock::now());  // first use of every path
+  robot.write(damping, praxis::Clock::now());
+
+  const auto arm = status_of<Pro>(Limb::arm, 0.0, {{13, 33072}});
+  const auto before = praxis::test::thread_allocation_count();
+  std::size_t states = 0;
+  for (int k = 0; k < 2000; ++k) {
+    pro.leg.write(status_of<Pro>(Limb::leg, 0.001 * k));  // no error map: nothing allocated
+    if (k % 2 == 0) pro.arm.write(arm);
+    states += robot.read(s, praxis::Clock::now()) ? 1 : 0;
+    robot.write(k % 3 == 0 ? spin : damping, praxis::Clock::now());
+  }
+  CHECK(praxis::test::thread_allocation_count() - before == 0);
+  CHECK(states == 2000);
+  CHECK(robot.zero_speeds_sent() > 1000);  // every spin was followed by a stop
+  REQUIRE(pro.arm_vel.fetch(vel));
 }
 
 TEST_CASE("tienkung backend: acquire() waits for every limb and the IMU and names what is missing",
