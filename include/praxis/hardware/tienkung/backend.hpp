@@ -1,0 +1,248 @@
+#pragma once
+// TienkungBackend<Model, Layout, Transport>: a Walker Tienkung (Pro or Lite) on its ROS 2 body
+// service (`ros2 launch body_control body.launch.py`), talked to over raw DDS: the generic DdsBackend
+// running TienkungTopics (topics.hpp: per-limb status and the IMU in, per-limb cmd_ctrl / cmd_vel
+// out), plus Tienkung's own duties:
+//
+//   - taking control: acquire() waits for a valid status on every limb topic and the IMU; there is
+//     nothing to switch on the robot (only one program may publish a limb's command topics, and
+//     which one does is settled by the remote and the services started on the robot, fact sheet
+//     B.6: stop the vendor's locomotion first).
+//   - velocity mode keeps a motor turning until it receives speed 0. The backend sends that speed 0
+//     whenever a joint leaves velocity mode (the runtime's damping replacing the command after a
+//     fault, a command that stops covering it, disabled), in release() and in its destructor
+//     (stop_turning_joints()).
+//   - arm zeroing (rt/arm/cmd_set_zero) exists only as ArmZeroing (arm_zeroing.hpp), which cannot
+//     be made while the backend is in control; while one exists the backend cannot be taken into
+//     control and write() sends nothing.
+//   - a limb whose status falls silent has its joints reported offline (topics.hpp), so the
+//     runtime's SafetyMonitor sees a joint fault and damps, as it does for the motors' own error
+//     codes (codec.hpp).
+//
+//   praxis::tienkung::TienkungBackend<praxis::tienkung::Pro> robot(options);
+//
+// read() and write() never block or allocate.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/hardware/capabilities.hpp"
+#include "praxis/hardware/dds_backend.hpp"
+#include "praxis/hardware/tienkung/codec.hpp"
+#include "praxis/hardware/tienkung/models.hpp"
+#include "praxis/hardware/tienkung/topics.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::tienkung {
+
+template <TienkungModel M, class Transport>
+class ArmZeroing;
+
+namespace detail {
+// Who has the robot: a control run, an arm-zeroing session, or nobody. The two exclude each other.
+enum class Holder : std::uint8_t { nobody, control, zeroing };
+}  // namespace detail
+
+template <TienkungModel M, StatusLayout Layout = StatusLayout::with_error, class Transport = dds::DdsTransport>
+class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> {
+  using Base = DdsBackend<TienkungTopics<M, Layout>, Transport>;
+  using Topics = TienkungTopics<M, Layout>;
+  static constexpr std::size_t N = M::joint_count;
+
+ public:
+  static constexpr StatusLayout layout = Layout;
+
+  // The robot: domain 0 (UNVERIFIED) on the interface that reaches it.
+  static BackendOptions robot(std::string interface, std::uint32_t domain = 0) {
+    BackendOptions o;
+    o.dds = {domain, std::move(interface)};
+    return o;
+  }
+
+  using Base::Base;
+  ~TienkungBackend() { stop_turning_joints(); }
+  TienkungBackend(const TienkungBackend&) = delete;
+  TienkungBackend& operator=(const TienkungBackend&) = delete;
+
+  // ---- Backend ----
+  // Nothing leaves while an ArmZeroing session holds the robot.
+  void write(const JointCommand<N>& command, TimePoint now) {
+    last_write_ns_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    if (holder_.load(std::memory_order_acquire) == detail::Holder::zeroing) {
+      withheld_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    Base::write(command, now);
+  }
+  [[nodiscard]] std::uint64_t commands_withheld_while_zeroing() const {
+    return withheld_.load(std::memory_order_relaxed);
+  }
+
+  // Sends speed 0 on cmd_vel to every joint still turning in velocity mode, and nothing else.
+  // Returns how many joints it stopped. Called by release() and the destructor; call it yourself
+  // when you stop writing for another reason. Not concurrently with write().
+  std::size_t stop_turning_joints() noexcept {
+    const auto& turning = this->codec_context().turning;
+    std::size_t n = 0;
+    for (const bool t : turning) n += t ? 1 : 0;
+    if (n == 0) return 0;
+    // A command covering no joint sends no cmd_ctrl, and speed 0 to every turning joint.
+    Base::write(none_, Clock::now());
+    return n;
+  }
+
+  // Joints last sent a nonzero speed (writer side; for tests and reports).
+  [[nodiscard]] std::size_t turning_joints() const {
+    std::size_t n = 0;
+    for (const bool t : this->codec_context().turning) n += t ? 1 : 0;
+    return n;
+  }
+  [[nodiscard]] std::uint64_t zero_speeds_sent() const {
+    return this->codec_context().zero_speeds_sent.load(std::memory_order_relaxed);
+  }
+
+  // ---- lifecycle ----
+  LifecycleResult acquire(Duration timeout) {
+    auto expected = detail::Holder::nobody;
+    if (!holder_.compare_exchange_strong(expected, detail::Holder::control)) {
+      return fail(expected == detail::Holder::zeroing
+                      ? "an ArmZeroing session is open on " + this->options().topics.set_zero +
+                            ": destroy it before taking control"
+                      : std::string("the backend is already in control"),
+                  expected == detail::Holder::control);
+    }
+    lifecycle_.store(LifecycleStage::acquiring);
+    const auto deadline = Clock::now() + timeout;
+    const auto& o = this->options();
+    const auto primary = o.topics.of(M::limbs[0].limb).status;
+    const auto wait = this->wait_for_state(timeout);
+    if (!wait.ok) {
+      std::string why = "no valid status on " + primary + " within " + std::to_string(to_ms(timeout)) +
+                        " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      const std::string refused = rejection_report(0);
+      if (!refused.empty()) {
+        why += ": " + refused;
+      } else if (wait.invalid > 0) {
+        why += ": " + std::to_string(wait.invalid) + " invalid ones arrived (a motor missing, or values not finite)";
+      } else {
+        why += "; if the robot does send it, a MotorStatus layout longer than the robot's (configured: " +
+               std::string(to_string(Layout)) + ", " + std::to_string(StatusWire<Layout>::element_bytes) +
+               " bytes per motor) makes DDS drop every sample (Cyclone logs \"deserialization ... failed\")";
+      }
+      holder_.store(detail::Holder::nobody);
+      return fail(why, false);
+    }
+    // The other limbs and the IMU: without them their joints read offline and the runtime damps.
+    // read() takes what arrived on every topic; the state wait_for_state() kept for the loop stays
+    // kept unless a read here consumed a newer one, in which case the next one is waited for.
+    std::string missing = silent_topics();
+    bool consumed = false;
+    while (!missing.empty() && Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      RobotState<N> scratch{};
+      consumed = this->read(scratch, Clock::now()) || consumed;
+      missing = silent_topics();
+    }
+    if (!missing.empty()) {
+      holder_.store(detail::Holder::nobody);
+      std::string why = "receiving " + primary + " but no valid sample within " + std::to_string(to_ms(timeout)) +
+                        " ms on: " + missing;
+      for (std::size_t i = 1; i <= Topics::k_limbs; ++i) {
+        const std::string refused = rejection_report(i);
+        if (!refused.empty()) why += "; " + refused;
+      }
+      return fail(why, false);
+    }
+    if (consumed) this->wait_for_state(deadline > Clock::now() ? deadline - Clock::now() : Duration::zero());
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control,
+            "receiving every limb status and " + o.topics.imu + " (MotorStatus layout " +
+                std::string(to_string(Layout)) + "); commands on rt/<limb>/cmd_ctrl and cmd_vel"};
+  }
+
+  LifecycleResult release(Duration) {
+    lifecycle_.store(LifecycleStage::releasing);
+    const std::size_t stopped = stop_turning_joints();
+    lifecycle_.store(LifecycleStage::released);
+    auto control = detail::Holder::control;
+    holder_.compare_exchange_strong(control, detail::Holder::nobody);  // an ArmZeroing's claim stays
+    return {true, LifecycleStage::released,
+            "stopped sending commands" +
+                (stopped > 0 ? "; speed 0 sent to " + std::to_string(stopped) + " joints in velocity mode"
+                             : std::string())};
+  }
+
+  bool read_status(RobotStatus& out) {
+    out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
+    out.reported_mode = out.assumed_mode =
+        out.lifecycle == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
+    this->read_link(out.link);
+    ++out.sequence;
+    return true;
+  }
+
+  // What the decoder of state topic i (limbs in model order, then the IMU) refused on Cyclone's
+  // thread, e.g. `topic "rt/arm/status": 3 of 120 samples rejected (last: ...)`; "" when nothing
+  // was (and always on a loopback transport, whose peers hand values over undecoded). Off the
+  // control thread.
+  [[nodiscard]] std::string rejection_report(std::size_t i) const {
+    if constexpr (std::is_same_v<Transport, dds::DdsTransport>) {
+      std::string out;
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        ((I == i ? (out = this->template state_reader<I>().rejection_report(), 0) : 0), ...);
+      }(std::make_index_sequence<Topics::k_limbs + 1>{});
+      return out;
+    } else {
+      (void)i;
+      return {};
+    }
+  }
+
+ private:
+  template <TienkungModel, class>
+  friend class ArmZeroing;
+
+  // The state topics that have not delivered a valid sample yet, comma-separated.
+  std::string silent_topics() const {
+    std::string out;
+    const auto& o = this->options();
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((this->template states_accepted<I>() == 0
+            ? (out += (out.empty() ? "" : ", ") +
+                      (I < Topics::k_limbs ? o.topics.of(M::limbs[I < Topics::k_limbs ? I : 0].limb).status
+                                           : o.topics.imu),
+               0)
+            : 0),
+       ...);
+    }(std::make_index_sequence<Topics::k_limbs + 1>{});
+    return out;
+  }
+
+  LifecycleResult fail(std::string why, bool keep_stage) {
+    if (!keep_stage) lifecycle_.store(LifecycleStage::failed);
+    return {false, LifecycleStage::failed, std::move(why)};
+  }
+  static long long to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
+
+  static JointCommand<N> make_none() {
+    JointCommand<N> c;
+    c.mode.fill(JointMode::none);
+    return c;
+  }
+
+  const JointCommand<N> none_ = make_none();
+  std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
+  std::atomic<detail::Holder> holder_{detail::Holder::nobody};
+  std::atomic<Duration::rep> last_write_ns_{0};  // 0: never written
+  std::atomic<std::uint64_t> withheld_{0};
+};
+
+}  // namespace praxis::tienkung

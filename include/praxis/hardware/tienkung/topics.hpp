@@ -1,0 +1,215 @@
+#pragma once
+// The Tienkung topic table on the generic DDS backend (hardware/dds_backend.hpp), and its options.
+//
+// State: one rt/<limb>/status (MotorStatusMsg) per limb of the model, in the model's limb order,
+// then rt/imu/status (Imu). The legs' status is the primary topic: it is the fastest (about
+// 1000 Hz against 500 Hz for arm, head and waist; fact sheet B.5), so waking on it gives the control
+// loop the freshest data, and the legs are the joints a standing robot cannot do without. The
+// other topics are merged in as they arrive; a limb whose status has been silent for longer than
+// `limb_timeout` when a leg status arrives has its joints reported offline, and an IMU silent for
+// longer than `imu_timeout` makes the state invalid (both make the runtime damp).
+// Commands: per limb, rt/<limb>/cmd_ctrl (CmdMotorCtrl) and rt/<limb>/cmd_vel (CmdSetMotorSpeed),
+// each sent only when the command has something for it (codec.hpp).
+//
+// Topic names (B.3, B.7: ROS 2 topic /arm/status is DDS topic rt/arm/status) and DDS type names
+// (bodyctrl_msgs::msg::dds_::<Type>_, the rmw mapping) are options with those defaults. The QoS
+// (RELIABLE + VOLATILE, rclcpp's depth 10) is the observed one; ROS_DOMAIN_ID 0 is ROS' default
+// and UNVERIFIED on the robot.
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include <praxis/idl/bodyctrl_msgs.h>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_state.hpp"
+#include "praxis/hardware/tienkung/codec.hpp"
+#include "praxis/hardware/tienkung/models.hpp"
+#include "praxis/hardware/topic_table.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::tienkung {
+
+struct LimbTopicNames {
+  std::string status, cmd_ctrl, cmd_vel;
+};
+
+struct TopicNames {
+  std::array<LimbTopicNames, k_limb_kinds> limbs = [] {
+    std::array<LimbTopicNames, k_limb_kinds> a;
+    for (std::size_t k = 0; k < k_limb_kinds; ++k) {
+      const std::string base = "rt/" + std::string(to_string(static_cast<Limb>(k))) + "/";
+      a[k] = {base + "status", base + "cmd_ctrl", base + "cmd_vel"};
+    }
+    return a;
+  }();
+  std::string imu = "rt/imu/status";
+  std::string set_zero = "rt/arm/cmd_set_zero";
+  [[nodiscard]] const LimbTopicNames& of(Limb l) const { return limbs[static_cast<std::size_t>(l)]; }
+  [[nodiscard]] LimbTopicNames& of(Limb l) { return limbs[static_cast<std::size_t>(l)]; }
+};
+
+struct TypeNames {
+  std::string motor_status = "bodyctrl_msgs::msg::dds_::MotorStatusMsg_";  // whatever the layout
+  std::string motor_ctrl = "bodyctrl_msgs::msg::dds_::CmdMotorCtrl_";
+  std::string motor_speed = "bodyctrl_msgs::msg::dds_::CmdSetMotorSpeed_";
+  std::string imu = "bodyctrl_msgs::msg::dds_::Imu_";
+  std::string string = "std_msgs::msg::dds_::String_";
+};
+
+struct BackendOptions {
+  dds::DdsOptions dds{};  // ROS_DOMAIN_ID 0 (UNVERIFIED), on the interface that reaches the robot
+  Duration link_timeout = std::chrono::milliseconds(100);  // no leg status this long: link down
+  Duration limb_timeout = std::chrono::milliseconds(50);   // another limb silent this long: offline
+  // The IMU silent this long: the state's IMU becomes NaN, an invalid state the runtime damps on
+  // (the IMU's rate is not in the fact sheet: UNVERIFIED, generous).
+  Duration imu_timeout = std::chrono::milliseconds(100);
+  TopicNames topics{};
+  TypeNames types{};
+  dds::TopicQos state_qos{.reliable = true, .depth = 10};
+  dds::TopicQos command_qos{.reliable = true, .depth = 10};
+  // ArmZeroing (arm_zeroing.hpp): refused while the backend wrote a command this recently, and how
+  // long it waits for the body service to subscribe rt/arm/cmd_set_zero.
+  Duration zeroing_quiet_period = std::chrono::seconds(1);
+  Duration zeroing_match_timeout = std::chrono::seconds(2);
+};
+
+template <TienkungModel M, StatusLayout Layout>
+struct TienkungTopics {
+  using model = M;
+  using Options = BackendOptions;
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr std::size_t k_limbs = M::limbs.size();
+  static constexpr std::size_t k_imu_topic = k_limbs;  // the state table's last entry
+  static constexpr StatusLayout layout = Layout;
+  // Hybrid mode carries position, torque and disabled (zero gains); cmd_vel carries velocity.
+  static constexpr JointModeSet joint_modes{JointMode::position, JointMode::velocity, JointMode::torque,
+                                            JointMode::disabled};
+
+  struct Context {
+    explicit Context(const Options& o) : limb_timeout(o.limb_timeout), imu_timeout(o.imu_timeout) {}
+    Duration limb_timeout;
+    Duration imu_timeout;
+    // Reader side: when each state topic last delivered a valid sample (limbs, then the IMU).
+    std::array<TimePoint, k_limbs + 1> last_seen{};
+    // Writer side: joints last sent a nonzero speed on cmd_vel (see encode_limb_speed).
+    std::array<bool, N> turning{};
+    std::atomic<std::uint64_t> zero_speeds_sent{0};  // speed-0 elements sent to stop a turning joint
+  };
+
+  template <std::size_t I>
+  static bool decode_limb(const LimbStatus& in, TimePoint received, RobotState<N>& out, Context& c) {
+    if (!decode_limb_status<M, M::limbs[I].limb>(in, out)) return false;
+    c.last_seen[I] = received;
+    if constexpr (I == 0) mark_silent_limbs(received, out, c);
+    return true;
+  }
+  static bool decode_imu_topic(const ImuReading& in, TimePoint received, RobotState<N>& out, Context& c) {
+    if (!decode_imu<N>(in, out)) return false;
+    c.last_seen[k_imu_topic] = received;
+    return true;
+  }
+
+  template <std::size_t I>
+  static bool encode_ctrl(const JointCommand<N>& command, TimePoint, Context&, LimbCtrl& out) {
+    return encode_limb_ctrl<M, M::limbs[I].limb>(command, out);
+  }
+  template <std::size_t I>
+  static bool encode_speed(const JointCommand<N>& command, TimePoint, Context& c, LimbSpeed& out) {
+    constexpr LimbSpec limb = M::limbs[I];
+    std::array<bool, N> was = c.turning;
+    if (!encode_limb_speed<M, limb.limb>(command, c.turning, out)) return false;
+    std::uint64_t zeros = 0;
+    for (std::size_t j = limb.first; j < limb.first + limb.count; ++j) {
+      zeros += was[j] && command.mode[j] != JointMode::velocity ? 1 : 0;
+    }
+    c.zero_speeds_sent.fetch_add(zeros, std::memory_order_relaxed);
+    return true;
+  }
+
+  static auto state_topics(const Options& o) {
+    auto limbs = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return std::tuple{limb_status_topic<I>(o)...};
+    }(std::make_index_sequence<k_limbs>{});
+    DecodedStateTopic<N, Context, ImuWire, ImuReading> imu;
+    imu.name = o.topics.imu;
+    imu.descriptor = dds::with_type_name(&bodyctrl_msgs_msg_dds__Imu__desc, o.types.imu);
+    imu.decode = &decode_imu_topic;
+    imu.to_value = &imu_from_wire;
+    imu.qos = o.state_qos;
+    return std::tuple_cat(std::move(limbs), std::tuple{std::move(imu)});
+  }
+
+  static auto command_topics(const Options& o) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return std::tuple_cat(std::tuple{ctrl_topic<I>(o), speed_topic<I>(o)}...);
+    }(std::make_index_sequence<k_limbs>{});
+  }
+
+  // Command-table indices of limb I's two topics.
+  static constexpr std::size_t ctrl_topic_index(std::size_t limb_index) { return 2 * limb_index; }
+  static constexpr std::size_t speed_topic_index(std::size_t limb_index) { return 2 * limb_index + 1; }
+
+ private:
+  using StatusMessage = typename StatusWire<Layout>::Message;
+
+  template <std::size_t I>
+  static auto limb_status_topic(const Options& o) {
+    constexpr Limb limb = M::limbs[I].limb;
+    DecodedStateTopic<N, Context, StatusMessage, LimbStatus> t;
+    t.name = o.topics.of(limb).status;
+    t.descriptor = dds::with_type_name(StatusWire<Layout>::descriptor(), o.types.motor_status);
+    t.decode = &decode_limb<I>;
+    t.to_value = &limb_status_from_wire<M, limb, Layout>;
+    t.qos = o.state_qos;
+    return t;
+  }
+  template <std::size_t I>
+  static auto ctrl_topic(const Options& o) {
+    EncodedCommandTopic<N, Context, CmdMotorCtrlWire, LimbCtrl, CtrlToWire> t;
+    t.name = o.topics.of(M::limbs[I].limb).cmd_ctrl;
+    t.descriptor = dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc, o.types.motor_ctrl);
+    t.encode = &encode_ctrl<I>;
+    t.qos = o.command_qos;
+    return t;
+  }
+  template <std::size_t I>
+  static auto speed_topic(const Options& o) {
+    EncodedCommandTopic<N, Context, CmdSetMotorSpeedWire, LimbSpeed, SpeedToWire> t;
+    t.name = o.topics.of(M::limbs[I].limb).cmd_vel;
+    t.descriptor = dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc, o.types.motor_speed);
+    t.encode = &encode_speed<I>;
+    t.qos = o.command_qos;
+    return t;
+  }
+
+  // On a leg status: every other limb silent for longer than limb_timeout (or never heard) has its
+  // joints reported offline until its status speaks again; an IMU silent for longer than
+  // imu_timeout (or never heard) leaves NaN in the state's IMU (RobotState has no IMU health: an invalid state is
+  // how the runtime learns it) until the IMU speaks again.
+  static void mark_silent_limbs(TimePoint now, RobotState<N>& out, const Context& c) {
+    for (std::size_t k = 1; k < k_limbs; ++k) {
+      const bool silent = c.last_seen[k] == TimePoint{} || now - c.last_seen[k] > c.limb_timeout;
+      if (!silent) continue;
+      const LimbSpec& limb = M::limbs[k];
+      for (std::size_t j = limb.first; j < limb.first + limb.count; ++j) out.health[j].faults |= k_joint_offline;
+    }
+    const TimePoint imu = c.last_seen[k_imu_topic];
+    if (imu == TimePoint{} || now - imu > c.imu_timeout) {  // never heard counts as silent
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      out.imu.orientation = Quaternion(nan, nan, nan, nan);
+      out.imu.gyro.setConstant(nan);
+      out.imu.accelerometer.setConstant(nan);
+      out.update_derived();
+    }
+  }
+};
+
+}  // namespace praxis::tienkung

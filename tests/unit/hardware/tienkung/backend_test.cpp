@@ -1,0 +1,831 @@
+// TienkungBackend: one state assembled from the limb topics and the IMU, per-limb commands, the
+// speed-0 guarantee of velocity mode, error codes and silent limbs as joint faults that send
+// RobotController to damping, the lifecycle and the arm-zeroing guard. In process (loopback) and
+// over real Cyclone DDS against a raw C-API robot (domains 8 and 9).
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <dds/dds.h>
+#include <dds/ddsc/dds_opcodes.h>
+
+#include <praxis/idl/bodyctrl_msgs.h>
+#include <praxis/idl/std_msgs.h>
+
+#include "../../../support/alloc_counter.hpp"
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/hardware/backend.hpp"
+#include "praxis/hardware/tienkung/arm_zeroing.hpp"
+#include "praxis/hardware/tienkung/backend.hpp"
+#include "praxis/transport/loopback.hpp"
+
+using namespace std::chrono_literals;
+namespace tk = praxis::tienkung;
+using praxis::JointMode;
+using tk::Limb;
+using tk::Lite;
+using tk::Pro;
+using tk::StatusLayout;
+using Loopback = praxis::transport::LoopbackTransport;
+
+namespace tienkung_backend_test {
+
+using LoopPro = tk::TienkungBackend<Pro, StatusLayout::with_error, Loopback>;
+using DdsLite = tk::TienkungBackend<Lite>;
+static_assert(praxis::Backend<LoopPro>);
+static_assert(praxis::Backend<tk::TienkungBackend<Pro>>);
+static_assert(praxis::HasLifecycle<LoopPro>);
+static_assert(praxis::ReportsStatus<DdsLite>);
+static_assert(praxis::WakesOnState<DdsLite>);
+static_assert(praxis::joint_modes_of<LoopPro>().contains(JointMode::velocity));
+constexpr std::size_t P = Pro::joint_count;
+
+// A limb status of model M: joint j at q = base + 0.01 j, the given motors with an error code.
+template <class M>
+tk::LimbStatus status_of(Limb limb, double base, const std::map<std::uint16_t, std::uint32_t>& errors = {}) {
+  const tk::LimbSpec& spec = *tk::find_limb<M>(limb);
+  tk::LimbStatus s;
+  for (std::size_t j = spec.first; j < spec.first + spec.count; ++j) {
+    const std::uint16_t id = M::motor_ids[j];
+    const auto e = errors.find(id);
+    s.motors[s.motors.size++] = {id, static_cast<float>(base + 0.01 * static_cast<double>(j)), 0.0f, 1.0f, 35.0f,
+                                 e == errors.end() ? 0u : e->second, 0.0f};
+  }
+  return s;
+}
+
+tk::ImuReading level_imu() { return tk::ImuReading{{0, 0, 0, 1}, {0, 0, 0}, {0, 0, 9.81}, 0}; }
+
+// The robot's side of the loopback wire for a Pro.
+struct LoopRobot {
+  explicit LoopRobot(praxis::transport::LoopbackBus& bus)
+      : leg(bus, "rt/leg/status"),
+        arm(bus, "rt/arm/status"),
+        waist(bus, "rt/waist/status"),
+        head(bus, "rt/head/status"),
+        imu(bus, "rt/imu/status"),
+        leg_ctrl(bus, "rt/leg/cmd_ctrl"),
+        arm_ctrl(bus, "rt/arm/cmd_ctrl"),
+        leg_vel(bus, "rt/leg/cmd_vel"),
+        arm_vel(bus, "rt/arm/cmd_vel") {}
+  void all(double base, const std::map<std::uint16_t, std::uint32_t>& errors = {}) {
+    arm.write(status_of<Pro>(Limb::arm, base, errors));
+    waist.write(status_of<Pro>(Limb::waist, base, errors));
+    head.write(status_of<Pro>(Limb::head, base, errors));
+    imu.write(level_imu());
+    leg.write(status_of<Pro>(Limb::leg, base, errors));
+  }
+  praxis::transport::LoopbackPublisher<tk::LimbStatus> leg, arm, waist, head;
+  praxis::transport::LoopbackPublisher<tk::ImuReading> imu;
+  praxis::transport::LoopbackSubscriber<tk::LimbCtrl> leg_ctrl, arm_ctrl;
+  praxis::transport::LoopbackSubscriber<tk::LimbSpeed> leg_vel, arm_vel;
+};
+
+praxis::JointCommand<P> none_command() {
+  praxis::JointCommand<P> c;
+  c.mode.fill(JointMode::none);
+  return c;
+}
+
+}  // namespace tienkung_backend_test
+
+using namespace tienkung_backend_test;
+
+TEST_CASE("tienkung backend: the limb topics and the IMU make one state; the legs' status makes it new",
+          "[tienkung][backend]") {
+  praxis::transport::LoopbackBus bus;
+  LoopPro robot(bus, tk::BackendOptions{});
+  LoopRobot pro(bus);
+  praxis::RobotState<P> s;
+  const auto now = praxis::Clock::now();
+
+  pro.arm.write(status_of<Pro>(Limb::arm, 0.5, {{13, 33073}}));
+  pro.waist.write(status_of<Pro>(Limb::waist, 0.5));
+  pro.head.write(status_of<Pro>(Limb::head, 0.5));
+  CHECK_FALSE(robot.read(s, now));  // no leg status yet: no state
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.1));
+  REQUIRE(robot.read(s, now));
+  CHECK_FALSE(s.all_finite());  // no IMU heard yet: not a state to act on
+  pro.imu.write(tk::ImuReading{{0, 0, std::sin(0.25), std::cos(0.25)}, {0, 0, 0.2}, {0, 0, 9.81}, 0});
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.1));
+  REQUIRE(robot.read(s, now));
+  CHECK(s.q[0] == Approx(0.1));                 // left_hip_roll, from rt/leg/status
+  CHECK(s.q[12] == Approx(0.5 + 0.12));         // waist_yaw, from rt/waist/status
+  CHECK(s.q[13] == Approx(0.5 + 0.13));         // motor 11, from rt/arm/status
+  CHECK(s.q[29] == Approx(0.5 + 0.29));         // head_yaw, from rt/head/status
+  CHECK(s.imu.rpy[2] == Approx(0.5));           // yaw from the IMU
+  CHECK(s.imu.gyro[2] == Approx(0.2));
+  // Motor 13 (left_shoulder_yaw, joint 15) reports its position out of range.
+  CHECK(s.health[15].faults == praxis::k_joint_over_range);
+  CHECK(s.health[15].error_code == 33073);
+  CHECK(s.first_faulted_joint() == 15);
+  CHECK_FALSE(robot.read(s, now));  // nothing new
+
+  // A new arm status alone is merged into the next state, which the next leg status makes.
+  pro.arm.write(status_of<Pro>(Limb::arm, 0.7));
+  CHECK_FALSE(robot.read(s, now));
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.2));
+  REQUIRE(robot.read(s, now));
+  CHECK(s.q[13] == Approx(0.7 + 0.13));
+  CHECK(s.q[0] == Approx(0.2));
+  CHECK(s.first_faulted_joint() == P);
+
+  // A leg status missing a motor is refused and counted; the state keeps the last good one.
+  auto broken = status_of<Pro>(Limb::leg, 0.9);
+  broken.motors.size = 11;
+  pro.leg.write(broken);
+  CHECK_FALSE(robot.read(s, now));
+  CHECK(robot.states_rejected<0>() == 1);
+  praxis::RobotStatus status;
+  robot.read_status(status);
+  CHECK(status.link.states_rejected == 1);
+  CHECK(status.link.connected);
+}
+
+TEST_CASE("tienkung backend: a limb whose status stops is reported offline until it speaks again",
+          "[tienkung][backend][faults]") {
+  praxis::transport::LoopbackBus bus;
+  tk::BackendOptions options;
+  options.limb_timeout = 20ms;
+  LoopPro robot(bus, options);
+  LoopRobot pro(bus);
+  praxis::RobotState<P> s;
+  pro.all(0.0);
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  CHECK(s.first_faulted_joint() == P);
+
+  std::this_thread::sleep_for(40ms);
+  pro.arm.write(status_of<Pro>(Limb::arm, 0.0));
+  pro.waist.write(status_of<Pro>(Limb::waist, 0.0));
+  pro.imu.write(level_imu());
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));  // the head has been silent for 40 ms
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  for (std::size_t j = 27; j < 30; ++j) CHECK(s.health[j].faults == praxis::k_joint_offline);
+  CHECK(s.first_faulted_joint() == 27);
+  CHECK(s.health[13].ok());
+
+  pro.head.write(status_of<Pro>(Limb::head, 0.0));
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  CHECK(s.first_faulted_joint() == P);
+  CHECK(s.all_finite());
+}
+
+TEST_CASE("tienkung backend: an IMU that stops makes the state invalid until it speaks again",
+          "[tienkung][backend][faults]") {
+  praxis::transport::LoopbackBus bus;
+  tk::BackendOptions options;
+  options.limb_timeout = 200ms;  // only the IMU's silence matters here
+  options.imu_timeout = 20ms;
+  LoopPro robot(bus, options);
+  LoopRobot pro(bus);
+  praxis::RobotState<P> s;
+  pro.all(0.0);
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  REQUIRE(s.all_finite());
+
+  std::this_thread::sleep_for(40ms);
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  CHECK_FALSE(s.all_finite());  // SafetyMonitor: invalid state, damping
+  CHECK(s.first_faulted_joint() == P);
+
+  pro.imu.write(level_imu());
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  CHECK(s.all_finite());
+  CHECK(s.projected_gravity.z() == Approx(-1.0));
+}
+
+TEST_CASE("tienkung backend: each limb's topics get only that limb's joints", "[tienkung][backend][command]") {
+  praxis::transport::LoopbackBus bus;
+  LoopPro robot(bus, tk::BackendOptions{});
+  LoopRobot pro(bus);
+  praxis::transport::Stamped<tk::LimbCtrl> ctrl{};
+  praxis::transport::Stamped<tk::LimbSpeed> vel{};
+  praxis::RobotState<P> s;
+
+  auto arms = none_command();
+  for (std::size_t j = 13; j < 27; ++j) {
+    arms.mode[j] = JointMode::position;
+    arms.q[static_cast<Eigen::Index>(j)] = 0.1;
+    arms.kp[static_cast<Eigen::Index>(j)] = 20;
+  }
+  robot.write(arms, praxis::Clock::now());  // before any state: nothing
+  CHECK_FALSE(pro.arm_ctrl.fetch(ctrl));
+  pro.all(0.0);
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+
+  robot.write(arms, praxis::Clock::now());
+  REQUIRE(pro.arm_ctrl.fetch(ctrl));
+  REQUIRE(ctrl.message.cmds.size == 14);
+  CHECK(ctrl.message.cmds[0].name == 11);
+  CHECK(ctrl.message.cmds[13].name == 27);
+  CHECK(ctrl.message.cmds[5].kp == 20.0f);
+  CHECK_FALSE(pro.leg_ctrl.fetch(ctrl));
+  CHECK_FALSE(pro.leg_vel.fetch(vel));
+  CHECK_FALSE(pro.arm_vel.fetch(vel));
+  CHECK(robot.commands_sent<LoopPro::vendor::ctrl_topic_index(2)>() == 1);  // the arms are the third limb
+  CHECK(robot.commands_skipped<LoopPro::vendor::ctrl_topic_index(0)>() == 1);  // the legs' topic declined
+}
+
+TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, release() and the destructor",
+          "[tienkung][backend][velocity]") {
+  praxis::transport::LoopbackBus bus;
+  LoopRobot pro(bus);
+  praxis::transport::Stamped<tk::LimbCtrl> ctrl{};
+  praxis::transport::Stamped<tk::LimbSpeed> vel{};
+  praxis::RobotState<P> s;
+  auto spin = none_command();
+  spin.mode[14] = JointMode::velocity;  // motor 12
+  spin.dq[14] = 0.5;
+  {
+    LoopPro robot(bus, tk::BackendOptions{});
+    pro.all(0.0);
+    REQUIRE(robot.read(s, praxis::Clock::now()));
+
+    robot.write(spin, praxis::Clock::now());
+    REQUIRE(pro.arm_vel.fetch(vel));
+    REQUIRE(vel.message.cmds.size == 1);
+    CHECK(vel.message.cmds[0].name == 12);
+    CHECK(vel.message.cmds[0].spd == 0.5f);
+    CHECK_FALSE(pro.arm_ctrl.fetch(ctrl));  // velocity goes on cmd_vel only
+    CHECK(robot.turning_joints() == 1);
+
+    // The runtime's damping replaces the command: cmd_ctrl holds the joint with kd, and cmd_vel
+    // gets speed 0 (the motor would otherwise keep turning).
+    praxis::JointCommand<P> damping;
+    praxis::damp_covered(damping, s.q, 2.0);
+    robot.write(damping, praxis::Clock::now());
+    REQUIRE(pro.arm_vel.fetch(vel));
+    REQUIRE(vel.message.cmds.size == 1);
+    CHECK(vel.message.cmds[0].name == 12);
+    CHECK(vel.message.cmds[0].spd == 0.0f);
+    REQUIRE(pro.arm_ctrl.fetch(ctrl));
+    CHECK(ctrl.message.cmds[1].name == 12);
+    CHECK(ctrl.message.cmds[1].kp == 0.0f);
+    CHECK(ctrl.message.cmds[1].kd == 2.0f);
+    CHECK(robot.zero_speeds_sent() == 1);
+    CHECK(robot.turning_joints() == 0);
+    robot.write(damping, praxis::Clock::now());
+    CHECK_FALSE(pro.arm_vel.fetch(vel));  // once
+    REQUIRE(pro.arm_ctrl.fetch(ctrl));    // while damping goes on
+
+    // release() stops a turning joint.
+    pro.all(0.0);
+    REQUIRE(robot.acquire(100ms).ok);
+    robot.write(spin, praxis::Clock::now());
+    REQUIRE(pro.arm_vel.fetch(vel));
+    const auto released = robot.release(100ms);
+    CHECK(released.ok);
+    CHECK(released.message.find("speed 0 sent to 1 joint") != std::string::npos);
+    REQUIRE(pro.arm_vel.fetch(vel));
+    CHECK(vel.message.cmds[0].name == 12);
+    CHECK(vel.message.cmds[0].spd == 0.0f);
+    CHECK_FALSE(pro.arm_ctrl.fetch(ctrl));  // nothing else: the stop is not a command for cmd_ctrl
+
+    // And the destructor stops one turning when the backend goes.
+    robot.write(spin, praxis::Clock::now());
+    REQUIRE(pro.arm_vel.fetch(vel));
+    CHECK(vel.message.cmds[0].spd == 0.5f);
+  }
+  REQUIRE(pro.arm_vel.fetch(vel));
+  CHECK(vel.message.cmds[0].name == 12);
+  CHECK(vel.message.cmds[0].spd == 0.0f);
+}
+
+TEST_CASE("tienkung backend: read() and write() allocate nothing, velocity stops included",
+          "[tienkung][backend][allocation]") {
+  praxis::transport::LoopbackBus bus;
+  LoopPro robot(bus, tk::BackendOptions{});
+  LoopRobot pro(bus);
+  praxis::transport::Stamped<tk::LimbSpeed> vel{};
+  praxis::RobotState<P> s;
+  auto spin = none_command();
+  spin.mode[0] = spin.mode[20] = JointMode::velocity;
+  spin.dq[0] = spin.dq[20] = 0.3;
+  praxis::JointCommand<P> damping;
+  pro.all(0.0, {{13, 33072}});
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  praxis::damp_covered(damping, s.q, 2.0);
+  robot.write(spin, praxis::Clock::now());  // first use of every path
+  robot.write(damping, praxis::Clock::now());
+
+  const auto arm = status_of<Pro>(Limb::arm, 0.0, {{13, 33072}});
+  const auto before = praxis::test::thread_allocation_count();
+  std::size_t states = 0;
+  for (int k = 0; k < 2000; ++k) {
+    pro.leg.write(status_of<Pro>(Limb::leg, 0.001 * k));  // no error map: nothing allocated
+    if (k % 2 == 0) pro.arm.write(arm);
+    states += robot.read(s, praxis::Clock::now()) ? 1 : 0;
+    robot.write(k % 3 == 0 ? spin : damping, praxis::Clock::now());
+  }
+  CHECK(praxis::test::thread_allocation_count() - before == 0);
+  CHECK(states == 2000);
+  CHECK(robot.zero_speeds_sent() > 1000);  // every spin was followed by a stop
+  REQUIRE(pro.arm_vel.fetch(vel));
+}
+
+TEST_CASE("tienkung backend: acquire() waits for every limb and the IMU and names what is missing",
+          "[tienkung][backend][lifecycle]") {
+  praxis::transport::LoopbackBus bus;
+  LoopPro robot(bus, tk::BackendOptions{});
+  LoopRobot pro(bus);
+  auto r = robot.acquire(50ms);
+  CHECK_FALSE(r.ok);
+  CHECK(r.message.find("no valid status on rt/leg/status") != std::string::npos);
+
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
+  pro.arm.write(status_of<Pro>(Limb::arm, 0.0));
+  r = robot.acquire(50ms);
+  CHECK_FALSE(r.ok);
+  CHECK(r.message.find("rt/waist/status, rt/head/status, rt/imu/status") != std::string::npos);
+  praxis::RobotStatus status;
+  robot.read_status(status);
+  CHECK(status.lifecycle == praxis::LifecycleStage::failed);
+
+  pro.all(0.3);
+  r = robot.acquire(200ms);
+  REQUIRE(r.ok);
+  robot.read_status(status);
+  CHECK(status.lifecycle == praxis::LifecycleStage::in_control);
+  praxis::RobotState<P> s;
+  REQUIRE(robot.read(s, praxis::Clock::now()));  // the state acquire() found is the loop's first
+  CHECK(s.q[0] == Approx(0.3));
+  CHECK(s.first_faulted_joint() == P);
+  CHECK_FALSE(robot.acquire(50ms).ok);  // already in control
+  CHECK(robot.release(50ms).ok);
+}
+
+TEST_CASE("tienkung arm zeroing: only outside a run, only arm motors, only with the confirmation",
+          "[tienkung][backend][zeroing]") {
+  praxis::transport::LoopbackBus bus;
+  tk::BackendOptions options;
+  options.zeroing_quiet_period = 200ms;
+  LoopPro robot(bus, options);
+  LoopRobot pro(bus);
+  praxis::transport::LoopbackSubscriber<tk::ZeroRequest> set_zero(bus, "rt/arm/cmd_set_zero");
+  praxis::transport::Stamped<tk::ZeroRequest> got{};
+  pro.all(0.0);
+  REQUIRE(robot.acquire(200ms).ok);
+
+  // In control: the tool cannot be made.
+  try {
+    tk::ArmZeroing zeroing(robot);
+    FAIL("ArmZeroing was made while the backend was in control");
+  } catch (const std::logic_error& e) {
+    CHECK(std::string(e.what()).find("in control") != std::string::npos);
+  }
+  praxis::RobotState<P> s;
+  robot.read(s, praxis::Clock::now());
+  praxis::JointCommand<P> damping;
+  praxis::damp_covered(damping, s.q, 2.0);
+  robot.write(damping, praxis::Clock::now());
+  praxis::transport::Stamped<tk::LimbCtrl> ctrl{};
+  REQUIRE(pro.arm_ctrl.fetch(ctrl));
+  REQUIRE(robot.release(50ms).ok);
+
+  {
+    tk::ArmZeroing zeroing(robot);
+    // While it exists the backend cannot be taken into control.
+    const auto r = robot.acquire(50ms);
+    CHECK_FALSE(r.ok);
+    CHECK(r.message.find("ArmZeroing") != std::string::npos);
+    CHECK(r.message.find("rt/arm/cmd_set_zero") != std::string::npos);
+    using Zeroing = tk::ArmZeroing<Pro, Loopback>;
+    CHECK_THROWS_AS(Zeroing(robot), std::logic_error);  // one session at a time
+
+    // A command was written less than the quiet period ago (a loop may still be running).
+    auto z = zeroing.set_zero(12, "zero arm motor 12");
+    CHECK_FALSE(z.ok);
+    CHECK(z.message.find("less than 200 ms ago") != std::string::npos);
+    std::this_thread::sleep_for(250ms);
+
+    z = zeroing.set_zero(31, "zero arm motor 31");
+    CHECK_FALSE(z.ok);
+    CHECK(z.message.find("not an arm motor of tienkung_pro") != std::string::npos);
+    z = zeroing.set_zero(12, "yes");
+    CHECK_FALSE(z.ok);
+    CHECK(z.message.find("\"zero arm motor 12\"") != std::string::npos);
+    CHECK_FALSE(set_zero.fetch(got));  // nothing went out so far
+
+    z = zeroing.set_zero(12, tk::ArmZeroing<Pro, Loopback>::confirmation(12));
+    CHECK(z.ok);
+    REQUIRE(set_zero.fetch(got));
+    CHECK(got.message.data.view() == "12");
+
+    // No joint command leaves while the session holds the robot.
+    robot.write(damping, praxis::Clock::now());
+    CHECK_FALSE(pro.arm_ctrl.fetch(ctrl));
+    CHECK(robot.commands_withheld_while_zeroing() == 1);
+  }
+  // Closed: the backend can be taken again.
+  pro.all(0.0);
+  CHECK(robot.acquire(200ms).ok);
+  robot.release(50ms);
+}
+
+// ---- through RobotController ----
+
+namespace tienkung_backend_test {
+
+struct HoldController {
+  static constexpr std::size_t N = P;
+  double dt = 0.002, kp = 40.0, kd = 2.0;
+  std::array<double, N> init_pos = Pro::stand_pose;
+  std::array<double, N> jpos_des = Pro::stand_pose;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() { jpos_des = init_pos; }
+  std::array<float, 1> log() const { return {0.0f}; }
+};
+
+// The Tienkung has no gamepad topic in this backend: the test holds the buttons, and stamps each
+// state with the simulated clock the controller runs on. Everything else is the backend's.
+struct PadBridge {
+  using model = Pro;
+  static constexpr praxis::JointModeSet joint_modes = LoopPro::joint_modes;
+  LoopPro* robot;
+  praxis::GamepadState pad{};
+  bool read(praxis::RobotState<P>& s, praxis::TimePoint now) {
+    if (!robot->read(s, now)) return false;
+    s.gamepad = pad;
+    s.stamp = now;
+    return true;
+  }
+  void write(const praxis::JointCommand<P>& c, praxis::TimePoint now) { robot->write(c, now); }
+};
+
+praxis::TimePoint at(double seconds) { return praxis::TimePoint{} + praxis::from_seconds(seconds); }
+
+}  // namespace tienkung_backend_test
+
+TEST_CASE("tienkung backend: a motor reporting offline sends RobotController from CTRL to damping",
+          "[tienkung][backend][faults][controller]") {
+  praxis::transport::LoopbackBus bus;
+  LoopPro robot(bus, tk::BackendOptions{});
+  LoopRobot pro(bus);
+  PadBridge bridge{&robot};
+  praxis::ControllerOptions options;
+  options.print = false;
+  praxis::RobotController<PadBridge, HoldController> controller(bridge, options);
+  std::map<std::uint16_t, std::uint32_t> errors;
+  praxis::TimePoint now{};
+  const auto run_until = [&](double seconds) {
+    while (now < at(seconds)) {
+      now += 2ms;
+      const double t = praxis::to_seconds(now - praxis::TimePoint{});
+      bridge.pad = {};
+      bridge.pad.set(praxis::GamepadButton::R2, t >= 0.1 && t < 1.1);
+      bridge.pad.set(praxis::GamepadButton::A, t >= 1.4 && t < 1.45);
+      pro.all(0.0, errors);
+      controller.step(now);
+    }
+  };
+  run_until(1.6);
+  REQUIRE(controller.state() == praxis::ControlState::ctrl);
+  CHECK_FALSE(controller.safety().joint_fault);
+  praxis::transport::Stamped<tk::LimbCtrl> ctrl{};
+  REQUIRE(pro.arm_ctrl.fetch(ctrl));
+  CHECK(ctrl.message.cmds[0].kp == 40.0f);  // HoldController's gains reach the arms' cmd_ctrl
+
+  errors[22] = 33072;  // right_shoulder_roll (joint 21): device offline
+  run_until(1.7);
+  CHECK(controller.safety().joint_fault);
+  CHECK(controller.safety().faulted_joint == 21);
+  CHECK(controller.state() == praxis::ControlState::damping);
+  REQUIRE(pro.arm_ctrl.fetch(ctrl));
+  for (std::size_t k = 0; k < ctrl.message.cmds.size; ++k) CHECK(ctrl.message.cmds[k].kp == 0.0f);
+  controller.flush();
+  const auto t = controller.transitions();
+  REQUIRE_FALSE(t.empty());
+  CHECK(t.back().cause == praxis::motion::SelectionCause::joint_fault);
+
+  // A motor fault code (encoder error) keeps it there, whatever the gamepad says.
+  errors[22] = 8;
+  run_until(2.0);
+  CHECK(controller.state() == praxis::ControlState::damping);
+}
+
+// ---- over Cyclone DDS ----
+
+namespace tienkung_backend_test {
+
+// A Lite written against the Cyclone C API directly, its topics under `prefix` (so tests sharing a
+// domain do not hear each other). Without type information in its descriptors (`announce_types`
+// false) it announces its types the way rmw_fastrtps does, so readers match on the type name alone
+// and decode whatever bytes arrive; `layout` is the MotorStatus it sends (always under the type
+// name bodyctrl_msgs::msg::dds_::MotorStatusMsg_).
+class RawLite {
+ public:
+  RawLite(std::uint32_t domain, bool announce_types, std::string prefix = "rt/",
+          StatusLayout layout = StatusLayout::with_error)
+      : participant_(dds_create_participant(domain, nullptr, nullptr)), layout_(layout) {
+    REQUIRE(participant_ > 0);
+    dds_qos_t* qos = dds_create_qos();
+    dds_qset_reliability(qos, DDS_RELIABILITY_RELIABLE, DDS_SECS(1));
+    dds_qset_history(qos, DDS_HISTORY_KEEP_LAST, 10);
+    const auto topic = [&](const char* name, const dds_topic_descriptor_t* d) {
+      const std::string full = prefix + name;
+      const dds_entity_t t =
+          dds_create_topic(participant_, announce_types ? d : untyped(d), full.c_str(), nullptr, nullptr);
+      REQUIRE(t > 0);
+      return t;
+    };
+    const dds_topic_descriptor_t* status =
+        layout == StatusLayout::with_error ? &bodyctrl_msgs_msg_dds__MotorStatusMsg__desc
+                                           : &bodyctrl_msgs_layout_MotorStatusMsgNoError_desc;
+    REQUIRE(layout != StatusLayout::with_voltage);
+    leg_ = dds_create_writer(participant_, topic("leg/status", status), qos, nullptr);
+    arm_ = dds_create_writer(participant_, topic("arm/status", status), qos, nullptr);
+    imu_ = dds_create_writer(participant_, topic("imu/status", &bodyctrl_msgs_msg_dds__Imu__desc), qos, nullptr);
+    arm_ctrl_ =
+        dds_create_reader(participant_, topic("arm/cmd_ctrl", &bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc), qos, nullptr);
+    leg_vel_ =
+        dds_create_reader(participant_, topic("leg/cmd_vel", &bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc), qos, nullptr);
+    set_zero_ = dds_create_reader(participant_, topic("arm/cmd_set_zero", &std_msgs_msg_dds__String__desc), qos, nullptr);
+    dds_delete_qos(qos);
+    REQUIRE((leg_ > 0 && arm_ > 0 && imu_ > 0 && arm_ctrl_ > 0 && leg_vel_ > 0 && set_zero_ > 0));
+  }
+  ~RawLite() { dds_delete(participant_); }
+  RawLite(const RawLite&) = delete;
+  RawLite& operator=(const RawLite&) = delete;
+
+  bool wait_readers(praxis::Duration timeout = 5s) {
+    const auto deadline = praxis::Clock::now() + timeout;
+    while (praxis::Clock::now() < deadline) {
+      if (matched_writer(leg_) && matched_writer(arm_) && matched_writer(imu_)) return true;
+      std::this_thread::sleep_for(5ms);
+    }
+    return false;
+  }
+  bool wait_writers(praxis::Duration timeout = 5s) {
+    const auto deadline = praxis::Clock::now() + timeout;
+    while (praxis::Clock::now() < deadline) {
+      if (matched_reader(arm_ctrl_) && matched_reader(leg_vel_)) return true;
+      std::this_thread::sleep_for(5ms);
+    }
+    return false;
+  }
+
+  // Every motor of the limb, motor `error_motor` with `error`. No assertions here: the streamer
+  // calls these from its own thread (Catch's assertions are for the test's thread).
+  bool send_status(Limb limb, float base, std::uint16_t error_motor = 0, std::uint32_t error = 0) {
+    const tk::LimbSpec& spec = *tk::find_limb<Lite>(limb);
+    std::vector<bodyctrl_msgs_msg_dds__MotorStatus_> m;
+    std::vector<bodyctrl_msgs_layout_MotorStatusNoError> short_m;
+    for (std::size_t j = spec.first; j < spec.first + spec.count; ++j) {
+      const std::uint16_t id = Lite::motor_ids[j];
+      m.push_back({id, base + 0.01f * static_cast<float>(j), 0.0f, 2.0f, 36.0f, id == error_motor ? error : 0u});
+      short_m.push_back({id, base + 0.01f * static_cast<float>(j), 0.0f, 2.0f, 36.0f});
+    }
+    const auto n = static_cast<std::uint32_t>(m.size());
+    std::array<char, 1> frame{};
+    const dds_entity_t writer = limb == Limb::leg ? leg_ : arm_;
+    if (layout_ == StatusLayout::with_error) {
+      bodyctrl_msgs_msg_dds__MotorStatusMsg_ msg{};
+      msg.header.frame_id = frame.data();
+      msg.status = {n, n, m.data(), false};
+      return dds_write(writer, &msg) == DDS_RETCODE_OK;
+    } else {
+      bodyctrl_msgs_layout_MotorStatusMsgNoError msg{};
+      msg.header.frame_id = frame.data();
+      msg.status = {n, n, short_m.data(), false};
+      return dds_write(writer, &msg) == DDS_RETCODE_OK;
+    }
+  }
+  bool send_imu() {
+    std::array<char, 1> frame{};
+    bodyctrl_msgs_msg_dds__Imu_ imu{};
+    imu.header.frame_id = frame.data();
+    imu.orientation.w = 1.0;
+    imu.linear_acceleration.z = 9.81;
+    return dds_write(imu_, &imu) == DDS_RETCODE_OK;
+  }
+
+  // The next sample on a command reader within `timeout`, as (motor id, value) pairs: kp for
+  // cmd_ctrl, spd for cmd_vel, the text for cmd_set_zero (id 0).
+  std::vector<std::pair<std::uint16_t, float>> take_ctrl(praxis::Duration timeout = 2s) {
+    return take<bodyctrl_msgs_msg_dds__CmdMotorCtrl_>(arm_ctrl_, timeout, [](const auto& s, auto& out) {
+      for (std::uint32_t k = 0; k < s.cmds._length; ++k) out.emplace_back(s.cmds._buffer[k].name, s.cmds._buffer[k].kp);
+    });
+  }
+  std::vector<std::pair<std::uint16_t, float>> take_speed(praxis::Duration timeout = 2s) {
+    return take<bodyctrl_msgs_msg_dds__CmdSetMotorSpeed_>(leg_vel_, timeout, [](const auto& s, auto& out) {
+      for (std::uint32_t k = 0; k < s.cmds._length; ++k) out.emplace_back(s.cmds._buffer[k].name, s.cmds._buffer[k].spd);
+    });
+  }
+  std::string take_zero(praxis::Duration timeout = 2s) {
+    std::string text;
+    take<std_msgs_msg_dds__String_>(set_zero_, timeout, [&](const auto& s, auto&) { text = s.data; });
+    return text;
+  }
+
+ private:
+  static const dds_topic_descriptor_t* untyped(const dds_topic_descriptor_t* d) {
+    static std::map<const dds_topic_descriptor_t*, dds_topic_descriptor_t> copies;
+    const auto it = copies.find(d);
+    if (it != copies.end()) return &it->second;
+    const bool status = d == &bodyctrl_msgs_layout_MotorStatusMsgNoError_desc;
+    const dds_topic_descriptor_t copy{d->m_size,  d->m_align, d->m_flagset & ~DDS_TOPIC_XTYPES_METADATA,
+                                      d->m_nkeys, status ? "bodyctrl_msgs::msg::dds_::MotorStatusMsg_" : d->m_typename,
+                                      d->m_keys,
+                                      d->m_nops,  d->m_ops,   d->m_meta,
+                                      {nullptr, 0}, {nullptr, 0}, d->restrict_data_representation};
+    return &copies.emplace(d, copy).first->second;
+  }
+  static bool matched_writer(dds_entity_t w) {
+    dds_publication_matched_status_t s{};
+    dds_get_publication_matched_status(w, &s);
+    return s.current_count > 0;
+  }
+  static bool matched_reader(dds_entity_t r) {
+    dds_subscription_matched_status_t s{};
+    dds_get_subscription_matched_status(r, &s);
+    return s.current_count > 0;
+  }
+  template <class T, class F>
+  std::vector<std::pair<std::uint16_t, float>> take(dds_entity_t reader, praxis::Duration timeout, F&& f) {
+    std::vector<std::pair<std::uint16_t, float>> out;
+    const auto deadline = praxis::Clock::now() + timeout;
+    while (praxis::Clock::now() < deadline) {
+      void* samples[1] = {nullptr};
+      dds_sample_info_t info[1];
+      const dds_return_t n = dds_take(reader, samples, info, 1, 1);
+      if (n > 0) {
+        const bool valid = info[0].valid_data;
+        if (valid) f(*static_cast<const T*>(samples[0]), out);
+        dds_return_loan(reader, samples, n);
+        if (valid) return out;
+      }
+      std::this_thread::sleep_for(1ms);
+    }
+    return out;
+  }
+
+  dds_entity_t participant_;
+  StatusLayout layout_;
+  dds_entity_t leg_ = 0, arm_ = 0, imu_ = 0, arm_ctrl_ = 0, leg_vel_ = 0, set_zero_ = 0;
+};
+
+// The robot's status stream while a test waits in acquire(): every limb and the IMU every 2 ms.
+class Streamer {
+ public:
+  Streamer(RawLite& robot, float base, std::uint16_t error_motor = 0, std::uint32_t error = 0)
+      : thread_([this, &robot, base, error_motor, error] {
+          while (!stop_.load()) {
+            const bool ok = robot.send_status(Limb::arm, base, error_motor, error) && robot.send_imu() &&
+                            robot.send_status(Limb::leg, base, error_motor, error);
+            if (!ok) failed_.fetch_add(1);
+            std::this_thread::sleep_for(2ms);
+          }
+        }) {}
+  ~Streamer() {
+    stop_ = true;
+    thread_.join();
+    CHECK(failed_.load() == 0);  // every dds_write of the robot succeeded
+  }
+  Streamer(const Streamer&) = delete;
+  Streamer& operator=(const Streamer&) = delete;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<int> failed_{0};
+  std::thread thread_;
+};
+
+constexpr std::uint32_t k_domain_main = 9;
+constexpr std::uint32_t k_domain_layout = 8;
+
+}  // namespace tienkung_backend_test
+
+TEST_CASE("tienkung backend over Cyclone: limb statuses in, per-limb commands out, speed 0 at the end, zeroing",
+          "[tienkung][backend][dds]") {
+  RawLite lite(k_domain_main, true);
+  std::vector<std::pair<std::uint16_t, float>> speeds;
+  {
+    DdsLite robot(DdsLite::robot("lo", k_domain_main));
+    REQUIRE(lite.wait_readers());
+    REQUIRE(lite.wait_writers());
+    {
+      Streamer stream(lite, 0.2f, 12, 2);  // motor 12 (left_shoulder_roll) reports over-current
+      const auto r = robot.acquire(3s);
+      INFO(r.message);
+      REQUIRE(r.ok);
+      praxis::RobotState<Lite::joint_count> s;
+      REQUIRE(robot.read(s, praxis::Clock::now()));
+      CHECK(s.q[0] == Approx(0.2));
+      CHECK(s.q[12] == Approx(0.2 + 0.12));  // motor 11, from rt/arm/status
+      CHECK(s.tau[12] == Approx(2.0 * 3.207));
+      CHECK(s.health[13].faults == praxis::k_joint_driver_error);
+      CHECK(s.health[13].error_code == 2);
+      CHECK(s.first_faulted_joint() == 13);
+    }
+    // Arms in hybrid mode, one leg joint in velocity mode.
+    praxis::JointCommand<Lite::joint_count> c;
+    c.mode.fill(JointMode::none);
+    for (std::size_t j = 12; j < 20; ++j) {
+      c.mode[j] = JointMode::position;
+      c.kp[static_cast<Eigen::Index>(j)] = 25.0;
+    }
+    c.mode[3] = JointMode::velocity;  // left knee, motor 54
+    c.dq[3] = 0.25;
+    robot.write(c, praxis::Clock::now());
+    const auto ctrl = lite.take_ctrl();
+    REQUIRE(ctrl.size() == 8);
+    CHECK(ctrl[0] == std::pair<std::uint16_t, float>{11, 25.0f});
+    CHECK(ctrl[7] == std::pair<std::uint16_t, float>{24, 25.0f});
+    speeds = lite.take_speed();
+    REQUIRE(speeds.size() == 1);
+    CHECK(speeds[0] == std::pair<std::uint16_t, float>{54, 0.25f});
+    CHECK(robot.release(1s).ok);  // speed 0 to the knee
+    speeds = lite.take_speed();
+    REQUIRE(speeds.size() == 1);
+    CHECK(speeds[0] == std::pair<std::uint16_t, float>{54, 0.0f});
+
+    // Released, quiet for the default second: zeroing motor 23 reaches the robot as "23".
+    std::this_thread::sleep_for(1100ms);
+    {
+      tk::ArmZeroing zeroing(robot);
+      const auto z = zeroing.set_zero(23, "zero arm motor 23");
+      INFO(z.message);
+      CHECK(z.ok);
+      CHECK(lite.take_zero() == "23");
+      CHECK(zeroing.set_zero(15, "zero arm motor 15").message.find("not an arm motor of tienkung_lite") !=
+            std::string::npos);
+      robot.write(c, praxis::Clock::now());  // withheld while the session holds the robot
+      CHECK(lite.take_speed(200ms).empty());
+    }
+
+    robot.write(c, praxis::Clock::now());  // the knee turns again ...
+    speeds = lite.take_speed();
+    REQUIRE(speeds.size() == 1);
+    CHECK(speeds[0].second == 0.25f);
+  }
+  // ... and the backend's destructor stopped it.
+  speeds = lite.take_speed();
+  REQUIRE(speeds.size() == 1);
+  CHECK(speeds[0] == std::pair<std::uint16_t, float>{54, 0.0f});
+}
+
+namespace tienkung_backend_test {
+// The backend's topics under `prefix`.
+tk::BackendOptions under(const std::string& prefix, std::uint32_t domain) {
+  tk::BackendOptions o;
+  o.dds = {domain, "lo"};
+  for (std::size_t k = 0; k < tk::k_limb_kinds; ++k) {
+    const std::string base = prefix + std::string(tk::to_string(static_cast<Limb>(k))) + "/";
+    o.topics.limbs[k] = {base + "status", base + "cmd_ctrl", base + "cmd_vel"};
+  }
+  o.topics.imu = prefix + "imu/status";
+  o.topics.set_zero = prefix + "arm/cmd_set_zero";
+  return o;
+}
+}  // namespace tienkung_backend_test
+
+TEST_CASE("tienkung backend over Cyclone: a MotorStatus layout shorter than the robot's is refused, not misread",
+          "[tienkung][backend][dds][layout]") {
+  // The robot sends TG2.0 statuses (24 bytes per motor) and announces no type information, as
+  // rmw_fastrtps does: the reader matches on the type name and decodes at its own 20-byte stride.
+  RawLite lite(k_domain_layout, false, "short/");
+  using Misconfigured = tk::TienkungBackend<Lite, StatusLayout::without_error>;
+  Misconfigured robot(under("short/", k_domain_layout));
+  REQUIRE(lite.wait_readers());
+  Streamer stream(lite, 0.2f);
+  const auto r = robot.acquire(1s);
+  CHECK_FALSE(r.ok);
+  INFO(r.message);
+  CHECK(r.message.find("no valid status on short/leg/status") != std::string::npos);
+  CHECK(r.message.find("topic \"short/leg/status\"") != std::string::npos);
+  CHECK(r.message.find("a MotorStatus layout shorter than the robot's misreads the names") != std::string::npos);
+  CHECK(robot.state_reader<0>().rejected() > 0);
+}
+
+TEST_CASE("tienkung backend over Cyclone: a MotorStatus layout longer than the robot's gets nothing, and says why",
+          "[tienkung][backend][dds][layout]") {
+  // The robot sends 20-byte statuses; a reader of 24-byte ones finds too few bytes and DDS drops
+  // every sample before the codec sees it.
+  RawLite lite(k_domain_layout, false, "long/", StatusLayout::without_error);
+  tk::TienkungBackend<Lite> robot(under("long/", k_domain_layout));
+  REQUIRE(lite.wait_readers());
+  Streamer stream(lite, 0.2f);
+  const auto r = robot.acquire(1s);
+  CHECK_FALSE(r.ok);
+  INFO(r.message);
+  CHECK(r.message.find("no valid status on long/leg/status") != std::string::npos);
+  CHECK(r.message.find("layout longer than the robot's (configured: with_error, 24 bytes per motor)") !=
+        std::string::npos);
+  CHECK(robot.state_reader<0>().received() == 0);
+  CHECK(robot.states_accepted<1>() == 0);
+}
