@@ -1,0 +1,259 @@
+#pragma once
+// AuroraBackend<Model, Transport>: a Fourier robot (GR-1, GR-2, GR-3, N1) through Fourier's Aurora
+// over Cyclone DDS. The joint level is the generic DdsBackend running AuroraTopics (topics.hpp);
+// this class adds what is Aurora's own: taking control through its state machine and handing it
+// back (take_control.hpp), the FSM as RobotStatus, contact data for readers outside the cycle.
+//
+//   praxis::aurora::AuroraBackend<praxis::aurora::GR2> robot(praxis::aurora::BackendOptions{});
+//   auto taken = robot.acquire(3s);      // PdStand, stable, UserCmd, PD configuration
+//   ... read() / write() in the loop: complete control groups on robot_control_group_cmd
+//   robot.release(3s);                   // PdStand (or SecurityProtection)
+//
+// FSM requests and the initial PD configuration are sent by acquire() / release() only, on the
+// caller's thread, never from the cycle. read() and write() never block. Commands leave only
+// between a successful acquire() and release(), and only while aurora_state reports the state
+// acquire() established.
+// Not here yet: the robot's own walking (state 3, velocity source 2, velocity_cmd; the pure parts
+// are in codec.hpp: clamp_velocity, and the topic names are options), hence no capabilities.
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+#include <praxis/idl/fourier_msgs.h>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/hardware/aurora/codec.hpp"
+#include "praxis/hardware/aurora/fsm.hpp"
+#include "praxis/hardware/aurora/models.hpp"
+#include "praxis/hardware/aurora/take_control.hpp"
+#include "praxis/hardware/aurora/topics.hpp"
+#include "praxis/hardware/capabilities.hpp"
+#include "praxis/hardware/dds_backend.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace praxis::aurora {
+
+inline constexpr std::uint32_t k_default_domain = 123;  // Aurora's config.yaml DomainID
+
+struct BackendOptions {
+  dds::DdsOptions dds{k_default_domain, ""};
+  Duration link_timeout = std::chrono::milliseconds(100);  // state topics run at 500 Hz
+  WireOptions wire{};
+  SequenceOptions sequence{};  // its topic names are taken from `wire` by the backend
+  Duration poll_period = std::chrono::milliseconds(2);  // acquire() / release() look this often
+};
+
+template <AuroraModel M, class Transport = dds::DdsTransport>
+class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transport> {
+  using Topics = AuroraTopics<M, BackendOptions>;
+  using Base = DdsBackend<Topics, Transport>;
+  static constexpr std::size_t N = M::joint_count;
+
+ public:
+  // The robot: Aurora's domain on the interface that reaches it, topics prefixed when a serial is given.
+  static BackendOptions robot(std::string interface, const std::string& robot_name = {}, const std::string& serial = {}) {
+    BackendOptions o;
+    o.dds = {k_default_domain, std::move(interface)};
+    o.wire.topics = TopicNames{}.prefixed(robot_name, serial);
+    return o;
+  }
+
+  explicit AuroraBackend(BackendOptions options)
+    requires std::is_same_v<Transport, dds::DdsTransport>
+      : Base(std::move(options)) {
+    make_publishers();
+  }
+  AuroraBackend(typename Transport::Context& transport, BackendOptions options) : Base(transport, std::move(options)) {
+    make_publishers();
+  }
+  AuroraBackend(const AuroraBackend&) = delete;
+  AuroraBackend& operator=(const AuroraBackend&) = delete;
+
+  // ---- lifecycle ----
+
+  // Waits up to `timeout` for a valid robot_control_group_state, then runs the take-control
+  // sequence (each step with its own timeout, BackendOptions::sequence).
+  LifecycleResult acquire(Duration timeout) {
+    lifecycle_.store(LifecycleStage::acquiring);
+    auto& c = this->codec_context();
+    c.control_state.store(Topics::k_not_in_control, std::memory_order_release);
+    const auto& o = this->options();
+    const auto wait = this->wait_for_state(timeout);
+    if (!wait.ok) {
+      std::string why = "no valid state on " + o.wire.topics.group_state + " within " + std::to_string(to_ms(timeout)) +
+                        " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      if (wait.invalid > 0) {
+        why += ": " + std::to_string(wait.invalid) + " invalid ones arrived, the last: " +
+               describe<M>(last_state_fault(), o.wire.topics.group_state);
+      }
+      return fail(std::move(why));
+    }
+    auto sequence = FsmSequence::take_control(sequence_options());
+    if (auto r = run(sequence); !r.ok) return r;
+    c.allowed_groups.store(allowed_groups(), std::memory_order_relaxed);
+    c.control_state.store(static_cast<int>(o.sequence.control_state), std::memory_order_release);
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control,
+            "robot in " + FsmSequence::state_name(static_cast<std::uint8_t>(o.sequence.control_state)) +
+                ", PD configuration sent on " + o.wire.topics.motor_config + "; commands on " +
+                o.wire.topics.group_command};
+  }
+
+  // Stops the commands, then asks for BackendOptions::sequence.release_state and awaits it.
+  LifecycleResult release(Duration) {
+    lifecycle_.store(LifecycleStage::releasing);
+    this->codec_context().control_state.store(Topics::k_not_in_control, std::memory_order_release);
+    auto sequence = FsmSequence::release(sequence_options());
+    if (auto r = run(sequence); !r.ok) return r;
+    lifecycle_.store(LifecycleStage::released);
+    return {true, LifecycleStage::released,
+            "robot in " + FsmSequence::state_name(static_cast<std::uint8_t>(this->options().sequence.release_state)) +
+                "; stopped sending " + this->options().wire.topics.group_command};
+  }
+
+  // ---- status ----
+
+  bool read_status(RobotStatus& out) {
+    out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
+    out.reported_mode = mode_of(this->codec_context().whole_body.load(std::memory_order_acquire));
+    out.assumed_mode = out.lifecycle == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
+    this->read_link(out.link);
+    ++out.sequence;
+    return true;
+  }
+
+  // Aurora's whole-body states on praxis' modes.
+  [[nodiscard]] static constexpr RobotMode mode_of(int whole_body) {
+    switch (whole_body) {
+      case static_cast<int>(WholeBodyState::joint_stand):
+      case static_cast<int>(WholeBodyState::pd_stand): return RobotMode::prepare;
+      case static_cast<int>(WholeBodyState::security): return RobotMode::damping;
+      case static_cast<int>(k_locomotion_state): return RobotMode::locomotion;
+      case static_cast<int>(WholeBodyState::user_cmd):
+      case static_cast<int>(WholeBodyState::upper_body_user_cmd): return RobotMode::user;
+      default: return RobotMode::unknown;
+    }
+  }
+
+  // ---- what the robot reported, readable from any thread ----
+
+  // aurora_state.whole_body_fsm_state, or -1 before the first report.
+  [[nodiscard]] int whole_body_state() const { return this->codec_context().whole_body.load(std::memory_order_acquire); }
+  [[nodiscard]] int stable_level() const { return this->codec_context().stable_level.load(std::memory_order_relaxed); }
+  // The newest contact_data_pub sample not read yet (one reader: call it from one thread).
+  bool read_contact(ContactState& out) {
+    auto& box = this->codec_context().contact;
+    if (!box.fetch()) return false;
+    out = box.value();
+    return true;
+  }
+
+  // ---- counters (for tests and reports) ----
+  [[nodiscard]] StateDecode last_state_fault() const {
+    return Topics::unpack_state(this->codec_context().last_state_fault.load(std::memory_order_relaxed));
+  }
+  // Why the last refused command was refused (fault, group, joint); describe<M>() words it.
+  [[nodiscard]] CommandEncode last_command_fault() const {
+    return Topics::unpack_command(this->codec_context().last_command_fault.load(std::memory_order_relaxed));
+  }
+  [[nodiscard]] std::uint64_t commands_refused() const { return this->codec_context().refused.load(); }
+  [[nodiscard]] std::uint64_t commands_outside_control() const { return this->codec_context().outside_control.load(); }
+  [[nodiscard]] std::uint64_t groups_withheld() const { return this->codec_context().withheld_groups.load(); }
+  [[nodiscard]] std::uint64_t group_commands_sent() const { return Base::template commands_sent<k_group_command_topic>(); }
+  [[nodiscard]] std::uint64_t gain_updates_sent() const { return Base::template commands_sent<k_motor_config_topic>(); }
+  [[nodiscard]] std::uint64_t fsm_requests_sent() const { return fsm_requests_sent_; }
+  [[nodiscard]] std::uint64_t motor_configs_sent() const { return motor_configs_sent_; }
+
+ private:
+  using RequestTopic = EncodedCommandTopic<N, typename Topics::Context, WholeBodyRequestWire, StateRequestValue,
+                                           HeaderMessageToWire<WholeBodyRequestWire, StateRequestValue>>;
+  using ConfigTopic = EncodedCommandTopic<N, typename Topics::Context, MotorConfigWire, MotorConfigValue, MotorConfigToWire>;
+  using RequestWriter = typename detail::topic_writer<Transport, RequestTopic>::type;
+  using ConfigWriter = typename detail::topic_writer<Transport, ConfigTopic>::type;
+
+  void make_publishers() {
+    const auto& o = this->options();
+    RequestTopic request;
+    request.name = o.wire.topics.whole_body_request;
+    request.descriptor = dds::with_type_name(&fourier_msgs_msg_WholeBodyFsmStateChangeCmd_desc, o.wire.types.whole_body_request);
+    request.qos = o.wire.qos;
+    requests_ = detail::topic_writer<Transport, RequestTopic>::make(this->context(), request);
+    ConfigTopic config;
+    config.name = o.wire.topics.motor_config;
+    config.descriptor = dds::with_type_name(&fourier_msgs_msg_RobotMotorCfgGroupCmd_desc, o.wire.types.motor_config);
+    config.qos = o.wire.qos;
+    configs_ = detail::topic_writer<Transport, ConfigTopic>::make(this->context(), config);
+  }
+
+  SequenceOptions sequence_options() const {
+    SequenceOptions s = this->options().sequence;
+    const auto& t = this->options().wire.topics;
+    s.topics = {t.aurora_state, t.stand_pose, t.whole_body_request, t.motor_config};
+    return s;
+  }
+
+  GroupMask allowed_groups() const {
+    return this->options().sequence.control_state == WholeBodyState::upper_body_user_cmd ? upper_body_groups<M>()
+                                                                                          : k_all_groups<M>;
+  }
+
+  // Drives a sequence to its end: reads the robot's reports, sends what the sequence asks for.
+  LifecycleResult run(FsmSequence& sequence) {
+    auto& c = this->codec_context();
+    RobotState<N> scratch{};
+    sequence.start(Clock::now());
+    for (;;) {
+      this->read(scratch, Clock::now());  // merges aurora_state and the stand pose into the context
+      Observation seen;
+      if (const int s = c.whole_body.load(std::memory_order_acquire); s >= 0) seen.whole_body = static_cast<std::uint8_t>(s);
+      if (const int l = c.stable_level.load(std::memory_order_relaxed); l >= 0) seen.stable_level = static_cast<std::uint8_t>(l);
+      const SequenceAction a = sequence.step(seen, Clock::now());
+      switch (a.kind) {
+        case SequenceAction::Kind::request_state:
+          requests_->write(StateRequestValue{static_cast<std::uint8_t>(a.state)});
+          ++fsm_requests_sent_;
+          break;
+        case SequenceAction::Kind::send_motor_config: send_initial_gains(); break;
+        case SequenceAction::Kind::done: return {true, lifecycle_.load(), ""};
+        case SequenceAction::Kind::failed: return fail(sequence.error());
+        case SequenceAction::Kind::none: break;
+      }
+      std::this_thread::sleep_for(this->options().poll_period);
+    }
+  }
+
+  // The model's example gains for every group the control state accepts; write() sends changes
+  // from there on.
+  void send_initial_gains() {
+    auto& c = this->codec_context();
+    JointVector<N> kp, kd;
+    default_gains<M>(kp, kd);
+    MotorConfigValue v;
+    motor_config<M>(kp, kd, allowed_groups(), v);
+    configs_->write(v);
+    ++motor_configs_sent_;
+    c.sent_kp = kp;
+    c.sent_kd = kd;
+    c.gains_sent_at = Clock::now();
+  }
+
+  LifecycleResult fail(std::string why) {
+    lifecycle_.store(LifecycleStage::failed);
+    return {false, LifecycleStage::failed, std::move(why)};
+  }
+  static long long to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
+
+  std::unique_ptr<RequestWriter> requests_;
+  std::unique_ptr<ConfigWriter> configs_;
+  std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
+  std::uint64_t fsm_requests_sent_ = 0;
+  std::uint64_t motor_configs_sent_ = 0;
+};
+
+}  // namespace praxis::aurora
