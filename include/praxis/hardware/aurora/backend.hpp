@@ -174,8 +174,8 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   using RequestTopic = EncodedCommandTopic<N, typename Topics::Context, WholeBodyRequestWire, StateRequestValue,
                                            HeaderMessageToWire<WholeBodyRequestWire, StateRequestValue>>;
   using ConfigTopic = EncodedCommandTopic<N, typename Topics::Context, MotorConfigWire, MotorConfigValue, MotorConfigToWire>;
-  using RequestWriter = typename detail::topic_writer<Transport, RequestTopic>::type;
-  using ConfigWriter = typename detail::topic_writer<Transport, ConfigTopic>::type;
+  using RequestWriter = typename praxis::detail::topic_writer<Transport, RequestTopic>::type;
+  using ConfigWriter = typename praxis::detail::topic_writer<Transport, ConfigTopic>::type;
 
   void make_publishers() {
     const auto& o = this->options();
@@ -183,12 +183,12 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     request.name = o.wire.topics.whole_body_request;
     request.descriptor = dds::with_type_name(&fourier_msgs_msg_WholeBodyFsmStateChangeCmd_desc, o.wire.types.whole_body_request);
     request.qos = o.wire.qos;
-    requests_ = detail::topic_writer<Transport, RequestTopic>::make(this->context(), request);
+    requests_ = praxis::detail::topic_writer<Transport, RequestTopic>::make(this->context(), request);
     ConfigTopic config;
     config.name = o.wire.topics.motor_config;
     config.descriptor = dds::with_type_name(&fourier_msgs_msg_RobotMotorCfgGroupCmd_desc, o.wire.types.motor_config);
     config.qos = o.wire.qos;
-    configs_ = detail::topic_writer<Transport, ConfigTopic>::make(this->context(), config);
+    configs_ = praxis::detail::topic_writer<Transport, ConfigTopic>::make(this->context(), config);
   }
 
   SequenceOptions sequence_options() const {
