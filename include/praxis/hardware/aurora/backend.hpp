@@ -105,11 +105,14 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
                 o.wire.topics.group_command};
   }
 
-  // Stops the commands, then asks for BackendOptions::sequence.release_state and awaits it.
-  LifecycleResult release(Duration) {
+  // Stops the commands, then asks for BackendOptions::sequence.release_state and awaits it for
+  // `timeout` or sequence.release_timeout, whichever is shorter.
+  LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
     this->codec_context().control_state.store(Topics::k_not_in_control, std::memory_order_release);
-    auto sequence = FsmSequence::release(sequence_options());
+    auto options = sequence_options();
+    if (timeout > Duration::zero() && timeout < options.release_timeout) options.release_timeout = timeout;
+    auto sequence = FsmSequence::release(options);
     if (auto r = run(sequence); !r.ok) return r;
     lifecycle_.store(LifecycleStage::released);
     return {true, LifecycleStage::released,

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -19,6 +20,7 @@
 
 #include <praxis/idl/fourier_msgs.h>
 
+#include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/aurora/backend.hpp"
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/capabilities.hpp"
@@ -326,6 +328,49 @@ TEST_CASE("aurora backend (loopback): another robot's groups, or none, fail acqu
                                   "values, gr2 expects 1"));
     CHECK(robot.state == 0);  // no request was sent
   }
+}
+
+namespace aurora_backend_test {
+// A user controller that holds the model's stand pose.
+template <class Model>
+struct Hold {
+  static constexpr std::size_t N = Model::joint_count;
+  double dt = 0.002, kp = 60.0, kd = 2.0;
+  std::array<double, N> init_pos = Model::stand_pose;
+  std::array<double, N> jpos_des = Model::stand_pose;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() { jpos_des = init_pos; }
+  std::array<float, 0> log() const { return {}; }
+};
+}  // namespace aurora_backend_test
+
+TEST_CASE("aurora backend (loopback): the RobotController takes control, damps in complete groups, hands back",
+          "[aurora][backend][controller]") {
+  praxis::transport::LoopbackBus bus;
+  LoopbackGR2 backend(bus, quick_options());
+  LoopbackAurora<> robot(bus);
+  praxis::ControllerOptions copts;
+  copts.print = false;
+  copts.lifecycle_timeout = 3s;
+  praxis::RobotController<LoopbackGR2, Hold<a::GR2>> controller(backend, copts);
+  controller.run_for(500ms);
+  REQUIRE(controller.acquired().has_value());
+  INFO(controller.acquired()->message);
+  CHECK(controller.acquired()->ok);
+  CHECK(controller.state() == praxis::ControlState::damping);  // nobody pressed a button
+  CHECK(robot.state == 2);                                     // handed back: PdStand
+  std::lock_guard lock(robot.received.mutex);
+  REQUIRE(robot.received.commands.size() > 50);
+  for (const auto& c : robot.received.commands) CHECK(c.groups.size == 6);
+  // Damping is kp 0: after the example gains of acquire(), one configuration with kp 0 everywhere.
+  REQUIRE(robot.received.configs.size() >= 2);
+  const auto& damping = robot.received.configs.back();
+  REQUIRE(damping.groups.size == 6);
+  CHECK(damping.groups[0].kp[0] == 0.0);
+  CHECK(damping.groups[0].kd[0] > 0.0);
+  CHECK(backend.commands_refused() == 0);
 }
 
 // ---------------------------------------------------------------------------------------------
