@@ -13,8 +13,12 @@
 // caller's thread, never from the cycle. read() and write() never block. Commands leave only
 // between a successful acquire() and release(), and only while aurora_state reports the state
 // acquire() established.
-// Not here yet: the robot's own walking (state 3, velocity source 2, velocity_cmd; the pure parts
-// are in codec.hpp: clamp_velocity, and the topic names are options), hence no capabilities.
+//
+// Two ways in, like Booster's backend:
+//   Access::joints       (default) joint control as above: UserCmd / UpperBodyUserCmd.
+//   Access::locomotion   the robot walks by itself (state 3); the cycle posts RobotRequests and an I/O
+//                        worker (locomotion.hpp) sends the FSM requests, the velocity source and
+//                        velocity_cmd; joint commands are never sent.
 
 #include <atomic>
 #include <chrono>
@@ -30,16 +34,20 @@
 #include "praxis/core/robot_status.hpp"
 #include "praxis/hardware/aurora/codec.hpp"
 #include "praxis/hardware/aurora/fsm.hpp"
+#include "praxis/hardware/aurora/locomotion.hpp"
 #include "praxis/hardware/aurora/models.hpp"
 #include "praxis/hardware/aurora/take_control.hpp"
 #include "praxis/hardware/aurora/topics.hpp"
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/hardware/dds_backend.hpp"
+#include "praxis/hardware/request_worker.hpp"
 #include "praxis/transport/dds.hpp"
 
 namespace praxis::aurora {
 
 inline constexpr std::uint32_t k_default_domain = 123;  // Aurora's config.yaml DomainID
+
+enum class Access : std::uint8_t { joints, locomotion };
 
 struct BackendOptions {
   dds::DdsOptions dds{k_default_domain, ""};
@@ -47,15 +55,21 @@ struct BackendOptions {
   WireOptions wire{};
   SequenceOptions sequence{};  // its topic names are taken from `wire` by the backend
   Duration poll_period = std::chrono::milliseconds(2);  // acquire() / release() look this often
+  // Access::locomotion: the worker's period (Aurora's RL runs at 50 Hz).
+  Duration worker_period = std::chrono::milliseconds(20);
 };
 
-template <AuroraModel M, class Transport = dds::DdsTransport>
+template <AuroraModel M, Access A = Access::joints, class Transport = dds::DdsTransport>
 class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transport> {
   using Topics = AuroraTopics<M, BackendOptions>;
   using Base = DdsBackend<Topics, Transport>;
   static constexpr std::size_t N = M::joint_count;
 
  public:
+  static constexpr Access access = A;
+  static constexpr Capabilities capabilities =
+      A == Access::locomotion ? Capabilities{.modes = true, .locomotion = true} : Capabilities{};
+
   // The robot: Aurora's domain on the interface that reaches it, topics prefixed when a serial is given.
   static BackendOptions robot(std::string interface, const std::string& robot_name = {}, const std::string& serial = {}) {
     BackendOptions o;
@@ -72,8 +86,18 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   AuroraBackend(typename Transport::Context& transport, BackendOptions options) : Base(transport, std::move(options)) {
     make_publishers();
   }
+  ~AuroraBackend() { worker_.reset(); }
   AuroraBackend(const AuroraBackend&) = delete;
   AuroraBackend& operator=(const AuroraBackend&) = delete;
+
+  // ---- requests (Access::locomotion) ----
+  // Before acquire() (and after release()) nothing is listening: requests are dropped.
+  void post(const RobotRequests& r)
+    requires(A == Access::locomotion)
+  {
+    if (worker_) worker_->post(r);
+  }
+  [[nodiscard]] const LocomotionHandler<M>* locomotion() const { return handler_.get(); }
 
   // ---- lifecycle ----
 
@@ -94,6 +118,23 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
       }
       return fail(std::move(why));
     }
+    if constexpr (A == Access::locomotion) {
+      handler_ = std::make_unique<LocomotionHandler<M>>(
+          [&c] { return FsmReport{c.whole_body.load(std::memory_order_acquire), c.velocity_source.load()}; },
+          LocomotionSink{[this](WholeBodyState s) { send_request(s); },
+                         [this](VelocitySource s) {
+                           sources_->write(StateRequestValue{static_cast<std::uint8_t>(s)});
+                         },
+                         [this](const VelocityValue& v) { velocities_->write(v); }},
+          o.sequence.resend_period);
+      worker_ = std::make_unique<RequestWorker<LocomotionHandler<M>>>(*handler_, o.worker_period);
+      worker_->start();
+      lifecycle_.store(LifecycleStage::in_control);
+      return {true, LifecycleStage::in_control,
+              "receiving " + o.wire.topics.group_state + "; the robot's own walking through " +
+                  o.wire.topics.whole_body_request + ", " + o.wire.topics.velocity_source + " and " +
+                  o.wire.topics.velocity + "; nothing sent before the cycle's first request"};
+    }
     auto sequence = FsmSequence::take_control(sequence_options());
     if (auto r = run(sequence); !r.ok) return r;
     c.allowed_groups.store(allowed_groups(), std::memory_order_relaxed);
@@ -110,6 +151,8 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
     this->codec_context().control_state.store(Topics::k_not_in_control, std::memory_order_release);
+    if (worker_) worker_->stop();  // no walking request after this point
+    worker_.reset();
     auto options = sequence_options();
     if (timeout > Duration::zero() && timeout < options.release_timeout) options.release_timeout = timeout;
     auto sequence = FsmSequence::release(options);
@@ -123,25 +166,16 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   // ---- status ----
 
   bool read_status(RobotStatus& out) {
-    out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
-    out.reported_mode = mode_of(this->codec_context().whole_body.load(std::memory_order_acquire));
-    out.assumed_mode = out.lifecycle == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
-    this->read_link(out.link);
-    ++out.sequence;
-    return true;
-  }
-
-  // Aurora's whole-body states on praxis' modes.
-  [[nodiscard]] static constexpr RobotMode mode_of(int whole_body) {
-    switch (whole_body) {
-      case static_cast<int>(WholeBodyState::joint_stand):
-      case static_cast<int>(WholeBodyState::pd_stand): return RobotMode::prepare;
-      case static_cast<int>(WholeBodyState::security): return RobotMode::damping;
-      case static_cast<int>(k_locomotion_state): return RobotMode::locomotion;
-      case static_cast<int>(WholeBodyState::user_cmd):
-      case static_cast<int>(WholeBodyState::upper_body_user_cmd): return RobotMode::user;
-      default: return RobotMode::unknown;
+    if constexpr (A == Access::locomotion) {
+      if (worker_) worker_->read_status(out);  // the worker's view of requests and modes
+    } else {
+      out.assumed_mode = lifecycle_.load() == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
+      ++out.sequence;
     }
+    out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
+    out.reported_mode = robot_mode_of(this->codec_context().whole_body.load(std::memory_order_acquire));
+    this->read_link(out.link);
+    return true;
   }
 
   // ---- what the robot reported, readable from any thread ----
@@ -170,13 +204,19 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   [[nodiscard]] std::uint64_t groups_withheld() const { return this->codec_context().withheld_groups.load(); }
   [[nodiscard]] std::uint64_t group_commands_sent() const { return Base::template commands_sent<k_group_command_topic>(); }
   [[nodiscard]] std::uint64_t gain_updates_sent() const { return Base::template commands_sent<k_motor_config_topic>(); }
-  [[nodiscard]] std::uint64_t fsm_requests_sent() const { return fsm_requests_sent_; }
+  [[nodiscard]] std::uint64_t fsm_requests_sent() const { return fsm_requests_sent_.load(); }
   [[nodiscard]] std::uint64_t motor_configs_sent() const { return motor_configs_sent_; }
 
  private:
   using RequestTopic = EncodedCommandTopic<N, typename Topics::Context, WholeBodyRequestWire, StateRequestValue,
                                            HeaderMessageToWire<WholeBodyRequestWire, StateRequestValue>>;
   using ConfigTopic = EncodedCommandTopic<N, typename Topics::Context, MotorConfigWire, MotorConfigValue, MotorConfigToWire>;
+  using SourceTopic = EncodedCommandTopic<N, typename Topics::Context, VelocitySourceWire, StateRequestValue,
+                                          HeaderMessageToWire<VelocitySourceWire, StateRequestValue>>;
+  using VelocityTopic = EncodedCommandTopic<N, typename Topics::Context, VelocityWire, VelocityValue,
+                                            HeaderMessageToWire<VelocityWire, VelocityValue>>;
+  using SourceWriter = typename praxis::detail::topic_writer<Transport, SourceTopic>::type;
+  using VelocityWriter = typename praxis::detail::topic_writer<Transport, VelocityTopic>::type;
   using RequestWriter = typename praxis::detail::topic_writer<Transport, RequestTopic>::type;
   using ConfigWriter = typename praxis::detail::topic_writer<Transport, ConfigTopic>::type;
 
@@ -192,6 +232,18 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     config.descriptor = dds::with_type_name(&fourier_msgs_msg_RobotMotorCfgGroupCmd_desc, o.wire.types.motor_config);
     config.qos = o.wire.qos;
     configs_ = praxis::detail::topic_writer<Transport, ConfigTopic>::make(this->context(), config);
+    if constexpr (A == Access::locomotion) {
+      SourceTopic source;
+      source.name = o.wire.topics.velocity_source;
+      source.descriptor = dds::with_type_name(&fourier_msgs_msg_VelocitySourceCmd_desc, o.wire.types.velocity_source);
+      source.qos = o.wire.qos;
+      sources_ = praxis::detail::topic_writer<Transport, SourceTopic>::make(this->context(), source);
+      VelocityTopic velocity;
+      velocity.name = o.wire.topics.velocity;
+      velocity.descriptor = dds::with_type_name(&fourier_msgs_msg_VelocityCmd_desc, o.wire.types.velocity);
+      velocity.qos = o.wire.qos;
+      velocities_ = praxis::detail::topic_writer<Transport, VelocityTopic>::make(this->context(), velocity);
+    }
   }
 
   SequenceOptions sequence_options() const {
@@ -218,10 +270,7 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
       if (const int l = c.stable_level.load(std::memory_order_relaxed); l >= 0) seen.stable_level = static_cast<std::uint8_t>(l);
       const SequenceAction a = sequence.step(seen, Clock::now());
       switch (a.kind) {
-        case SequenceAction::Kind::request_state:
-          requests_->write(StateRequestValue{static_cast<std::uint8_t>(a.state)});
-          ++fsm_requests_sent_;
-          break;
+        case SequenceAction::Kind::request_state: send_request(a.state); break;
         case SequenceAction::Kind::send_motor_config: send_initial_gains(); break;
         case SequenceAction::Kind::done: return {true, lifecycle_.load(), ""};
         case SequenceAction::Kind::failed: return fail(sequence.error());
@@ -246,6 +295,11 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     c.gains_sent_at = Clock::now();
   }
 
+  void send_request(WholeBodyState s) {
+    requests_->write(StateRequestValue{static_cast<std::uint8_t>(s)});
+    fsm_requests_sent_.fetch_add(1, std::memory_order_relaxed);
+  }
+
   LifecycleResult fail(std::string why) {
     lifecycle_.store(LifecycleStage::failed);
     return {false, LifecycleStage::failed, std::move(why)};
@@ -254,8 +308,12 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
 
   std::unique_ptr<RequestWriter> requests_;
   std::unique_ptr<ConfigWriter> configs_;
+  std::unique_ptr<SourceWriter> sources_;        // Access::locomotion
+  std::unique_ptr<VelocityWriter> velocities_;   // Access::locomotion
+  std::unique_ptr<LocomotionHandler<M>> handler_;
+  std::unique_ptr<RequestWorker<LocomotionHandler<M>>> worker_;
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
-  std::uint64_t fsm_requests_sent_ = 0;
+  std::atomic<std::uint64_t> fsm_requests_sent_{0};
   std::uint64_t motor_configs_sent_ = 0;
 };
 

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "praxis/core/robot_requests.hpp"
+
 namespace praxis::aurora {
 
 enum class WholeBodyState : std::uint8_t {
@@ -66,6 +68,19 @@ enum class VelocitySource : std::uint8_t { joystick = 0, handheld = 1, navigatio
     case VelocitySource::navigation: return "navigation";
   }
   return "unknown";
+}
+
+// Aurora's whole-body states on praxis' modes (a report: -1 before the first).
+[[nodiscard]] constexpr RobotMode robot_mode_of(int whole_body) {
+  switch (whole_body) {
+    case static_cast<int>(WholeBodyState::joint_stand):
+    case static_cast<int>(WholeBodyState::pd_stand): return RobotMode::prepare;
+    case static_cast<int>(WholeBodyState::security): return RobotMode::damping;
+    case static_cast<int>(k_locomotion_state): return RobotMode::locomotion;
+    case static_cast<int>(WholeBodyState::user_cmd):
+    case static_cast<int>(WholeBodyState::upper_body_user_cmd): return RobotMode::user;
+    default: return RobotMode::unknown;
+  }
 }
 
 // Per group, in robot_control_group_state (idle / move / stop / error) and in a command (move / stop).

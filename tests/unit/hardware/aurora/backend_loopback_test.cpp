@@ -29,7 +29,8 @@
 using namespace std::chrono_literals;
 namespace a = praxis::aurora;
 using Loopback = praxis::transport::LoopbackTransport;
-using LoopbackGR2 = a::AuroraBackend<a::GR2, Loopback>;
+using LoopbackGR2 = a::AuroraBackend<a::GR2, a::Access::joints, Loopback>;
+using WalkingGR2 = a::AuroraBackend<a::GR2, a::Access::locomotion, Loopback>;
 using DdsGR2 = a::AuroraBackend<a::GR2>;
 
 static_assert(praxis::Backend<LoopbackGR2>);
@@ -84,6 +85,8 @@ class LoopbackAurora {
         requests_(bus, "whole_body_fsm_state_change_cmd"),
         configs_(bus, "robot_motor_cfg_group_cmd"),
         commands_(bus, "robot_control_group_cmd"),
+        sources_(bus, "velocity_source_cmd"),
+        velocities_(bus, "velocity_cmd"),
         thread_([this] { loop(); }) {}
   ~LoopbackAurora() {
     stop_ = true;
@@ -94,6 +97,9 @@ class LoopbackAurora {
 
   std::atomic<bool> obeys_pd_stand{true}, obeys_user_cmd{true};
   std::atomic<int> state{0};
+  std::atomic<int> velocity_source{0};
+  std::atomic<double> vx{0.0}, yaw{0.0};
+  std::atomic<int> velocities{0};
   Received received;
 
  private:
@@ -119,8 +125,16 @@ class LoopbackAurora {
         std::lock_guard lock(received.mutex);
         received.commands.push_back(command.message);
       }
+      praxis::transport::Stamped<a::StateRequestValue> source;
+      if (sources_.fetch(source)) velocity_source = source.message.desired;
+      praxis::transport::Stamped<a::VelocityValue> velocity;
+      if (velocities_.fetch(velocity) && state == 3 && velocity_source == 2) {
+        vx = velocity.message.vx;
+        yaw = velocity.message.yaw;
+        ++velocities;
+      }
       const bool stable = state == 2 && praxis::Clock::now() - standing_since > 100ms;
-      fsm_.write(a::AuroraStateValue{0, static_cast<std::uint8_t>(state.load()), 0, false});
+      fsm_.write(a::AuroraStateValue{static_cast<std::uint8_t>(velocity_source.load()), static_cast<std::uint8_t>(state.load()), 0, false});
       stand_.write(a::StandPoseValue{0, 0, 0, static_cast<std::uint8_t>(stable || state >= 10 ? 105 : 30)});
       a::BaseValue base;
       base.acc_b = {0, 0, 9.81};
@@ -144,6 +158,8 @@ class LoopbackAurora {
   praxis::transport::LoopbackSubscriber<a::StateRequestValue> requests_;
   praxis::transport::LoopbackSubscriber<a::MotorConfigValue> configs_;
   praxis::transport::LoopbackSubscriber<a::GroupCommandValue> commands_;
+  praxis::transport::LoopbackSubscriber<a::StateRequestValue> sources_;
+  praxis::transport::LoopbackSubscriber<a::VelocityValue> velocities_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
@@ -371,6 +387,60 @@ TEST_CASE("aurora backend (loopback): the RobotController takes control, damps i
   CHECK(damping.groups[0].kp[0] == 0.0);
   CHECK(damping.groups[0].kd[0] > 0.0);
   CHECK(backend.commands_refused() == 0);
+}
+
+static_assert(praxis::HasLocomotion<WalkingGR2> && praxis::HasModes<WalkingGR2>);
+static_assert(!praxis::PostsRequests<LoopbackGR2>);
+
+TEST_CASE("aurora backend (loopback): the robot's own walking from posted requests, joints untouched",
+          "[aurora][backend][locomotion]") {
+  praxis::transport::LoopbackBus bus;
+  WalkingGR2 backend(bus, quick_options());
+  LoopbackAurora<> robot(bus);
+  const auto taken = backend.acquire(2s);
+  INFO(taken.message);
+  REQUIRE(taken.ok);
+  CHECK(robot.state == 0);  // nothing before the cycle's first request
+  praxis::RobotRequests r;
+  r.any = true;
+  r.mode = praxis::RobotMode::locomotion;
+  r.locomotion = {true, 2.0, 0.0, 0.3};  // faster than a GR-2 walks: clamped to 0.75
+  praxis::RobotState<N> s;
+  REQUIRE(eventually([&] {
+    backend.read(s, praxis::Clock::now());
+    backend.post(r);
+    backend.write(stand_command(), praxis::Clock::now());
+    return robot.velocities > 5;
+  }));
+  CHECK(robot.state == 3);
+  CHECK(robot.velocity_source == 2);
+  CHECK(robot.vx == 0.75);
+  CHECK(robot.yaw == Approx(0.3));
+  CHECK(backend.locomotion()->velocities_clamped() > 0);
+  praxis::RobotStatus status;
+  REQUIRE(eventually([&] {
+    backend.read(s, praxis::Clock::now());
+    backend.read_status(status);
+    return status.mode_confirmed();
+  }));
+  CHECK(status.reported_mode == praxis::RobotMode::locomotion);
+  CHECK(backend.group_commands_sent() == 0);  // the robot's controller has the joints
+  {
+    std::lock_guard lock(robot.received.mutex);
+    CHECK(robot.received.commands.empty());
+  }
+  // Stop walking: zero velocity, still in state 3.
+  r.locomotion.active = false;
+  REQUIRE(eventually([&] {
+    backend.read(s, praxis::Clock::now());
+    backend.post(r);
+    return robot.vx == 0.0;
+  }));
+  CHECK(robot.state == 3);
+  const auto released = backend.release(1s);
+  INFO(released.message);
+  CHECK(released.ok);
+  CHECK(robot.state == 2);
 }
 
 // ---------------------------------------------------------------------------------------------

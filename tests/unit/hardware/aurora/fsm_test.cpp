@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "praxis/hardware/aurora/fsm.hpp"
+#include "praxis/hardware/aurora/locomotion.hpp"
+#include "praxis/hardware/aurora/models.hpp"
 #include "praxis/hardware/aurora/take_control.hpp"
 
 using namespace std::chrono_literals;
@@ -216,4 +218,58 @@ TEST_CASE("aurora hand back: PdStand by default, SecurityProtection as an option
   REQUIRE(run(refused, robot, now, nothing).kind == Kind::failed);
   CHECK(contains(refused.error(), "handing back control, step 2 of 2 (await SecurityProtection (9)): "
                                   "aurora_state.whole_body_fsm_state stayed UserCmd (10) for 3000 ms"));
+}
+
+TEST_CASE("aurora locomotion: state 3, then navigation, then clamped velocities; requests repeated until reported",
+          "[aurora][fsm][locomotion]") {
+  a::FsmReport seen{2, 0};  // standing in PdStand, joystick source
+  std::vector<int> states, sources;
+  std::vector<a::VelocityValue> velocities;
+  a::LocomotionHandler<a::GR2> handler(
+      [&] { return seen; },
+      a::LocomotionSink{[&](a::WholeBodyState s) { states.push_back(static_cast<int>(s)); },
+                        [&](a::VelocitySource s) { sources.push_back(static_cast<int>(s)); },
+                        [&](const a::VelocityValue& v) { velocities.push_back(v); }},
+      200ms);
+  praxis::RobotStatus status;
+  praxis::RobotRequests r;
+  praxis::TimePoint now{};
+  handler.serve(r, status, now);  // no request yet: nothing
+  CHECK(states.empty());
+  CHECK(status.reported_mode == praxis::RobotMode::prepare);
+
+  r.any = true;
+  r.mode = praxis::RobotMode::locomotion;
+  r.locomotion = {true, 0.3, -0.9, 0.2};
+  for (int i = 0; i < 25; ++i, now += 20ms) handler.serve(r, status, now);  // 500 ms, robot not moving
+  CHECK(states == std::vector<int>{3, 3, 3});  // at 0, 200 and 400 ms
+  CHECK(status.assumed_mode == praxis::RobotMode::locomotion);
+  CHECK(status.last_request.outcome == praxis::RequestOutcome::pending);
+  CHECK_FALSE(status.mode_confirmed());
+
+  seen.whole_body = 3;
+  handler.serve(r, status, now);
+  CHECK(status.mode_confirmed());
+  CHECK(status.last_request.outcome == praxis::RequestOutcome::ok);
+  CHECK(sources == std::vector<int>{2});
+  CHECK(velocities.empty());  // not before the source is navigation
+
+  seen.velocity_source = 2;
+  now += 20ms;
+  handler.serve(r, status, now);
+  REQUIRE(velocities.size() == 1);
+  CHECK(velocities[0].vx == 0.3);
+  CHECK(velocities[0].vy == -0.5);  // GR-2: |vy| <= 0.5
+  CHECK(velocities[0].yaw == 0.2);
+  CHECK(handler.velocities_clamped() == 1);
+
+  r.locomotion.active = false;
+  handler.serve(r, status, now += 20ms);
+  CHECK(velocities.back().vx == 0.0);
+
+  // Asked for damping: SecurityProtection, at once (a new wish is not held back by the resend period).
+  r.mode = praxis::RobotMode::damping;
+  handler.serve(r, status, now += 1ms);
+  CHECK(states.back() == 9);
+  CHECK(velocities.size() == 2);  // no velocity outside locomotion
 }
