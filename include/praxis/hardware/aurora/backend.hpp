@@ -1,5 +1,5 @@
 #pragma once
-// AuroraBackend<Model, Transport>: a Fourier robot (GR-1, GR-2, GR-3, N1) through Fourier's Aurora
+// AuroraBackend<Model, Access, Transport>: a Fourier robot (GR-1, GR-2, GR-3, N1) through Fourier's Aurora
 // over Cyclone DDS. The joint level is the generic DdsBackend running AuroraTopics (topics.hpp);
 // this class adds what is Aurora's own: taking control through its state machine and handing it
 // back (take_control.hpp), the FSM as RobotStatus, contact data for readers outside the cycle.
@@ -10,7 +10,8 @@
 //   robot.release(3s);                   // PdStand (or SecurityProtection)
 //
 // FSM requests and the initial PD configuration are sent by acquire() / release() only, on the
-// caller's thread, never from the cycle. read() and write() never block. Commands leave only
+// caller's thread, never from the cycle (write() sends the command's kp / kd on
+// robot_motor_cfg_group_cmd when they change, at most every WireOptions::gain_period). read() and write() never block. Commands leave only
 // between a successful acquire() and release(), and only while aurora_state reports the state
 // acquire() established.
 //
