@@ -1,0 +1,275 @@
+// Aurora's FSM numbers and the take-control / hand-back sequence, driven by what a simulated robot
+// reports and a simulated clock: the happy path, each step timing out (the error names the step,
+// what was awaited and the topic), the robot refusing a change, the robot leaving a state.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "praxis/hardware/aurora/fsm.hpp"
+#include "praxis/hardware/aurora/locomotion.hpp"
+#include "praxis/hardware/aurora/models.hpp"
+#include "praxis/hardware/aurora/take_control.hpp"
+
+using namespace std::chrono_literals;
+namespace a = praxis::aurora;
+using Kind = a::SequenceAction::Kind;
+
+namespace aurora_fsm_test {
+
+// A robot that reports one whole-body state and stand level, and obeys requests unless told not to.
+struct SimRobot {
+  std::optional<std::uint8_t> whole_body;
+  std::optional<std::uint8_t> stable_level;
+  bool obeys = true;
+  std::vector<std::uint8_t> requests;
+  int motor_configs = 0;
+
+  a::Observation observe() const { return {whole_body, stable_level}; }
+  void apply(const a::SequenceAction& act) {
+    if (act.kind == Kind::request_state) {
+      requests.push_back(static_cast<std::uint8_t>(act.state));
+      if (obeys) whole_body = static_cast<std::uint8_t>(act.state);
+    }
+    if (act.kind == Kind::send_motor_config) ++motor_configs;
+  }
+};
+
+SimRobot make_robot(std::optional<std::uint8_t> whole_body, std::optional<std::uint8_t> stable_level = {},
+                    bool obeys = true) {
+  SimRobot r;
+  r.whole_body = whole_body;
+  r.stable_level = stable_level;
+  r.obeys = obeys;
+  return r;
+}
+
+// Steps the sequence every 10 ms of simulated time until it ends or `limit` passes; the robot's
+// reports are updated by `world` before each step.
+template <class World>
+a::SequenceAction run(a::FsmSequence& s, SimRobot& robot, praxis::TimePoint& now, World&& world,
+                      praxis::Duration limit = 60s) {
+  const auto end = now + limit;
+  s.start(now);
+  for (; now < end; now += 10ms) {
+    world(robot, now);
+    const auto act = s.step(robot.observe(), now);
+    robot.apply(act);
+    if (act.kind == Kind::done || act.kind == Kind::failed) return act;
+  }
+  return {};
+}
+
+constexpr auto nothing = [](SimRobot&, praxis::TimePoint) {};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace aurora_fsm_test
+
+using namespace aurora_fsm_test;
+
+TEST_CASE("aurora fsm: the numbers of A.5 and their names", "[aurora][fsm]") {
+  CHECK(static_cast<int>(a::WholeBodyState::pd_stand) == 2);
+  CHECK(static_cast<int>(a::k_locomotion_state) == 3);
+  CHECK(static_cast<int>(a::WholeBodyState::security) == 9);
+  CHECK(static_cast<int>(a::WholeBodyState::user_cmd) == 10);
+  CHECK(static_cast<int>(a::WholeBodyState::upper_body_user_cmd) == 11);
+  CHECK(static_cast<int>(a::UpperBodyState::move_command) == 4);
+  CHECK(static_cast<int>(a::VelocitySource::navigation) == 2);
+  CHECK(a::to_string(a::WholeBodyState::upper_body_user_cmd) == "UpperBodyUserCmd");
+  CHECK(a::to_string(a::WholeBodyState::security) == "SecurityProtection");
+  CHECK(a::to_string(static_cast<a::WholeBodyState>(42)) == "unknown");
+  CHECK(a::to_string(a::VelocitySource::navigation) == "navigation");
+  CHECK(a::to_string(a::GroupMotionState::error) == "error");
+  CHECK(a::FsmSequence::state_name(2) == "PdStand (2)");
+}
+
+TEST_CASE("aurora take control: PdStand, a stable stand, UserCmd, PD configuration", "[aurora][fsm]") {
+  a::SequenceOptions o;
+  auto s = a::FsmSequence::take_control(o);
+  SimRobot robot = make_robot(0);
+  praxis::TimePoint now{};
+  const auto start = now;
+  // The stand settles 2 s after PdStand was reached.
+  praxis::TimePoint stood{};
+  const auto act = run(s, robot, now, [&](SimRobot& r, praxis::TimePoint t) {
+    if (r.whole_body == 2 && stood == praxis::TimePoint{}) stood = t;
+    if (stood != praxis::TimePoint{}) r.stable_level = t - stood > 2s ? 105 : 60;
+  });
+  REQUIRE(act.kind == Kind::done);
+  CHECK(s.done());
+  CHECK(robot.requests == std::vector<std::uint8_t>{2, 10});
+  CHECK(robot.whole_body == 10);
+  CHECK(robot.motor_configs == o.motor_config_sends);
+  CHECK(now - start > 2s);
+  CHECK(now - start < 3s);
+  CHECK(s.step(robot.observe(), now + 1s).kind == Kind::done);  // stays done
+}
+
+TEST_CASE("aurora take control: a hanging robot goes straight to UpperBodyUserCmd", "[aurora][fsm]") {
+  a::SequenceOptions o;
+  o.stand_first = false;
+  o.control_state = a::WholeBodyState::upper_body_user_cmd;
+  auto s = a::FsmSequence::take_control(o);
+  SimRobot robot = make_robot(0);
+  praxis::TimePoint now{};
+  REQUIRE(run(s, robot, now, nothing).kind == Kind::done);
+  CHECK(robot.requests == std::vector<std::uint8_t>{11});
+  CHECK(robot.motor_configs == 3);
+}
+
+TEST_CASE("aurora take control: each step's timeout names the step, what was awaited and the topic",
+          "[aurora][fsm]") {
+  a::SequenceOptions o;
+  o.topics.aurora_state = "gr2/SN1/aurora_state";
+  praxis::TimePoint now{};
+  SECTION("no aurora_state at all") {
+    auto s = a::FsmSequence::take_control(o);
+    SimRobot robot;
+    robot.obeys = false;
+    const auto start = now;
+    REQUIRE(run(s, robot, now, nothing).kind == Kind::failed);
+    CHECK(now - start >= o.pd_stand_timeout);
+    CHECK(now - start < o.pd_stand_timeout + 50ms);
+    CHECK(contains(s.error(), "taking control, step 2 of 6 (await PdStand (2)): no sample on gr2/SN1/aurora_state within 3000 ms"));
+    // Requests are repeated while awaiting (best effort): the first, then every resend_period.
+    CHECK(robot.requests.size() == 15);
+  }
+  SECTION("the robot refuses PdStand: its state does not change") {
+    auto s = a::FsmSequence::take_control(o);
+    SimRobot robot = make_robot(3, {}, false);  // walking by itself
+    REQUIRE(run(s, robot, now, nothing).kind == Kind::failed);
+    CHECK(contains(s.error(), "(await PdStand (2)): gr2/SN1/aurora_state.whole_body_fsm_state stayed "
+                              "UserController_A (locomotion) (3) for 3000 ms; expected PdStand (2) after requesting it "
+                              "on whole_body_fsm_state_change_cmd"));
+  }
+  SECTION("the stand never becomes stable") {
+    auto s = a::FsmSequence::take_control(o);
+    SimRobot robot = make_robot(0, 80);
+    const auto start = now;
+    REQUIRE(run(s, robot, now, nothing).kind == Kind::failed);
+    CHECK(now - start >= o.stable_timeout);
+    CHECK(contains(s.error(), "step 3 of 6 (await a stable stand): robot_stand_pose_state.stable_level was 80 after "
+                              "15000 ms; expected more than 100"));
+  }
+  SECTION("no stand pose state at all") {
+    auto s = a::FsmSequence::take_control(o);
+    SimRobot robot = make_robot(0);
+    REQUIRE(run(s, robot, now, nothing).kind == Kind::failed);
+    CHECK(contains(s.error(), "no sample on robot_stand_pose_state within 15000 ms"));
+  }
+  SECTION("the robot refuses UserCmd") {
+    auto s = a::FsmSequence::take_control(o);
+    SimRobot robot = make_robot(0, 110);
+    REQUIRE(run(s, robot, now, [](SimRobot& r, praxis::TimePoint) {
+              if (r.whole_body == 2) r.obeys = false;  // stands, then refuses everything
+            }).kind == Kind::failed);
+    CHECK(robot.whole_body == 2);
+    CHECK(contains(s.error(), "step 5 of 6 (await UserCmd (10)): gr2/SN1/aurora_state.whole_body_fsm_state stayed "
+                              "PdStand (2) for 3000 ms; expected UserCmd (10)"));
+  }
+}
+
+TEST_CASE("aurora take control: the robot leaving PdStand or UserCmd ends the sequence at once", "[aurora][fsm]") {
+  a::SequenceOptions o;
+  praxis::TimePoint now{};
+  SECTION("the joystick's LT+RT while the stand settles") {
+    auto s = a::FsmSequence::take_control(o);
+    SimRobot robot = make_robot(0, 20);
+    const auto start = now;
+    REQUIRE(run(s, robot, now, [&](SimRobot& r, praxis::TimePoint t) {
+              if (t - start > 500ms) r.whole_body = 9;
+            }).kind == Kind::failed);
+    CHECK(now - start < 600ms);
+    CHECK(contains(s.error(), "(await a stable stand): the robot left PdStand (2) for SecurityProtection (9)"));
+  }
+  SECTION("back to PdStand while the PD configuration goes out") {
+    auto s = a::FsmSequence::take_control(o);
+    SimRobot robot = make_robot(0, 110);
+    REQUIRE(run(s, robot, now, [](SimRobot& r, praxis::TimePoint) {
+              if (r.motor_configs == 1) r.whole_body = 2;
+            }).kind == Kind::failed);
+    CHECK(robot.motor_configs == 1);
+    CHECK(contains(s.error(), "(send the PD configuration): the robot left UserCmd (10) for PdStand (2)"));
+  }
+}
+
+TEST_CASE("aurora hand back: PdStand by default, SecurityProtection as an option", "[aurora][fsm]") {
+  a::SequenceOptions o;
+  praxis::TimePoint now{};
+  SimRobot robot = make_robot(10, 110);
+  auto back = a::FsmSequence::release(o);
+  REQUIRE(run(back, robot, now, nothing).kind == Kind::done);
+  CHECK(robot.whole_body == 2);
+
+  o.release_state = a::WholeBodyState::security;
+  robot.whole_body = 10;
+  auto safe = a::FsmSequence::release(o);
+  REQUIRE(run(safe, robot, now, nothing).kind == Kind::done);
+  CHECK(robot.whole_body == 9);
+
+  robot.whole_body = 10;
+  robot.obeys = false;
+  auto refused = a::FsmSequence::release(o);
+  REQUIRE(run(refused, robot, now, nothing).kind == Kind::failed);
+  CHECK(contains(refused.error(), "handing back control, step 2 of 2 (await SecurityProtection (9)): "
+                                  "aurora_state.whole_body_fsm_state stayed UserCmd (10) for 3000 ms"));
+}
+
+TEST_CASE("aurora locomotion: state 3, then navigation, then clamped velocities; requests repeated until reported",
+          "[aurora][fsm][locomotion]") {
+  a::FsmReport seen{2, 0};  // standing in PdStand, joystick source
+  std::vector<int> states, sources;
+  std::vector<a::VelocityValue> velocities;
+  a::LocomotionHandler<a::GR2> handler(
+      [&] { return seen; },
+      a::LocomotionSink{[&](a::WholeBodyState s) { states.push_back(static_cast<int>(s)); },
+                        [&](a::VelocitySource s) { sources.push_back(static_cast<int>(s)); },
+                        [&](const a::VelocityValue& v) { velocities.push_back(v); }},
+      200ms);
+  praxis::RobotStatus status;
+  praxis::RobotRequests r;
+  praxis::TimePoint now{};
+  handler.serve(r, status, now);  // no request yet: nothing
+  CHECK(states.empty());
+  CHECK(status.reported_mode == praxis::RobotMode::prepare);
+
+  r.any = true;
+  r.mode = praxis::RobotMode::locomotion;
+  r.locomotion = {true, 0.3, -0.9, 0.2};
+  for (int i = 0; i < 25; ++i, now += 20ms) handler.serve(r, status, now);  // 500 ms, robot not moving
+  CHECK(states == std::vector<int>{3, 3, 3});  // at 0, 200 and 400 ms
+  CHECK(status.assumed_mode == praxis::RobotMode::locomotion);
+  CHECK(status.last_request.outcome == praxis::RequestOutcome::pending);
+  CHECK_FALSE(status.mode_confirmed());
+
+  seen.whole_body = 3;
+  handler.serve(r, status, now);
+  CHECK(status.mode_confirmed());
+  CHECK(status.last_request.outcome == praxis::RequestOutcome::ok);
+  CHECK(sources == std::vector<int>{2});
+  CHECK(velocities.empty());  // not before the source is navigation
+
+  seen.velocity_source = 2;
+  now += 20ms;
+  handler.serve(r, status, now);
+  REQUIRE(velocities.size() == 1);
+  CHECK(velocities[0].vx == 0.3);
+  CHECK(velocities[0].vy == -0.5);  // GR-2: |vy| <= 0.5
+  CHECK(velocities[0].yaw == 0.2);
+  CHECK(handler.velocities_clamped() == 1);
+
+  r.locomotion.active = false;
+  handler.serve(r, status, now += 20ms);
+  CHECK(velocities.back().vx == 0.0);
+
+  // Asked for damping: SecurityProtection, at once (a new wish is not held back by the resend period).
+  r.mode = praxis::RobotMode::damping;
+  handler.serve(r, status, now += 1ms);
+  CHECK(states.back() == 9);
+  CHECK(velocities.size() == 2);  // no velocity outside locomotion
+}

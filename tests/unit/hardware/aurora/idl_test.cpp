@@ -1,0 +1,211 @@
+// The generated fourier_msgs types: member order (= serialisation order) as the Aurora DDS
+// reference gives it, the type names and topic options with their documented defaults, and the
+// bytes Cyclone puts on the wire for two messages, which must be classic CDR (XCDR1, little
+// endian, doubles aligned to 8 from the payload start) as Fourier's Fast DDS client sends them.
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <dds/dds.h>
+#include <dds/ddsi/ddsi_serdata.h>
+
+#include <praxis/idl/fourier_msgs.h>
+
+#include "praxis/hardware/aurora/backend.hpp"
+#include "praxis/hardware/aurora/codec.hpp"
+#include "praxis/hardware/aurora/topics.hpp"
+#include "praxis/transport/dds.hpp"
+
+namespace a = praxis::aurora;
+using namespace std::chrono_literals;
+
+namespace aurora_idl_test {
+
+// Members in declaration order have increasing offsets in the generated C struct.
+#define AURORA_ORDERED(T, m1, m2) CHECK(offsetof(T, m1) < offsetof(T, m2))
+
+// The serialised bytes (encapsulation header included) of one sample, written and taken back as
+// CDR on one participant.
+template <class T>
+std::vector<unsigned char> wire_bytes(const dds_topic_descriptor_t* desc, const T& sample) {
+  const dds_entity_t p = dds_create_participant(7 - static_cast<std::uint32_t>(::getpid() % 2), nullptr, nullptr);
+  REQUIRE(p > 0);
+  const dds_entity_t t = dds_create_topic(p, desc, "praxis_aurora_idl_test", nullptr, nullptr);
+  dds_qos_t* qos = dds_create_qos();
+  dds_qset_reliability(qos, DDS_RELIABILITY_RELIABLE, DDS_SECS(1));
+  const dds_entity_t r = dds_create_reader(p, t, qos, nullptr);
+  const dds_entity_t w = dds_create_writer(p, t, qos, nullptr);
+  dds_delete_qos(qos);
+  REQUIRE((r > 0 && w > 0));
+  REQUIRE(dds_write(w, &sample) == DDS_RETCODE_OK);
+  std::vector<unsigned char> bytes;
+  for (int i = 0; i < 200 && bytes.empty(); ++i) {
+    ddsi_serdata* d = nullptr;
+    dds_sample_info_t info;
+    if (dds_takecdr(r, &d, 1, &info, DDS_ANY_STATE) == 1) {
+      bytes.resize(ddsi_serdata_size(d));
+      ddsi_serdata_to_ser(d, 0, bytes.size(), bytes.data());
+      ddsi_serdata_unref(d);
+    } else {
+      std::this_thread::sleep_for(5ms);
+    }
+  }
+  dds_delete(p);
+  return bytes;
+}
+
+std::uint32_t u32(const std::vector<unsigned char>& b, std::size_t at) {
+  std::uint32_t v;
+  std::memcpy(&v, b.data() + at, 4);
+  return v;
+}
+double f64(const std::vector<unsigned char>& b, std::size_t at) {
+  double v;
+  std::memcpy(&v, b.data() + at, 8);
+  return v;
+}
+
+}  // namespace aurora_idl_test
+
+using namespace aurora_idl_test;
+
+TEST_CASE("aurora idl: members in the reference's order", "[aurora][idl]") {
+  AURORA_ORDERED(fourier_msgs_msg_AuroraState, header, velocity_command_source);
+  AURORA_ORDERED(fourier_msgs_msg_AuroraState, velocity_command_source, whole_body_fsm_state);
+  AURORA_ORDERED(fourier_msgs_msg_AuroraState, whole_body_fsm_state, upper_body_fsm_state);
+  AURORA_ORDERED(fourier_msgs_msg_AuroraState, upper_body_fsm_state, allow_upper_body_override);
+  AURORA_ORDERED(fourier_msgs_msg_RobotStandPoseState, delta_yaw, stable_level);
+  AURORA_ORDERED(fourier_msgs_msg_BaseData, quat_xyzw, quat_wxyz);
+  AURORA_ORDERED(fourier_msgs_msg_BaseData, rpy, omega_W);
+  AURORA_ORDERED(fourier_msgs_msg_BaseData, acc_B, vel_W);
+  AURORA_ORDERED(fourier_msgs_msg_BaseData, pos_W, vel_B);
+  AURORA_ORDERED(fourier_msgs_msg_ContactData, contact_force, contact_prob);
+  AURORA_ORDERED(fourier_msgs_msg_RobotControlGroupState, group_motion_state, group_state);
+  AURORA_ORDERED(fourier_msgs_msg_RobotControlGroupState, group_state, stable_level);
+  AURORA_ORDERED(fourier_msgs_msg_RobotControlGroupState, stable_level, ex_data);
+  AURORA_ORDERED(fourier_msgs_msg_ControlGroupState, group_name, joint_position);
+  AURORA_ORDERED(fourier_msgs_msg_ControlGroupState, joint_effort, motor_position);
+  AURORA_ORDERED(fourier_msgs_msg_ControlGroupState, motor_velocity, motor_effort);
+  AURORA_ORDERED(fourier_msgs_msg_RobotCartesianState, coordinate_system, group_motion_state);
+  AURORA_ORDERED(fourier_msgs_msg_RobotCartesianState, cartesian_state, stable_level);
+  AURORA_ORDERED(fourier_msgs_msg_CartesianState, pose, twist);
+  AURORA_ORDERED(fourier_msgs_msg_CartesianState, twist, wrench);
+  AURORA_ORDERED(fourier_msgs_msg_VelocityCmd, vx, vy);
+  AURORA_ORDERED(fourier_msgs_msg_VelocityCmd, vy, yaw);
+  AURORA_ORDERED(fourier_msgs_msg_RobotStandPoseCmd, delta_z, delta_pitch);
+  AURORA_ORDERED(fourier_msgs_msg_ControlGroupCmd, group_name, group_motion_state);
+  AURORA_ORDERED(fourier_msgs_msg_ControlGroupCmd, group_motion_state, control_type);
+  AURORA_ORDERED(fourier_msgs_msg_ControlGroupCmd, control_type, motor_mode);
+  AURORA_ORDERED(fourier_msgs_msg_ControlGroupCmd, motor_mode, position);
+  AURORA_ORDERED(fourier_msgs_msg_ControlGroupCmd, velocity, effort);
+  AURORA_ORDERED(fourier_msgs_msg_RobotControlGroupCmd, group_cmd, ex_data);
+  AURORA_ORDERED(fourier_msgs_msg_MotorCfgGroupCmd, pd_kp, pd_kd);
+  AURORA_ORDERED(fourier_msgs_msg_RobotMotorCfgGroupCmd, group_cmd, ex_data);
+  AURORA_ORDERED(fourier_msgs_msg_WholeBodyFsmStateChangeCmd, header, desired_state);
+  AURORA_ORDERED(fourier_msgs_msg_UpperBodyFsmStateChangeCmd, header, desired_state);
+  AURORA_ORDERED(fourier_msgs_msg_VelocitySourceCmd, header, desired_source);
+}
+
+TEST_CASE("aurora idl: type names, topic names, prefix, QoS and domain default to the documented ones",
+          "[aurora][idl]") {
+  const a::TypeNames types;
+  CHECK(std::string(fourier_msgs_msg_AuroraState_desc.m_typename) == types.aurora_state);
+  CHECK(std::string(fourier_msgs_msg_RobotControlGroupState_desc.m_typename) == types.group_state);
+  CHECK(std::string(fourier_msgs_msg_RobotControlGroupCmd_desc.m_typename) == types.group_command);
+  CHECK(std::string(fourier_msgs_msg_RobotMotorCfgGroupCmd_desc.m_typename) == types.motor_config);
+  CHECK(std::string(fourier_msgs_msg_WholeBodyFsmStateChangeCmd_desc.m_typename) == types.whole_body_request);
+  CHECK(std::string(fourier_msgs_msg_BaseData_desc.m_typename) == "fourier_msgs::msg::BaseData");
+
+  // Client 0.1.0's naming: the topic's name is the type's.
+  const auto legacy = a::TypeNames::topic_names_as_types(a::TopicNames{});
+  CHECK(legacy.aurora_state == "aurora_state");
+  CHECK(legacy.motor_config == "robot_motor_cfg_group_cmd");
+  const auto* renamed = praxis::dds::with_type_name(&fourier_msgs_msg_AuroraState_desc, legacy.aurora_state);
+  CHECK(std::string(renamed->m_typename) == "aurora_state");
+  CHECK(renamed->m_size == fourier_msgs_msg_AuroraState_desc.m_size);
+
+  const a::TopicNames bare;
+  CHECK(bare.base_data == "base_data_pub");
+  CHECK(bare.contact == "contact_data_pub");
+  CHECK(bare.prefixed("gr2", "").group_state == "robot_control_group_state");  // no serial: no prefix
+  const auto p = bare.prefixed("gr3", "GR3A0001");
+  CHECK(p.aurora_state == "gr3/GR3A0001/aurora_state");
+  CHECK(p.velocity == "gr3/GR3A0001/velocity_cmd");
+  CHECK(p.motor_config == "gr3/GR3A0001/robot_motor_cfg_group_cmd");
+
+  const a::BackendOptions o;
+  CHECK(o.dds.domain == 123);
+  CHECK(o.wire.qos.reliable == false);  // best effort
+  CHECK(o.wire.qos.depth == 1);
+  CHECK_FALSE(o.wire.qos.transient_local);  // volatile
+  const auto robot = a::AuroraBackend<a::GR2>::robot("eth0", "gr2", "SN9");
+  CHECK(robot.dds.interface == "eth0");
+  CHECK(robot.wire.topics.group_command == "gr2/SN9/robot_control_group_cmd");
+}
+
+TEST_CASE("aurora idl: AuroraState and a group command on the wire are classic little-endian CDR",
+          "[aurora][idl][dds]") {
+  std::array<char, 4> frame{"map"};
+  a::AuroraStateWire s{};
+  s.header.stamp = {7, 9};
+  s.header.frame_id = frame.data();
+  s.velocity_command_source = 2;
+  s.whole_body_fsm_state = 10;
+  s.upper_body_fsm_state = 1;
+  s.allow_upper_body_override = true;
+  const auto b = wire_bytes(&fourier_msgs_msg_AuroraState_desc, s);
+  REQUIRE(b.size() == 4 + 4 + 4 + 4 + 4 + 4);
+  CHECK(b[0] == 0x00);  // CDR_LE
+  CHECK(b[1] == 0x01);
+  CHECK(u32(b, 4) == 7);   // stamp.sec
+  CHECK(u32(b, 8) == 9);   // stamp.nanosec
+  CHECK(u32(b, 12) == 4);  // "map" with its NUL
+  CHECK(std::string(reinterpret_cast<const char*>(b.data() + 16)) == "map");
+  CHECK(b[20] == 2);
+  CHECK(b[21] == 10);
+  CHECK(b[22] == 1);
+  CHECK(b[23] == 1);
+
+  // One group, as the encoder lends it.
+  a::GroupCommandValue v;
+  auto& e = v.groups[v.groups.size++];
+  e.name.assign("head");
+  e.motor_mode = 1;
+  e.position.assign(std::array<double, 2>{0.25, -0.5});
+  e.velocity.assign(std::array<double, 2>{0, 0});
+  e.effort.assign(std::array<double, 2>{1.5, 2.5});
+  a::GroupCommandToWire to_wire;
+  a::GroupCommandWire w{};
+  REQUIRE(to_wire(v, w));
+  const auto c = wire_bytes(&fourier_msgs_msg_RobotControlGroupCmd_desc, w);
+  // Payload offsets (after the 4-byte encapsulation): stamp 0..8, frame_id length 8 and its NUL
+  // 12 (padded to 16), group count 16, name length 20, "head\0" 24..29, three uint8 29..32,
+  // position count 32, its doubles aligned to 8: 40; every later sequence likewise.
+  REQUIRE(c.size() == 4 + 108);
+  CHECK(c[1] == 0x01);
+  CHECK(u32(c, 4 + 8) == 1);   // frame_id length: the NUL alone
+  CHECK(u32(c, 4 + 16) == 1);  // one group
+  CHECK(u32(c, 4 + 20) == 5);  // "head" with its NUL
+  CHECK(std::string(reinterpret_cast<const char*>(c.data() + 4 + 24)) == "head");
+  CHECK(c[4 + 29] == 1);       // group_motion_state: move
+  CHECK(c[4 + 30] == 0);       // control_type: joint
+  CHECK(c[4 + 31] == 1);       // motor_mode: effort
+  CHECK(u32(c, 4 + 32) == 2);  // position count, then 4 bytes of padding (XCDR1: doubles on 8)
+  CHECK(f64(c, 4 + 40) == 0.25);
+  CHECK(f64(c, 4 + 48) == -0.5);
+  CHECK(u32(c, 4 + 56) == 2);  // velocity count
+  CHECK(u32(c, 4 + 80) == 2);  // effort count
+  CHECK(f64(c, 4 + 88) == 1.5);
+  CHECK(f64(c, 4 + 96) == 2.5);
+  CHECK(u32(c, 4 + 104) == 0);  // ex_data: empty
+}
