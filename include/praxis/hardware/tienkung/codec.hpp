@@ -60,6 +60,8 @@ using MotorCtrlWire = bodyctrl_msgs_msg_dds__MotorCtrl_;
 using CmdMotorCtrlWire = bodyctrl_msgs_msg_dds__CmdMotorCtrl_;
 using SetMotorSpeedWire = bodyctrl_msgs_msg_dds__SetMotorSpeed_;
 using CmdSetMotorSpeedWire = bodyctrl_msgs_msg_dds__CmdSetMotorSpeed_;
+using SetMotorPositionWire = bodyctrl_msgs_msg_dds__SetMotorPosition_;
+using CmdSetMotorPositionWire = bodyctrl_msgs_msg_dds__CmdSetMotorPosition_;
 using ImuWire = bodyctrl_msgs_msg_dds__Imu_;
 
 // Which MotorStatus the robot sends (fact sheet B.1).
@@ -285,7 +287,17 @@ struct RosStamp {
   return {static_cast<std::int32_t>(ns / 1'000'000'000), static_cast<std::uint32_t>(ns % 1'000'000'000)};
 }
 
-// One limb's cmd_ctrl / cmd_vel, fixed-size.
+// How JointMode::position goes out: the hybrid mode (cmd_ctrl: praxis' PD law, its gains) or the
+// motor's position servo (cmd_pos: a target with a speed and a current limit, the robot's own loop
+// and gains; what the vendor's tools use to pose the robot and to zero the waist).
+enum class PositionCommand : std::uint8_t { hybrid, servo };
+
+struct ServoLimits {
+  float speed = 0.3f;    // SetMotorPosition.spd: rad/s per the arm manual, rpm per a ROS 1 comment (UNVERIFIED)
+  float current = 3.0f;  // A; 0.3 / 3 are the deploy configuration's waist-zeroing values
+};
+
+// One limb's cmd_ctrl / cmd_vel / cmd_pos, fixed-size.
 struct LimbCtrl {
   RosStamp stamp;
   dds::BoundedSequence<MotorCtrlWire, k_max_limb_motors> cmds;
@@ -294,12 +306,17 @@ struct LimbSpeed {
   RosStamp stamp;
   dds::BoundedSequence<SetMotorSpeedWire, k_max_limb_motors> cmds;
 };
+struct LimbPosition {
+  RosStamp stamp;
+  dds::BoundedSequence<SetMotorPositionWire, k_max_limb_motors> cmds;
+};
 
 // The hybrid-mode message of limb L: its joints in position mode (kp, kd, q, dq, tau_ff), torque
 // mode (gains 0, tau_ff) and disabled (everything 0: no torque; leaving the joint out would leave
 // the motor on its last target). False when none of the limb's joints is in those modes.
 template <TienkungModel M, Limb L>
-bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out) {
+bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out,
+                      PositionCommand position = PositionCommand::hybrid) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
   static_assert(limb != nullptr, "encode_limb_ctrl: the model has no such limb");
   out.cmds.size = 0;
@@ -309,6 +326,7 @@ bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out) {
     m.name = M::motor_ids[j];
     switch (c.mode[j]) {
       case JointMode::position:
+        if (position == PositionCommand::servo) continue;  // cmd_pos's
         m.kp = static_cast<float>(c.kp[i]);
         m.kd = static_cast<float>(c.kd[i]);
         m.pos = static_cast<float>(c.q[i]);
@@ -358,6 +376,24 @@ bool encode_limb_speed(const JointCommand<M::joint_count>& c, std::array<bool, M
   return true;
 }
 
+// The position-servo message of limb L (PositionCommand::servo): its joints in position mode, each
+// with the target and the configured limits (a joint's kp / kd are the robot's own here). False
+// when none of the limb's joints is in position mode.
+template <TienkungModel M, Limb L>
+bool encode_limb_position(const JointCommand<M::joint_count>& c, const ServoLimits& limits, LimbPosition& out) {
+  constexpr const LimbSpec* limb = find_limb<M>(L);
+  static_assert(limb != nullptr, "encode_limb_position: the model has no such limb");
+  out.cmds.size = 0;
+  for (std::size_t j = limb->first; j < limb->first + limb->count; ++j) {
+    if (c.mode[j] != JointMode::position) continue;
+    out.cmds[out.cmds.size++] = SetMotorPositionWire{M::motor_ids[j], static_cast<float>(c.q[static_cast<Eigen::Index>(j)]),
+                                                     limits.speed, limits.current};
+  }
+  if (out.cmds.size == 0) return false;
+  out.stamp = ros_now();
+  return true;
+}
+
 namespace detail {
 // Header: the stamp, and an empty frame_id lent from `frame`.
 template <class Header>
@@ -391,6 +427,18 @@ class SpeedToWire {
 
  private:
   std::array<SetMotorSpeedWire, k_max_limb_motors> cmds_{};
+  std::array<char, 1> frame_{};
+};
+
+class PositionToWire {
+ public:
+  bool operator()(const LimbPosition& v, CmdSetMotorPositionWire& out) {
+    detail::fill_header(out.header, v.stamp, frame_);
+    return dds::lend(out.cmds, std::span<SetMotorPositionWire>(cmds_), v.cmds);
+  }
+
+ private:
+  std::array<SetMotorPositionWire, k_max_limb_motors> cmds_{};
   std::array<char, 1> frame_{};
 };
 

@@ -8,7 +8,8 @@
 // other topics are merged in as they arrive; a limb whose status has been silent for longer than
 // `limb_timeout` when a leg status arrives has its joints reported offline, and an IMU silent for
 // longer than `imu_timeout` makes the state invalid (both make the runtime damp).
-// Commands: per limb, rt/<limb>/cmd_ctrl (CmdMotorCtrl) and rt/<limb>/cmd_vel (CmdSetMotorSpeed),
+// Commands: per limb, rt/<limb>/cmd_ctrl (CmdMotorCtrl), rt/<limb>/cmd_vel (CmdSetMotorSpeed) and,
+// with BackendOptions::position_command = servo, rt/<limb>/cmd_pos (CmdSetMotorPosition),
 // each sent only when the command has something for it (codec.hpp).
 //
 // Topic names (B.3, B.7: ROS 2 topic /arm/status is DDS topic rt/arm/status) and DDS type names
@@ -38,7 +39,7 @@
 namespace praxis::tienkung {
 
 struct LimbTopicNames {
-  std::string status, cmd_ctrl, cmd_vel;
+  std::string status, cmd_ctrl, cmd_vel, cmd_pos;
 };
 
 struct TopicNames {
@@ -46,7 +47,7 @@ struct TopicNames {
     std::array<LimbTopicNames, k_limb_kinds> a;
     for (std::size_t k = 0; k < k_limb_kinds; ++k) {
       const std::string base = "rt/" + std::string(to_string(static_cast<Limb>(k))) + "/";
-      a[k] = {base + "status", base + "cmd_ctrl", base + "cmd_vel"};
+      a[k] = {base + "status", base + "cmd_ctrl", base + "cmd_vel", base + "cmd_pos"};
     }
     return a;
   }();
@@ -60,6 +61,7 @@ struct TypeNames {
   std::string motor_status = "bodyctrl_msgs::msg::dds_::MotorStatusMsg_";  // whatever the layout
   std::string motor_ctrl = "bodyctrl_msgs::msg::dds_::CmdMotorCtrl_";
   std::string motor_speed = "bodyctrl_msgs::msg::dds_::CmdSetMotorSpeed_";
+  std::string motor_position = "bodyctrl_msgs::msg::dds_::CmdSetMotorPosition_";
   std::string imu = "bodyctrl_msgs::msg::dds_::Imu_";
   std::string string = "std_msgs::msg::dds_::String_";
 };
@@ -75,6 +77,9 @@ struct BackendOptions {
   TypeNames types{};
   dds::TopicQos state_qos{.reliable = true, .depth = 10};
   dds::TopicQos command_qos{.reliable = true, .depth = 10};
+  // JointMode::position on cmd_ctrl (hybrid, praxis' gains) or on cmd_pos (the motor's servo).
+  PositionCommand position_command = PositionCommand::hybrid;
+  ServoLimits servo{};
   // ArmZeroing (arm_zeroing.hpp): refused while the backend wrote a command this recently, and how
   // long it waits for the body service to subscribe rt/arm/cmd_set_zero.
   Duration zeroing_quiet_period = std::chrono::seconds(1);
@@ -94,9 +99,12 @@ struct TienkungTopics {
                                             JointMode::disabled};
 
   struct Context {
-    explicit Context(const Options& o) : limb_timeout(o.limb_timeout), imu_timeout(o.imu_timeout) {}
+    explicit Context(const Options& o)
+        : limb_timeout(o.limb_timeout), imu_timeout(o.imu_timeout), position(o.position_command), servo(o.servo) {}
     Duration limb_timeout;
     Duration imu_timeout;
+    PositionCommand position;
+    ServoLimits servo;
     // Reader side: when each state topic last delivered a valid sample (limbs, then the IMU).
     std::array<TimePoint, k_limbs + 1> last_seen{};
     // Writer side: joints last sent a nonzero speed on cmd_vel (see encode_limb_speed).
@@ -118,8 +126,12 @@ struct TienkungTopics {
   }
 
   template <std::size_t I>
-  static bool encode_ctrl(const JointCommand<N>& command, TimePoint, Context&, LimbCtrl& out) {
-    return encode_limb_ctrl<M, M::limbs[I].limb>(command, out);
+  static bool encode_ctrl(const JointCommand<N>& command, TimePoint, Context& c, LimbCtrl& out) {
+    return encode_limb_ctrl<M, M::limbs[I].limb>(command, out, c.position);
+  }
+  template <std::size_t I>
+  static bool encode_position(const JointCommand<N>& command, TimePoint, Context& c, LimbPosition& out) {
+    return c.position == PositionCommand::servo && encode_limb_position<M, M::limbs[I].limb>(command, c.servo, out);
   }
   template <std::size_t I>
   static bool encode_speed(const JointCommand<N>& command, TimePoint, Context& c, LimbSpeed& out) {
@@ -148,14 +160,19 @@ struct TienkungTopics {
   }
 
   static auto command_topics(const Options& o) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto hybrid_and_speed = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::tuple_cat(std::tuple{ctrl_topic<I>(o), speed_topic<I>(o)}...);
     }(std::make_index_sequence<k_limbs>{});
+    auto servo = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return std::tuple{position_topic<I>(o)...};
+    }(std::make_index_sequence<k_limbs>{});
+    return std::tuple_cat(std::move(hybrid_and_speed), std::move(servo));
   }
 
-  // Command-table indices of limb I's two topics.
+  // Command-table indices of limb I's topics (cmd_pos after all the others).
   static constexpr std::size_t ctrl_topic_index(std::size_t limb_index) { return 2 * limb_index; }
   static constexpr std::size_t speed_topic_index(std::size_t limb_index) { return 2 * limb_index + 1; }
+  static constexpr std::size_t position_topic_index(std::size_t limb_index) { return 2 * k_limbs + limb_index; }
 
  private:
   using StatusMessage = typename StatusWire<Layout>::Message;
@@ -177,6 +194,16 @@ struct TienkungTopics {
     t.name = o.topics.of(M::limbs[I].limb).cmd_ctrl;
     t.descriptor = dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc, o.types.motor_ctrl);
     t.encode = &encode_ctrl<I>;
+    t.qos = o.command_qos;
+    return t;
+  }
+  template <std::size_t I>
+  static auto position_topic(const Options& o) {
+    EncodedCommandTopic<N, Context, CmdSetMotorPositionWire, LimbPosition, PositionToWire> t;
+    t.name = o.topics.of(M::limbs[I].limb).cmd_pos;
+    t.descriptor =
+        dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorPosition__desc, o.types.motor_position);
+    t.encode = &encode_position<I>;
     t.qos = o.command_qos;
     return t;
   }

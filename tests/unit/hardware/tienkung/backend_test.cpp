@@ -786,7 +786,7 @@ tk::BackendOptions under(const std::string& prefix, std::uint32_t domain) {
   o.dds = {domain, "lo"};
   for (std::size_t k = 0; k < tk::k_limb_kinds; ++k) {
     const std::string base = prefix + std::string(tk::to_string(static_cast<Limb>(k))) + "/";
-    o.topics.limbs[k] = {base + "status", base + "cmd_ctrl", base + "cmd_vel"};
+    o.topics.limbs[k] = {base + "status", base + "cmd_ctrl", base + "cmd_vel", base + "cmd_pos"};
   }
   o.topics.imu = prefix + "imu/status";
   o.topics.set_zero = prefix + "arm/cmd_set_zero";
@@ -828,4 +828,54 @@ TEST_CASE("tienkung backend over Cyclone: a MotorStatus layout longer than the r
         std::string::npos);
   CHECK(robot.state_reader<0>().received() == 0);
   CHECK(robot.states_accepted<1>() == 0);
+}
+
+TEST_CASE("tienkung backend: with position_command = servo, position joints go to the motor's position servo "
+          "(cmd_pos: target, speed and current limits), torque joints stay on cmd_ctrl",
+          "[tienkung][backend][command]") {
+  praxis::transport::LoopbackBus bus;
+  tk::BackendOptions options;
+  options.position_command = tk::PositionCommand::servo;
+  options.servo = {0.5f, 2.0f};
+  LoopPro robot(bus, options);
+  LoopRobot pro(bus);
+  praxis::transport::LoopbackSubscriber<tk::LimbPosition> arm_pos(bus, "rt/arm/cmd_pos");
+  praxis::transport::Stamped<tk::LimbCtrl> ctrl{};
+  praxis::transport::Stamped<tk::LimbPosition> pos{};
+  praxis::RobotState<P> s;
+  pro.all(0.0);
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+
+  auto arms = none_command();
+  for (std::size_t j = 13; j < 27; ++j) {
+    arms.mode[j] = JointMode::position;
+    arms.q[static_cast<Eigen::Index>(j)] = 0.01 * static_cast<double>(j);
+    arms.kp[static_cast<Eigen::Index>(j)] = 20;  // the servo's own gains apply: not sent
+  }
+  arms.mode[26] = JointMode::torque;
+  arms.tau_ff[26] = 1.5;
+  robot.write(arms, praxis::Clock::now());
+  REQUIRE(arm_pos.fetch(pos));
+  REQUIRE(pos.message.cmds.size == 13);
+  CHECK(pos.message.cmds[0].name == 11);
+  CHECK(pos.message.cmds[0].pos == Approx(0.13));
+  CHECK(pos.message.cmds[0].spd == 0.5f);
+  CHECK(pos.message.cmds[0].cur == 2.0f);
+  REQUIRE(pro.arm_ctrl.fetch(ctrl));  // only the torque joint
+  REQUIRE(ctrl.message.cmds.size == 1);
+  CHECK(ctrl.message.cmds[0].name == 27);
+  CHECK(ctrl.message.cmds[0].tor == 1.5f);
+  CHECK(robot.commands_sent<LoopPro::vendor::position_topic_index(2)>() == 1);
+
+  // The default (hybrid): nothing on cmd_pos.
+  praxis::transport::LoopbackBus bus2;
+  LoopPro hybrid(bus2, tk::BackendOptions{});
+  LoopRobot pro2(bus2);
+  praxis::transport::LoopbackSubscriber<tk::LimbPosition> arm_pos2(bus2, "rt/arm/cmd_pos");
+  pro2.all(0.0);
+  REQUIRE(hybrid.read(s, praxis::Clock::now()));
+  hybrid.write(arms, praxis::Clock::now());
+  CHECK_FALSE(arm_pos2.fetch(pos));
+  REQUIRE(pro2.arm_ctrl.fetch(ctrl));
+  CHECK(ctrl.message.cmds.size == 14);
 }
