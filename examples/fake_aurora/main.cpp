@@ -182,6 +182,7 @@ int run(const Settings& s) {
   praxis::JointCommand<N> targets;
   std::array<bool, N> effort_mode{};
   std::uint64_t groups_applied = 0, configs_applied = 0, velocities_accepted = 0;
+  nlohmann::json config_log = nlohmann::json::array();  // every applied configuration: time, kp per joint
   a::VelocityValue velocity{};
   a::WholeBodyState last_state = rules.state();
 
@@ -215,22 +216,9 @@ int run(const Settings& s) {
     const auto now = praxis::Clock::now();
     if (s.duration > 0 && now - t0 > praxis::from_seconds(s.duration)) break;
 
-    // ---- requests and commands, each sample judged in order ----
-    whole_body_in.take([&](const a::WholeBodyRequestWire& w) { rules.request_whole_body(w.desired_state, now); });
-    upper_body_in.take([&](const a::UpperBodyRequestWire& w) { rules.request_upper_body(w.desired_state); });
-    source_in.take([&](const a::VelocitySourceWire& w) { rules.request_velocity_source(w.desired_source); });
-    velocity_in.take([&](const a::VelocityWire& w) {
-      const a::VelocityValue v{w.vx, w.vy, w.yaw};
-      if (rules.check_velocity(v)) {
-        velocity = v;
-        ++velocities_accepted;
-      }
-    });
-    if (rules.state() != last_state) {
-      // A new state starts from where the joints are: nothing jumps to an old target.
-      hold_current(0, N);
-      last_state = rules.state();
-    }
+    // ---- commands, then requests, each sample judged in order ----
+    // Commands first: one that arrives in the same tick as a state request was sent before it (a
+    // client sends commands only after it saw the state it asked for reported).
     config_in.take([&](const a::MotorConfigWire& w) {
       a::MotorConfigValue v;
       if (a::motor_config_from_wire(w, v) != nullptr) {
@@ -248,6 +236,7 @@ int run(const Settings& s) {
         }
       }
       ++configs_applied;
+      config_log.push_back({{"t", praxis::to_seconds(now - t0)}, {"kp", std::vector<double>(kp.data(), kp.data() + N)}});
     });
     group_in.take([&](const a::GroupCommandWire& w) {
       a::GroupCommandValue v;
@@ -277,6 +266,21 @@ int run(const Settings& s) {
       }
     });
 
+    whole_body_in.take([&](const a::WholeBodyRequestWire& w) { rules.request_whole_body(w.desired_state, now); });
+    upper_body_in.take([&](const a::UpperBodyRequestWire& w) { rules.request_upper_body(w.desired_state); });
+    source_in.take([&](const a::VelocitySourceWire& w) { rules.request_velocity_source(w.desired_source); });
+    velocity_in.take([&](const a::VelocityWire& w) {
+      const a::VelocityValue v{w.vx, w.vy, w.yaw};
+      if (rules.check_velocity(v)) {
+        velocity = v;
+        ++velocities_accepted;
+      }
+    });
+    if (rules.state() != last_state) {
+      // A new state starts from where the joints are: nothing jumps to an old target.
+      hold_current(0, N);
+      last_state = rules.state();
+    }
     // ---- the joints: the robot's own controller, or the client's groups ----
     const a::WholeBodyState st = rules.state();
     const a::GroupMask client_groups = rules.commandable_groups();
@@ -412,6 +416,7 @@ int run(const Settings& s) {
   report["motor_configs_applied"] = configs_applied;
   report["velocities_accepted"] = velocities_accepted;
   report["last_velocity"] = {velocity.vx, velocity.vy, velocity.yaw};
+  report["motor_configs"] = config_log;
   report["final_kp"] = std::vector<double>(kp.data(), kp.data() + N);
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
   if (s.report.empty()) {
