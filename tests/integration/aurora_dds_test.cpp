@@ -11,10 +11,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -285,7 +287,8 @@ TEST_CASE("aurora over DDS: a robot refusing UserCmd fails acquire() naming the 
   CHECK(report["received"]["gr2/SN0042/robot_motor_cfg_group_cmd"] == 0);
 }
 
-TEST_CASE("aurora over DDS: a robot that never stands stable times acquire() out naming what it awaited",
+TEST_CASE("aurora over DDS: a robot that never stands stable times acquire() out naming what it awaited; the fake "
+          "counts a careless client's early UserCmd and partial group",
           "[aurora][dds][two-process][errors]") {
   constexpr std::uint32_t domain = 219;
   FakeAurora fake("gr2", domain, {"--stable-after", "1000"});
@@ -298,10 +301,51 @@ TEST_CASE("aurora over DDS: a robot that never stands stable times acquire() out
   CHECK(contains(taken.message, "taking control, step 3 of 6 (await a stable stand): "
                                 "robot_stand_pose_state.stable_level was "));
   CHECK(contains(taken.message, "after 1000 ms; expected more than 100"));
+
+  // A careless client (a raw writer, not the backend) asks for UserCmd before the stand is stable
+  // and sends the head without its pitch joint: the fake counts both, so the zero counts above and
+  // in the controller test are measured, not merely never incremented.
+  praxis::dds::Participant careless({domain, "lo"});
+  const praxis::dds::TopicQos best_effort{.reliable = false, .depth = 1, .transient_local = false};
+  praxis::dds::Publisher<a::WholeBodyRequestWire> requests(careless, "whole_body_fsm_state_change_cmd",
+                                                            &fourier_msgs_msg_WholeBodyFsmStateChangeCmd_desc,
+                                                            best_effort);
+  praxis::dds::Publisher<a::GroupCommandWire> commands(careless, "robot_control_group_cmd",
+                                                        &fourier_msgs_msg_RobotControlGroupCmd_desc, best_effort);
+  const auto deadline = praxis::Clock::now() + 5s;
+  while ((requests.matched() == 0 || commands.matched() == 0) && praxis::Clock::now() < deadline) {
+    std::this_thread::sleep_for(10ms);
+  }
+  REQUIRE(requests.matched() > 0);
+  REQUIRE(commands.matched() > 0);
+  // Our writers have seen the fake's readers; give the readers time to see our writers too (a best
+  // effort sample before that is dropped).
+  std::this_thread::sleep_for(500ms);
+  char frame[1] = {'\0'};
+  a::WholeBodyRequestWire user_cmd{};
+  user_cmd.header.frame_id = frame;
+  user_cmd.desired_state = static_cast<std::uint8_t>(a::WholeBodyState::user_cmd);
+  CHECK(requests.write(user_cmd));
+  std::array<double, 1> head_yaw{0.0};
+  char head[] = "head";
+  fourier_msgs_msg_ControlGroupCmd group{};
+  group.group_name = head;
+  group.group_motion_state = static_cast<std::uint8_t>(a::GroupMotionState::move);
+  group.position = group.velocity = group.effort = {1, 1, head_yaw.data(), false};
+  a::GroupCommandWire half_head{};
+  half_head.header.frame_id = frame;
+  half_head.group_cmd = {1, 1, &group, false};
+  CHECK(commands.write(half_head));
+  std::this_thread::sleep_for(300ms);
+
   const auto report = fake.stop();
   INFO(report.dump());
   CHECK(states_entered(report) == std::vector<std::string>{"Default", "PdStand"});
-  // The backend never asked for UserCmd before the robot was stable.
-  CHECK(report["violations_total"] == 0);
-  CHECK(report["received"]["robot_control_group_cmd"] == 0);
+  // The backend never asked for UserCmd before the robot was stable: the one precondition
+  // violation is the careless client's, and so is the one partial group.
+  CHECK(report["violations"]["transition_precondition"] == 1);
+  CHECK(report["violations"]["partial_group"] == 1);
+  CHECK(report["violations_total"] == 2);
+  CHECK(report["received"]["robot_control_group_cmd"] == 1);
+  CHECK(report["groups_applied"] == 0);
 }
