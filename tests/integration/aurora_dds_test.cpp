@@ -287,8 +287,8 @@ TEST_CASE("aurora over DDS: a robot refusing UserCmd fails acquire() naming the 
   CHECK(report["received"]["gr2/SN0042/robot_motor_cfg_group_cmd"] == 0);
 }
 
-TEST_CASE("aurora over DDS: a robot that never stands stable times acquire() out naming what it awaited; the fake "
-          "counts a careless client's early UserCmd and partial group",
+TEST_CASE("aurora over DDS: a robot that never stands stable times acquire() out naming what it awaited, and the "
+          "fake counts a careless client's early UserCmd and partial group",
           "[aurora][dds][two-process][errors]") {
   constexpr std::uint32_t domain = 219;
   FakeAurora fake("gr2", domain, {"--stable-after", "1000"});
