@@ -129,6 +129,7 @@ a::BackendOptions options_for(std::uint32_t domain) {
   o.sequence.stable_timeout = 5s;
   o.sequence.control_state_timeout = 2s;
   o.sequence.resend_period = 100ms;
+  o.link_timeout = 500ms;  // not about the link: a loaded test machine stalls processes ~100 ms
   return o;
 }
 
@@ -222,6 +223,7 @@ TEST_CASE("aurora over DDS: take control of a fake GR-2, stand, run a controller
   praxis::MotionOptions options;
   options.print = false;
   options.lifecycle_timeout = 10s;
+  options.safety.stale_timeout = 500ms;  // as link_timeout: a loaded machine, not a stale robot
   // The GR-2 does not walk by itself under joint access: the walk body is an empty stand-in.
   praxis::MotionController<Backend, Timetable, UserNode, m::BackendWalkBody<a::GR2>> controller(robot, library,
                                                                                                  options);
