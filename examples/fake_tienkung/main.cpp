@@ -1,0 +1,502 @@
+// praxis-fake-tienkung: impersonates a Walker Tienkung (Pro or Lite) body service on DDS, for praxis
+// (and any raw-DDS or ROS 2 client) to talk to before the real robot. Mock joint dynamics stand in
+// for the motors; the wire is the robot's: rt/<limb>/status (MotorStatusMsg in the chosen layout,
+// legs at 1000 Hz, the other limbs at 500 Hz), rt/imu/status (Imu, 500 Hz: the robot's IMU rate is
+// not known), and per limb the three command topics:
+//
+//   rt/<limb>/cmd_ctrl  hybrid mode, applied as the motor PD law to the mock joints
+//   rt/<limb>/cmd_vel   velocity mode: a motor keeps its speed until it is sent speed 0, whatever
+//                       arrives on cmd_ctrl meanwhile (the fake ignores and counts those elements)
+//   rt/<limb>/cmd_pos   position servo (the model's gains towards pos); praxis never sends it
+//
+// A command sample naming a motor the model lacks, a motor of another limb, or a non-finite value
+// is refused whole and counted by reason. --fault makes a motor report an error code from a time
+// on; --silent-limb stops a limb's status from a time on. At exit it prints (and with --report
+// writes) what happened as JSON: counts per topic, the motors still turning, final_q.
+//
+//   praxis-fake-tienkung --robot pro --domain 0 --interface lo [--layout with_error]
+//                        [--fault 2.0:51:33072] [--silent-limb 2.0:arm] [--duration 10] [--report r.json]
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <praxis/hardware/mock/mock_robot.hpp>
+#include <praxis/hardware/tienkung/codec.hpp>
+#include <praxis/hardware/tienkung/models.hpp>
+#include <praxis/hardware/tienkung/topics.hpp>
+#include <praxis/idl/bodyctrl_msgs.h>
+#include <praxis/transport/dds.hpp>
+#include <praxis/transport/dds_decoding_subscriber.hpp>
+
+namespace {
+
+namespace tk = praxis::tienkung;
+
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop = true; }
+
+struct Settings {
+  std::string robot = "pro";
+  std::uint32_t domain = 0;
+  std::string interface = "lo";
+  std::string layout = "with_error";
+  std::vector<std::string> faults;  // "T:MOTOR_ID:CODE"
+  std::vector<std::string> silent;  // "T:limb"
+  double duration = 0.0;
+  std::string report;
+};
+
+struct Fault {
+  double at = 0;
+  std::uint16_t motor = 0;
+  std::uint32_t code = 0;
+};
+struct Silence {
+  double at = 0;
+  tk::Limb limb = tk::Limb::leg;
+};
+
+template <tk::TienkungModel M>
+std::vector<Fault> parse_faults(const std::vector<std::string>& texts) {
+  std::vector<Fault> out;
+  for (const auto& text : texts) {
+    double t = 0;
+    long id = 0;
+    long long code = 0;
+    char c1 = 0, c2 = 0;
+    std::istringstream in(text);
+    if (!(in >> t >> c1 >> id >> c2 >> code) || c1 != ':' || c2 != ':' || t < 0 || code < 0 ||
+        code > 0xffffffffLL || id < 0 || id > 0xffff) {
+      throw std::invalid_argument("--fault: expected T:MOTOR_ID:CODE (seconds, motor id, error code >= 0), got \"" +
+                                  text + "\"");
+    }
+    if (tk::joint_of_motor<M>(static_cast<std::uint16_t>(id)) == M::joint_count) {
+      throw std::invalid_argument("--fault: " + std::string(M::name) + " has no motor " + std::to_string(id) +
+                                  " (in \"" + text + "\")");
+    }
+    out.push_back({t, static_cast<std::uint16_t>(id), static_cast<std::uint32_t>(code)});
+  }
+  return out;
+}
+
+template <tk::TienkungModel M>
+std::vector<Silence> parse_silences(const std::vector<std::string>& texts) {
+  std::vector<Silence> out;
+  for (const auto& text : texts) {
+    const auto colon = text.find(':');
+    double t = -1;
+    try {
+      t = colon == std::string::npos ? -1 : std::stod(text.substr(0, colon));
+    } catch (const std::exception&) {
+      t = -1;
+    }
+    const std::string name = colon == std::string::npos ? "" : text.substr(colon + 1);
+    bool found = false;
+    for (const auto& l : M::limbs) {
+      if (tk::to_string(l.limb) == name) {
+        out.push_back({t, l.limb});
+        found = true;
+      }
+    }
+    if (t < 0 || !found) {
+      std::string limbs;
+      for (const auto& l : M::limbs) limbs += (limbs.empty() ? "" : "|") + std::string(tk::to_string(l.limb));
+      throw std::invalid_argument("--silent-limb: expected T:LIMB with LIMB one of " + limbs + ", got \"" + text +
+                                  "\"");
+    }
+  }
+  return out;
+}
+
+// What one command topic received.
+struct TopicCounts {
+  std::uint64_t received = 0;
+  std::uint64_t applied = 0;
+  std::uint64_t unknown_motor = 0;  // a motor id the model does not have
+  std::uint64_t wrong_limb = 0;     // a motor of another limb
+  std::uint64_t non_finite = 0;
+  std::uint64_t ignored_while_turning = 0;  // cmd_ctrl / cmd_pos elements for a motor in velocity mode
+  std::uint64_t kp_zero_samples = 0;        // cmd_ctrl: every element kp 0 (damping)
+  std::uint64_t stiff_samples = 0;          // cmd_ctrl: some element kp > 0
+  bool last_all_kp_zero = false;
+  std::uint64_t zero_speeds = 0;  // cmd_vel: speed-0 elements that stopped a turning motor
+};
+
+enum class Kind : std::uint8_t { ctrl, vel, pos };
+inline constexpr std::size_t k_kinds = 3;
+
+// The motors' side of the command topics: what each motor was last told. Cyclone's receive thread
+// writes it (every sample, none skipped: velocity mode's stop must not be lost), the physics loop
+// reads it. A fake robot may lock; the control cycle it talks to may not.
+template <tk::TienkungModel M>
+class MotorBoard {
+ public:
+  static constexpr std::size_t N = M::joint_count;
+
+  MotorBoard() {
+    command_.mode.fill(praxis::JointMode::disabled);  // motors unpowered until told otherwise
+  }
+
+  template <class Element>
+  const char* take(tk::Limb limb, Kind kind, const Element* elements, std::uint32_t count) {
+    std::lock_guard lock(mutex_);
+    TopicCounts& c = counts_[index(limb, kind)];
+    ++c.received;
+    if (const char* why = check(limb, elements, count, c)) return why;
+    ++c.applied;
+    bool stiff = false;
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const Element& e = elements[k];
+      const std::size_t j = tk::joint_of_motor<M>(e.name);
+      const auto i = static_cast<Eigen::Index>(j);
+      if constexpr (requires { e.kp; }) {  // cmd_ctrl
+        stiff = stiff || e.kp > 0.0f;
+        if (turning_[j]) {
+          ++c.ignored_while_turning;
+          continue;
+        }
+        command_.mode[j] = praxis::JointMode::position;
+        command_.kp[i] = e.kp;
+        command_.kd[i] = e.kd;
+        command_.q[i] = e.pos;
+        command_.dq[i] = e.spd;
+        command_.tau_ff[i] = e.tor;
+      } else if constexpr (requires { e.pos; }) {  // cmd_pos
+        if (turning_[j]) {
+          ++c.ignored_while_turning;
+          continue;
+        }
+        command_.mode[j] = praxis::JointMode::position;
+        command_.kp[i] = M::default_kp[j];
+        command_.kd[i] = M::default_kd[j];
+        command_.q[i] = e.pos;
+        command_.dq[i] = command_.tau_ff[i] = 0.0;
+      } else {  // cmd_vel
+        if (e.spd == 0.0f && turning_[j]) ++c.zero_speeds;
+        turning_[j] = e.spd != 0.0f;
+        command_.mode[j] = praxis::JointMode::velocity;
+        command_.dq[i] = e.spd;
+        command_.kd[i] = std::max(1.0, M::default_kd[j]);  // the drive's speed loop
+        command_.kp[i] = command_.tau_ff[i] = 0.0;
+      }
+    }
+    if constexpr (requires { elements->kp; }) {
+      c.last_all_kp_zero = !stiff;
+      ++(stiff ? c.stiff_samples : c.kp_zero_samples);
+    }
+    max_turning_ = std::max(max_turning_, turning_count());
+    return nullptr;
+  }
+
+  praxis::JointCommand<N> command() const {
+    std::lock_guard lock(mutex_);
+    return command_;
+  }
+  TopicCounts counts(tk::Limb limb, Kind kind) const {
+    std::lock_guard lock(mutex_);
+    return counts_[index(limb, kind)];
+  }
+  std::vector<std::uint16_t> turning_motors() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::uint16_t> out;
+    for (std::size_t j = 0; j < N; ++j) {
+      if (turning_[j]) out.push_back(M::motor_ids[j]);
+    }
+    return out;
+  }
+  std::size_t max_turning() const {
+    std::lock_guard lock(mutex_);
+    return max_turning_;
+  }
+
+ private:
+  static std::size_t index(tk::Limb limb, Kind kind) {
+    return static_cast<std::size_t>(limb) * k_kinds + static_cast<std::size_t>(kind);
+  }
+  template <class Element>
+  static const char* check(tk::Limb limb, const Element* elements, std::uint32_t count, TopicCounts& c) {
+    const tk::LimbSpec& spec = *tk::find_limb<M>(limb);
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const Element& e = elements[k];
+      const std::size_t j = tk::joint_of_motor<M>(e.name);
+      if (j == N) {
+        ++c.unknown_motor;
+        return "unknown motor id";
+      }
+      if (j < spec.first || j >= spec.first + spec.count) {
+        ++c.wrong_limb;
+        return "a motor of another limb";
+      }
+      bool finite = std::isfinite(e.spd);
+      if constexpr (requires { e.kp; }) {
+        finite = finite && std::isfinite(e.kp) && std::isfinite(e.kd) && std::isfinite(e.pos) && std::isfinite(e.tor);
+      } else if constexpr (requires { e.pos; }) {
+        finite = finite && std::isfinite(e.pos) && std::isfinite(e.cur);
+      }
+      if (!finite) {
+        ++c.non_finite;
+        return "a non-finite value";
+      }
+    }
+    return nullptr;
+  }
+  std::size_t turning_count() const {
+    return static_cast<std::size_t>(std::count(turning_.begin(), turning_.end(), true));
+  }
+
+  mutable std::mutex mutex_;
+  praxis::JointCommand<N> command_;
+  std::array<bool, N> turning_{};
+  std::size_t max_turning_ = 0;
+  std::array<TopicCounts, tk::k_limb_kinds * k_kinds> counts_{};
+};
+
+// The command subscribers' value: the board holds what matters, the mailbox only wakes nobody.
+struct Nothing {
+  std::uint8_t unused = 0;
+};
+
+template <tk::TienkungModel M, class Wire>
+struct Intake {
+  MotorBoard<M>* board;
+  tk::Limb limb;
+  Kind kind;
+  const char* operator()(const Wire& w, Nothing&) const {
+    return board->take(limb, kind, w.cmds._buffer, w.cmds._length);
+  }
+};
+
+template <class Header>
+void stamp(Header& h, char* empty_frame) {
+  const tk::RosStamp now = tk::ros_now();
+  h.stamp.sec = now.sec;
+  h.stamp.nanosec = now.nanosec;
+  h.frame_id = empty_frame;
+}
+
+template <tk::TienkungModel M, tk::StatusLayout L>
+int run(const Settings& s) {
+  constexpr std::size_t N = M::joint_count;
+  constexpr std::size_t k_limbs = M::limbs.size();
+  using Wire = tk::StatusWire<L>;
+  const auto faults = parse_faults<M>(s.faults);
+  const auto silences = parse_silences<M>(s.silent);
+
+  praxis::dds::Participant participant({s.domain, s.interface});
+  const tk::TopicNames topics;
+  const tk::TypeNames types;
+  const praxis::dds::TopicQos qos{.reliable = true, .depth = 10};
+  const auto status_type = praxis::dds::with_type_name(Wire::descriptor(), types.motor_status);
+
+  MotorBoard<M> board;
+  using CtrlSub = praxis::dds::DecodingSubscriber<tk::CmdMotorCtrlWire, Nothing, Intake<M, tk::CmdMotorCtrlWire>>;
+  using VelSub =
+      praxis::dds::DecodingSubscriber<tk::CmdSetMotorSpeedWire, Nothing, Intake<M, tk::CmdSetMotorSpeedWire>>;
+  using PosWire = bodyctrl_msgs_msg_dds__CmdSetMotorPosition_;
+  using PosSub = praxis::dds::DecodingSubscriber<PosWire, Nothing, Intake<M, PosWire>>;
+  using StatusPub = praxis::dds::Publisher<typename Wire::Message>;
+  std::vector<std::unique_ptr<CtrlSub>> ctrl_subs;
+  std::vector<std::unique_ptr<VelSub>> vel_subs;
+  std::vector<std::unique_ptr<PosSub>> pos_subs;
+  std::vector<std::unique_ptr<StatusPub>> status_pubs;
+  for (const auto& l : M::limbs) {
+    const auto& names = topics.of(l.limb);
+    ctrl_subs.push_back(std::make_unique<CtrlSub>(
+        participant, names.cmd_ctrl,
+        praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc, types.motor_ctrl),
+        Intake<M, tk::CmdMotorCtrlWire>{&board, l.limb, Kind::ctrl}, qos));
+    vel_subs.push_back(std::make_unique<VelSub>(
+        participant, names.cmd_vel,
+        praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc, types.motor_speed),
+        Intake<M, tk::CmdSetMotorSpeedWire>{&board, l.limb, Kind::vel}, qos));
+    const std::string pos_topic = "rt/" + std::string(tk::to_string(l.limb)) + "/cmd_pos";
+    pos_subs.push_back(std::make_unique<PosSub>(
+        participant, pos_topic,
+        praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorPosition__desc,
+                                    "bodyctrl_msgs::msg::dds_::CmdSetMotorPosition_"),
+        Intake<M, PosWire>{&board, l.limb, Kind::pos}, qos));
+    status_pubs.push_back(std::make_unique<StatusPub>(participant, names.status, status_type, qos));
+  }
+  praxis::dds::Publisher<tk::ImuWire> imu_pub(
+      participant, topics.imu, praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__Imu__desc, types.imu), qos);
+
+  const auto t0 = praxis::Clock::now();
+  praxis::mock::MockOptions mock_options;
+  mock_options.state_period = std::chrono::milliseconds(1);
+  praxis::mock::MockRobot<M> robot(mock_options, t0);
+  robot.set_joint_positions(M::stand_pose);
+
+  std::printf("praxis-fake-tienkung: %s on DDS domain %u, interface %s, MotorStatus layout %s (%zu bytes per motor)\n",
+              std::string(M::name).c_str(), s.domain, s.interface.c_str(), std::string(tk::to_string(L)).c_str(),
+              Wire::element_bytes);
+  std::fflush(stdout);
+
+  std::array<typename Wire::Element, tk::k_max_limb_motors> elements{};
+  char empty_frame[1] = "";
+  std::array<std::uint64_t, k_limbs> status_published{};
+  std::uint64_t imu_published = 0, ticks = 0;
+  praxis::RobotState<N> state;
+  robot.read(state, t0);
+
+  auto next = t0;
+  while (!g_stop) {
+    next += std::chrono::milliseconds(1);
+    std::this_thread::sleep_until(next);
+    const auto now = praxis::Clock::now();
+    const double t = praxis::to_seconds(now - t0);
+    if (s.duration > 0 && t > s.duration) break;
+    robot.write(board.command(), now);
+    robot.read(state, now);
+    const bool slow_tick = ticks++ % 2 == 0;  // 500 Hz: every limb but the legs, and the IMU
+
+    for (std::size_t k = 0; k < k_limbs; ++k) {
+      const tk::LimbSpec& limb = M::limbs[k];
+      if (limb.limb != tk::Limb::leg && !slow_tick) continue;
+      const bool silent = std::any_of(silences.begin(), silences.end(),
+                                      [&](const Silence& x) { return x.limb == limb.limb && t >= x.at; });
+      if (silent) continue;
+      typename Wire::Message msg{};
+      stamp(msg.header, empty_frame);
+      for (std::size_t n = 0; n < limb.count; ++n) {
+        const std::size_t j = limb.first + n;
+        const auto i = static_cast<Eigen::Index>(j);
+        auto& e = elements[n];
+        e = {};
+        e.name = M::motor_ids[j];
+        e.pos = static_cast<float>(state.q[i]);
+        e.speed = static_cast<float>(state.dq[i]);
+        e.current = M::ct_scale[j] > 0.0 ? static_cast<float>(state.tau[i] / M::ct_scale[j]) : 0.0f;
+        e.temperature = 36.0f;
+        if constexpr (L != tk::StatusLayout::without_error) {
+          for (const Fault& f : faults) {
+            if (f.motor == e.name && t >= f.at) e.error = f.code;  // the latest one in force wins
+          }
+        }
+        if constexpr (L == tk::StatusLayout::with_voltage) e.voltage = 48.0f;
+      }
+      msg.status._buffer = elements.data();
+      msg.status._length = msg.status._maximum = static_cast<std::uint32_t>(limb.count);
+      msg.status._release = false;
+      if (status_pubs[k]->write(msg)) ++status_published[k];
+    }
+
+    if (slow_tick) {
+      tk::ImuWire imu{};
+      stamp(imu.header, empty_frame);
+      const auto& q = state.imu.orientation;
+      imu.orientation = {q.x(), q.y(), q.z(), q.w()};
+      imu.angular_velocity = {state.imu.gyro.x(), state.imu.gyro.y(), state.imu.gyro.z()};
+      imu.linear_acceleration = {state.imu.accelerometer.x(), state.imu.accelerometer.y(),
+                                 state.imu.accelerometer.z()};
+      imu.euler = {state.imu.rpy.x(), state.imu.rpy.y(), state.imu.rpy.z()};
+      if (imu_pub.write(imu)) ++imu_published;
+    }
+  }
+
+  // Cyclone's threads stop calling the board before it is read for the report.
+  ctrl_subs.clear();
+  vel_subs.clear();
+  pos_subs.clear();
+
+  nlohmann::json report;
+  report["robot"] = std::string(M::name);
+  report["layout"] = std::string(tk::to_string(L));
+  report["seconds"] = praxis::to_seconds(praxis::Clock::now() - t0);
+  report["imu_published"] = imu_published;
+  auto& limbs = report["limbs"] = nlohmann::json::object();
+  for (std::size_t k = 0; k < k_limbs; ++k) {
+    const tk::Limb l = M::limbs[k].limb;
+    const auto& names = topics.of(l);
+    auto counts = [&](Kind kind) {
+      const TopicCounts c = board.counts(l, kind);
+      nlohmann::json j{{"received", c.received},
+                       {"applied", c.applied},
+                       {"rejected",
+                        {{"unknown_motor_id", c.unknown_motor},
+                         {"wrong_limb", c.wrong_limb},
+                         {"non_finite", c.non_finite}}}};
+      if (kind != Kind::vel) j["ignored_while_turning"] = c.ignored_while_turning;
+      if (kind == Kind::ctrl) {
+        j["kp_zero_samples"] = c.kp_zero_samples;
+        j["stiff_samples"] = c.stiff_samples;
+        j["last_all_kp_zero"] = c.last_all_kp_zero;
+      }
+      if (kind == Kind::vel) j["zero_speeds"] = c.zero_speeds;
+      return j;
+    };
+    limbs[std::string(tk::to_string(l))] = {{"status_topic", names.status},
+                                            {"status_published", status_published[k]},
+                                            {"cmd_ctrl", counts(Kind::ctrl)},
+                                            {"cmd_vel", counts(Kind::vel)},
+                                            {"cmd_pos", counts(Kind::pos)}};
+  }
+  report["turning_at_exit"] = board.turning_motors();
+  report["max_turning"] = board.max_turning();
+  auto& injected = report["faults"] = nlohmann::json::array();
+  for (const Fault& f : faults) injected.push_back({{"t", f.at}, {"motor", f.motor}, {"code", f.code}});
+  auto& silenced = report["silent_limbs"] = nlohmann::json::array();
+  for (const Silence& x : silences) silenced.push_back({{"t", x.at}, {"limb", std::string(tk::to_string(x.limb))}});
+  report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
+  if (s.report.empty()) {
+    std::printf("%s\n", report.dump().c_str());
+  } else {
+    std::ofstream(s.report) << report.dump(2) << '\n';
+    std::printf("praxis-fake-tienkung: %zu motors still turning; report in %s\n", board.turning_motors().size(),
+                s.report.c_str());
+  }
+  return 0;
+}
+
+template <tk::TienkungModel M>
+int run_layout(const Settings& s) {
+  if (s.layout == "without_error") return run<M, tk::StatusLayout::without_error>(s);
+  if (s.layout == "with_voltage") return run<M, tk::StatusLayout::with_voltage>(s);
+  return run<M, tk::StatusLayout::with_error>(s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  CLI::App app{"praxis-fake-tienkung: a Walker Tienkung body service impersonated on DDS, with mock dynamics"};
+  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"pro", "lite"}));
+  app.add_option("-d,--domain", s.domain, "DDS domain id (ROS_DOMAIN_ID; the robot's is unverified, ROS' default 0)");
+  app.add_option("-i,--interface", s.interface, "network interface");
+  app.add_option("--layout", s.layout, "the MotorStatus layout sent on rt/<limb>/status")
+      ->check(CLI::IsMember({"without_error", "with_error", "with_voltage"}));
+  app.add_option("--fault", s.faults,
+                 "from T seconds on, motor MOTOR_ID reports error CODE (33072 offline, 1 over-temperature, ...): "
+                 "T:MOTOR_ID:CODE");
+  app.add_option("--silent-limb", s.silent, "from T seconds on, rt/LIMB/status is not published: T:LIMB");
+  app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
+  app.add_option("--report", s.report, "write what happened as JSON to this file at exit");
+  CLI11_PARSE(app, argc, argv);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  try {
+    if (s.robot == "lite") return run_layout<praxis::tienkung::Lite>(s);
+    return run_layout<praxis::tienkung::Pro>(s);
+  } catch (const std::exception& e) {
+    std::cerr << "praxis-fake-tienkung: " << e.what() << '\n';
+    return 2;
+  }
+}

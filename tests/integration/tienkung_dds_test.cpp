@@ -1,0 +1,380 @@
+// Two processes over real Cyclone DDS on loopback: praxis with the Tienkung backend in this process,
+// praxis-fake-tienkung in another. Taking control, standing and running a user's controller through
+// the behaviour (Tienkung has no gamepad topic, so command::UserControl rather than the remote
+// starts it), handing back; velocity mode's speed-0 guarantee; the faults that must end in damping
+// (a motor's error code, a silent limb); a MotorStatus layout that differs from the robot's; bad
+// commands the robot refuses. Judged by what the fake robot recorded.
+// Every test case uses DDS domain 85; the CTest registration runs them one at a time (RUN_SERIAL).
+
+#include <catch2/catch.hpp>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "praxis/control/motion_controller.hpp"
+#include "praxis/control/user_control_motion.hpp"
+#include "praxis/hardware/tienkung/backend.hpp"
+
+extern char** environ;
+
+using namespace std::chrono_literals;
+namespace tk = praxis::tienkung;
+namespace m = praxis::motion;
+
+namespace tienkung_dds_test {
+
+constexpr std::uint32_t k_domain = 85;
+
+// A behaviour following a timetable from its first cycle (seconds -> command).
+struct Timetable {
+  static constexpr std::string_view name = "timetable";
+  using inputs = praxis::ports<praxis::CyclePort>;
+  using outputs = praxis::ports<m::MotionCommandPort>;
+  std::vector<std::pair<double, m::MotionCommand>> steps;
+  praxis::TimePoint start{};
+  bool started = false;
+  void cycle(const praxis::CycleInfo& info, m::MotionCommand& out) {
+    if (!started) {
+      start = info.now;
+      started = true;
+    }
+    const double t = praxis::to_seconds(info.now - start);
+    out = m::command::Unset{};
+    for (const auto& [from, command] : steps) {
+      if (t >= from) out = command;
+    }
+  }
+};
+
+// Tienkung does not walk by itself and these tests never ask it to: a walk body that covers nothing.
+template <std::size_t N>
+struct NoWalk {
+  static constexpr std::string_view name = "no_walk";
+  using inputs = praxis::ports<m::MotionSelectionPort>;
+  using outputs = praxis::ports<m::BodyCommandPort<m::MotionType::walk, N>, m::SafeExitPort<m::MotionType::walk>>;
+  void cycle(const m::MotionSelection&, praxis::JointCommand<N>& cmd, bool& safe) {
+    cmd.mode.fill(praxis::JointMode::none);
+    safe = true;
+  }
+};
+
+// The user's controller: the stand pose, one arm joint (the first shoulder pitch) offset.
+template <class Model>
+struct HoldOffset {
+  static constexpr std::size_t N = Model::joint_count;
+  static constexpr std::size_t k_joint = Model::limbs[1].limb == tk::Limb::arm ? Model::limbs[1].first
+                                                                                : Model::limbs[2].first;
+  static constexpr double k_offset = 0.3;
+  double dt = 0.002, kp = 60.0, kd = 2.0;
+  std::array<double, N> init_pos = Model::stand_pose;
+  std::array<double, N> jpos_des = Model::stand_pose;
+  void load_params(const std::filesystem::path&) {}
+  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
+  void calculate() {
+    jpos_des = init_pos;
+    jpos_des[k_joint] += k_offset;
+  }
+  std::array<float, 0> log() const { return {}; }
+};
+static_assert(HoldOffset<tk::Pro>::k_joint == 13 && tk::Pro::motor_ids[13] == 11);
+static_assert(HoldOffset<tk::Lite>::k_joint == 12 && tk::Lite::motor_ids[12] == 11);
+
+template <class Model, tk::StatusLayout L = tk::StatusLayout::with_error>
+struct Rig {
+  using Backend = tk::TienkungBackend<Model, L>;
+  using Controller = praxis::MotionController<Backend, Timetable, praxis::control::UserControlMotion<Model, HoldOffset<Model>>,
+                                              NoWalk<Model::joint_count>>;
+  static tk::BackendOptions backend_options() {
+    auto o = Backend::robot("lo", k_domain);
+    // A loaded two-core machine may hold a 500 Hz topic back for tens of ms; the tests are about
+    // faults the fake injects, not about the scheduler.
+    o.limb_timeout = 250ms;
+    o.imu_timeout = 250ms;
+    return o;
+  }
+  static praxis::MotionOptions motion_options() {
+    praxis::MotionOptions o;
+    o.print = false;
+    o.lifecycle_timeout = 10s;
+    o.safety.stale_timeout = 300ms;
+    return o;
+  }
+  Backend robot{backend_options()};
+  praxis::script::ScriptLibrary<Model> library;
+  Controller controller{robot, library, motion_options()};
+};
+
+// praxis-fake-tienkung as a child process; SIGTERM and a JSON report when stopped.
+class FakeTienkung {
+ public:
+  FakeTienkung(const std::string& robot, std::vector<std::string> extra = {}) {
+    report_ = std::filesystem::temp_directory_path() /
+              ("praxis_fake_tienkung_" + std::to_string(::getpid()) + "_" + std::to_string(k_domain) + ".json");
+    std::vector<std::string> args{PRAXIS_FAKE_TIENKUNG, "--robot",  robot, "--domain", std::to_string(k_domain),
+                                  "--interface",        "lo",       "--report", report_.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    REQUIRE(posix_spawn(&pid_, PRAXIS_FAKE_TIENKUNG, nullptr, nullptr, argv.data(), environ) == 0);
+  }
+  ~FakeTienkung() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    std::filesystem::remove(report_);
+  }
+  FakeTienkung(const FakeTienkung&) = delete;
+  FakeTienkung& operator=(const FakeTienkung&) = delete;
+  nlohmann::json stop() {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = 0;
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    std::ifstream in(report_);
+    return nlohmann::json::parse(in);
+  }
+
+ private:
+  pid_t pid_ = 0;
+  std::filesystem::path report_;
+};
+
+std::uint64_t rejected_total(const nlohmann::json& topic) {
+  std::uint64_t n = 0;
+  for (const auto& [reason, count] : topic["rejected"].items()) n += count.get<std::uint64_t>();
+  return n;
+}
+
+}  // namespace tienkung_dds_test
+
+using namespace tienkung_dds_test;
+
+TEST_CASE("tienkung over DDS: take control of a fake Pro, stand, run the user's controller, hand back",
+          "[tienkung][dds][two-process]") {
+  FakeTienkung fake("pro");
+  Rig<tk::Pro> rig;
+  rig.controller.behaviour().steps = {{0.0, m::command::Stand{}}, {0.5, m::command::UserControl{}}};
+  rig.controller.run_for(4s);
+  REQUIRE(rig.controller.acquired().has_value());
+  INFO("acquire: " << rig.controller.acquired()->message);
+  CHECK(rig.controller.acquired()->ok);
+  CHECK_THAT(rig.controller.acquired()->message, Catch::Contains("with_error"));
+  CHECK(rig.controller.selection().current == m::MotionType::user_control);
+  const auto report = fake.stop();
+  INFO(report.dump());
+
+  // Every limb was commanded on cmd_ctrl, nothing refused, no velocity mode used.
+  for (const char* limb : {"leg", "arm", "waist", "head"}) {
+    INFO(limb);
+    const auto& l = report["limbs"][limb];
+    CHECK(l["cmd_ctrl"]["applied"].get<int>() > 500);
+    CHECK(l["cmd_ctrl"]["stiff_samples"].get<int>() > 500);
+    CHECK(rejected_total(l["cmd_ctrl"]) == 0);
+    CHECK(l["cmd_vel"]["received"] == 0);
+    CHECK(l["cmd_pos"]["received"] == 0);
+  }
+  // The documented rates: the legs twice as often as the other limbs.
+  const double leg_rate = report["limbs"]["leg"]["status_published"].get<double>();
+  const double arm_rate = report["limbs"]["arm"]["status_published"].get<double>();
+  CHECK(leg_rate / arm_rate == Approx(2.0).margin(0.1));
+  CHECK(report["turning_at_exit"].empty());
+  CHECK(report["max_turning"] == 0);
+
+  // The controller's target reached the joint; the stand pose held the rest.
+  const auto& q = report["final_q"];
+  constexpr std::size_t joint = HoldOffset<tk::Pro>::k_joint;
+  CHECK(q[joint].get<double>() == Approx(HoldOffset<tk::Pro>::k_offset).margin(0.03));
+  CHECK(q[0].get<double>() == Approx(0.0).margin(0.03));
+  CHECK(q[joint + 7].get<double>() == Approx(0.0).margin(0.03));  // the other shoulder pitch
+  CHECK(rig.robot.rejection_report(0).empty());
+}
+
+TEST_CASE("tienkung over DDS: a joint in velocity mode keeps turning until the backend sends speed 0",
+          "[tienkung][dds][two-process]") {
+  FakeTienkung fake("pro");
+  constexpr std::size_t N = tk::Pro::joint_count;
+  constexpr std::size_t head_yaw = 29, left_elbow = 16;
+  static_assert(tk::Pro::motor_ids[head_yaw] == 3 && tk::Pro::motor_ids[left_elbow] == 14);
+  tk::TienkungBackend<tk::Pro> robot(Rig<tk::Pro>::backend_options());
+  const auto acquired = robot.acquire(10s);
+  INFO("acquire: " << acquired.message);
+  REQUIRE(acquired.ok);
+
+  praxis::RobotState<N> state;
+  const auto q_now = [&](std::size_t j) {
+    const auto until = praxis::Clock::now() + 200ms;
+    while (!robot.read(state, praxis::Clock::now()) && praxis::Clock::now() < until) std::this_thread::sleep_for(1ms);
+    return state.q[static_cast<Eigen::Index>(j)];
+  };
+  praxis::JointCommand<N> turn;
+  turn.mode.fill(praxis::JointMode::none);
+  turn.mode[head_yaw] = turn.mode[left_elbow] = praxis::JointMode::velocity;
+  turn.dq[head_yaw] = 0.5;
+  turn.dq[left_elbow] = -0.5;
+  for (int k = 0; k < 150; ++k) {
+    robot.write(turn, praxis::Clock::now());
+    std::this_thread::sleep_for(2ms);
+  }
+  CHECK(robot.turning_joints() == 2);
+
+  // Nothing written for 0.4 s: the motors keep their speed.
+  const double q_stop_writing = q_now(head_yaw);
+  std::this_thread::sleep_for(400ms);
+  const double q_later = q_now(head_yaw);
+  CHECK(q_later - q_stop_writing > 0.1);
+  CHECK(q_now(left_elbow) < -0.15);
+
+  const auto released = robot.release(1s);
+  CHECK(released.ok);
+  CHECK_THAT(released.message, Catch::Contains("speed 0 sent to 2 joints"));
+  CHECK(robot.turning_joints() == 0);
+  std::this_thread::sleep_for(200ms);
+  const double q_stopped = q_now(head_yaw);
+  std::this_thread::sleep_for(300ms);
+  CHECK(std::abs(q_now(head_yaw) - q_stopped) < 0.01);
+
+  const auto report = fake.stop();
+  INFO(report.dump());
+  CHECK(report["max_turning"] == 2);
+  CHECK(report["turning_at_exit"].empty());
+  CHECK(report["limbs"]["head"]["cmd_vel"]["zero_speeds"] == 1);
+  CHECK(report["limbs"]["arm"]["cmd_vel"]["zero_speeds"] == 1);
+  CHECK(report["limbs"]["leg"]["cmd_vel"]["received"] == 0);
+  CHECK(report["limbs"]["head"]["cmd_ctrl"]["received"] == 0);  // mode none: no hybrid command at all
+}
+
+TEST_CASE("tienkung over DDS: a leg motor reporting 33072 (offline) sends the controller to damping",
+          "[tienkung][dds][two-process][errors]") {
+  // The fault comes 3 s after the fake's start: well after taking control, even on a loaded machine.
+  FakeTienkung fake("pro", {"--fault", "3.0:51:33072"});
+  Rig<tk::Pro> rig;
+  rig.controller.behaviour().steps = {{0.0, m::command::Stand{}}, {0.5, m::command::UserControl{}}};
+  rig.controller.run_for(5s);
+  REQUIRE(rig.controller.acquired().has_value());
+  REQUIRE(rig.controller.acquired()->ok);
+  CHECK(rig.controller.selection().current == m::MotionType::damping);
+  CHECK(rig.controller.safety().joint_fault);
+  CHECK(rig.controller.safety().faulted_joint == 0);  // motor 51, left_hip_roll
+  rig.controller.flush();
+  const auto t = rig.controller.transitions();
+  REQUIRE(!t.empty());
+  CHECK(t.back().to == m::MotionType::damping);
+  CHECK(t.back().cause == m::SelectionCause::joint_fault);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  // Stiff while standing, then nothing but kp 0 on every limb.
+  for (const char* limb : {"leg", "arm", "waist", "head"}) {
+    INFO(limb);
+    CHECK(report["limbs"][limb]["cmd_ctrl"]["stiff_samples"].get<int>() > 200);
+    CHECK(report["limbs"][limb]["cmd_ctrl"]["last_all_kp_zero"] == true);
+  }
+}
+
+TEST_CASE("tienkung over DDS: a limb whose status falls silent has its joints offline, and the controller damps",
+          "[tienkung][dds][two-process][errors]") {
+  FakeTienkung fake("lite", {"--silent-limb", "3.0:arm"});
+  Rig<tk::Lite> rig;
+  rig.controller.behaviour().steps = {{0.0, m::command::Stand{}}, {0.5, m::command::UserControl{}}};
+  rig.controller.run_for(5s);
+  REQUIRE(rig.controller.acquired().has_value());
+  REQUIRE(rig.controller.acquired()->ok);
+  CHECK(rig.controller.selection().current == m::MotionType::damping);
+  CHECK(rig.controller.safety().faulted_joint == 12);  // the Lite's first arm joint
+  rig.controller.flush();
+  const auto t = rig.controller.transitions();
+  REQUIRE(!t.empty());
+  CHECK(t.back().cause == m::SelectionCause::joint_fault);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  const double legs = report["limbs"]["leg"]["status_published"].get<double>();
+  const double arms = report["limbs"]["arm"]["status_published"].get<double>();
+  CHECK(arms < 0.4 * legs);  // the arm fell silent 3 s into a run of more than 5 s
+  CHECK(report["limbs"]["leg"]["cmd_ctrl"]["stiff_samples"].get<int>() > 200);
+  CHECK(report["limbs"]["leg"]["cmd_ctrl"]["last_all_kp_zero"] == true);
+}
+
+TEST_CASE("tienkung over DDS: a MotorStatus layout other than the robot's fails acquire, naming the layout",
+          "[tienkung][dds][two-process][errors]") {
+  FakeTienkung fake("lite", {"--layout", "without_error"});
+  {
+    // The robot is up and sending: a backend with its layout takes it.
+    tk::TienkungBackend<tk::Lite, tk::StatusLayout::without_error> right(Rig<tk::Lite>::backend_options());
+    const auto r = right.acquire(10s);
+    INFO("acquire: " << r.message);
+    REQUIRE(r.ok);
+    CHECK_THAT(r.message, Catch::Contains("without_error"));
+    right.release(1s);
+  }
+  // The backend's default layout against the same robot.
+  tk::TienkungBackend<tk::Lite> wrong(Rig<tk::Lite>::backend_options());
+  const auto r = wrong.acquire(2s);
+  INFO("acquire: " << r.message);
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.message, Catch::Contains("rt/leg/status") && Catch::Contains("with_error"));
+  const auto report = fake.stop();
+  CHECK(report["limbs"]["leg"]["status_published"].get<int>() > 1000);  // it sent all along
+}
+
+TEST_CASE("tienkung over DDS: the fake robot refuses commands for unknown motors, other limbs, non-finite values",
+          "[tienkung][dds][two-process][errors]") {
+  FakeTienkung fake("pro");
+  praxis::dds::Participant participant({k_domain, "lo"});
+  const tk::TypeNames types;
+  praxis::dds::Publisher<tk::CmdMotorCtrlWire> arm_ctrl(
+      participant, "rt/arm/cmd_ctrl", praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc,
+                                                                   types.motor_ctrl),
+      praxis::dds::TopicQos{.reliable = true, .depth = 10});
+  const auto until = praxis::Clock::now() + 10s;
+  while (arm_ctrl.matched() == 0 && praxis::Clock::now() < until) std::this_thread::sleep_for(10ms);
+  REQUIRE(arm_ctrl.matched() == 1);
+
+  char frame[1] = "";
+  auto send = [&](std::uint16_t motor, float kp) {
+    std::array<tk::MotorCtrlWire, 1> element{};
+    element[0].name = motor;
+    element[0].kp = kp;
+    element[0].kd = 1.0f;
+    element[0].pos = 0.2f;
+    tk::CmdMotorCtrlWire msg{};
+    msg.header.frame_id = frame;
+    msg.cmds._buffer = element.data();
+    msg.cmds._length = msg.cmds._maximum = 1;
+    msg.cmds._release = false;
+    REQUIRE(arm_ctrl.write(msg));
+  };
+  send(51, 20.0f);                                        // a leg motor on the arm's topic
+  send(99, 20.0f);                                        // no such motor
+  send(11, std::numeric_limits<float>::quiet_NaN());      // kp NaN
+  send(11, std::numeric_limits<float>::infinity());       // kp infinite
+  send(11, 20.0f);                                        // fine: left shoulder pitch to 0.2
+  std::this_thread::sleep_for(1s);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  const auto& arm = report["limbs"]["arm"]["cmd_ctrl"];
+  CHECK(arm["received"] == 5);
+  CHECK(arm["applied"] == 1);
+  CHECK(arm["rejected"]["wrong_limb"] == 1);
+  CHECK(arm["rejected"]["unknown_motor_id"] == 1);
+  CHECK(arm["rejected"]["non_finite"] == 2);
+  CHECK(report["final_q"][13].get<double>() == Approx(0.2).margin(0.02));
+  CHECK(report["limbs"]["leg"]["cmd_ctrl"]["received"] == 0);
+}
