@@ -169,6 +169,7 @@ StateDecode decode_group_state(const GroupStateValue& in, RobotState<M::joint_co
   constexpr std::size_t G = M::groups.size();
   std::array<bool, G> seen{};
   JointVector<M::joint_count> q = out.q, dq = out.dq, tau = out.tau;
+  auto health = out.health;
   for (std::size_t e = 0; e < in.groups.size; ++e) {
     const auto& entry = in.groups[e];
     const std::size_t g = group_index<M>(entry.name.view());
@@ -179,6 +180,15 @@ StateDecode decode_group_state(const GroupStateValue& in, RobotState<M::joint_co
     const ControlGroup& group = M::groups[g];
     for (const auto* values : {&entry.q, &entry.dq, &entry.tau}) {
       if (values->size != group.count) return {StateFault::wrong_joint_count, g, values->size};
+    }
+    // group_motion_state runs parallel to the group entries; 3 (error) marks the group's joints as
+    // faulted (the runtime damps on a joint fault), anything else clears that fault.
+    const bool group_error =
+        e < in.motion.size && in.motion[e] == static_cast<std::uint8_t>(GroupMotionState::error);
+    for (std::size_t k = 0; k < group.count; ++k) {
+      auto& h = health[group.first + k];
+      h.faults = group_error ? k_joint_driver_error : k_joint_ok;
+      h.error_code = group_error ? static_cast<std::uint32_t>(GroupMotionState::error) : 0u;
     }
     for (std::size_t k = 0; k < group.count; ++k) {
       const auto j = static_cast<Eigen::Index>(group.first + k);
@@ -195,6 +205,7 @@ StateDecode decode_group_state(const GroupStateValue& in, RobotState<M::joint_co
   out.q = q;
   out.dq = dq;
   out.tau = tau;
+  out.health = health;
   return {};
 }
 

@@ -349,3 +349,23 @@ TEST_CASE("aurora codec: walking commands are clamped to the model's ranges", "[
   CHECK(a::clamp_velocity<a::GR3>(nan));
   CHECK(nan.vx == 0.0);
 }
+
+TEST_CASE("aurora codec: a group reporting motion state error marks its joints faulted, and clears when it recovers",
+          "[aurora][codec]") {
+  praxis::RobotState<N2> s;
+  auto v = full_state<a::GR2>(false);
+  for (std::size_t e = 0; e < v.motion.size; ++e) v.motion[e] = static_cast<std::uint8_t>(a::GroupMotionState::move);
+  const std::size_t g = a::group_index<a::GR2>(v.groups[2].name.view());
+  REQUIRE(g < a::GR2::groups.size());
+  v.motion[2] = static_cast<std::uint8_t>(a::GroupMotionState::error);
+  REQUIRE(a::decode_group_state<a::GR2>(v, s).ok());
+  const auto& group = a::GR2::groups[g];
+  CHECK(s.first_faulted_joint() == group.first);
+  for (std::size_t k = 0; k < group.count; ++k) {
+    CHECK((s.health[group.first + k].faults & praxis::k_joint_driver_error) != 0);
+    CHECK(s.health[group.first + k].error_code == 3u);
+  }
+  v.motion[2] = static_cast<std::uint8_t>(a::GroupMotionState::stop);
+  REQUIRE(a::decode_group_state<a::GR2>(v, s).ok());
+  CHECK(s.first_faulted_joint() == N2);
+}
