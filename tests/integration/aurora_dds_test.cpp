@@ -21,6 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/fake_robot_process.hpp"
+
 #include "praxis/control/motion_controller.hpp"
 #include "praxis/control/user_control_motion.hpp"
 #include "praxis/hardware/aurora/backend.hpp"
@@ -76,44 +78,10 @@ struct HoldOffset {
   std::array<float, 0> log() const { return {}; }
 };
 
-// praxis-fake-aurora as a child process; SIGTERM and a JSON report when stopped.
-class FakeAurora {
- public:
-  FakeAurora(const std::string& robot, std::uint32_t domain, std::vector<std::string> extra = {}) {
-    report_ = std::filesystem::temp_directory_path() /
-              ("praxis_fake_aurora_" + std::to_string(::getpid()) + "_" + std::to_string(domain) + ".json");
-    std::vector<std::string> args{PRAXIS_FAKE_AURORA, "--robot", robot, "--domain", std::to_string(domain),
-                                  "--interface", "lo", "--report", report_.string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    for (auto& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    REQUIRE(posix_spawn(&pid_, PRAXIS_FAKE_AURORA, nullptr, nullptr, argv.data(), environ) == 0);
-  }
-  ~FakeAurora() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    std::filesystem::remove(report_);
-  }
-  FakeAurora(const FakeAurora&) = delete;
-  FakeAurora& operator=(const FakeAurora&) = delete;
-
-  nlohmann::json stop() {
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = 0;
-    REQUIRE(WIFEXITED(status));
-    REQUIRE(WEXITSTATUS(status) == 0);
-    std::ifstream in(report_);
-    return nlohmann::json::parse(in);
-  }
-
- private:
-  pid_t pid_ = 0;
-  std::filesystem::path report_;
+// praxis-fake-aurora as a child process (tests/support/fake_robot_process.hpp).
+struct FakeAurora : praxis::test::FakeRobotProcess {
+  FakeAurora(const std::string& robot, std::uint32_t domain, std::vector<std::string> extra = {})
+      : FakeRobotProcess(PRAXIS_FAKE_AURORA, robot, domain, std::move(extra)) {}
 };
 
 std::vector<std::string> states_entered(const nlohmann::json& report) {

@@ -19,6 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/fake_robot_process.hpp"
+
 #include "praxis/control/motion_controller.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/booster/backend.hpp"
@@ -57,41 +59,10 @@ using booster_test::Timetable;
 
 namespace {
 
-// praxis-fake-booster as a child process; SIGTERM and a JSON report when stopped.
-class FakeBooster {
- public:
-  FakeBooster(const std::string& robot, std::uint32_t domain, std::vector<std::string> extra = {}) {
-    report_ = std::filesystem::temp_directory_path() /
-              ("praxis_fake_booster_" + std::to_string(::getpid()) + "_" + std::to_string(domain) + ".json");
-    std::vector<std::string> args{PRAXIS_FAKE_BOOSTER, "--robot", robot, "--domain", std::to_string(domain),
-                                  "--interface", "lo", "--report", report_.string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    REQUIRE(posix_spawn(&pid_, PRAXIS_FAKE_BOOSTER, nullptr, nullptr, argv.data(), environ) == 0);
-  }
-  ~FakeBooster() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    std::filesystem::remove(report_);
-  }
-  nlohmann::json stop() {
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = 0;
-    REQUIRE(WIFEXITED(status));
-    REQUIRE(WEXITSTATUS(status) == 0);
-    std::ifstream in(report_);
-    return nlohmann::json::parse(in);
-  }
-
- private:
-  pid_t pid_ = 0;
-  std::filesystem::path report_;
+// praxis-fake-booster as a child process (tests/support/fake_robot_process.hpp).
+struct FakeBooster : praxis::test::FakeRobotProcess {
+  FakeBooster(const std::string& robot, std::uint32_t domain, std::vector<std::string> extra = {})
+      : FakeRobotProcess(PRAXIS_FAKE_BOOSTER, robot, domain, std::move(extra)) {}
 };
 
 std::vector<nlohmann::json> loco_calls(const nlohmann::json& report, const std::string& name) {

@@ -25,6 +25,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/fake_robot_process.hpp"
+
 #include "praxis/control/motion_controller.hpp"
 #include "praxis/control/user_control_motion.hpp"
 #include "praxis/hardware/tienkung/backend.hpp"
@@ -119,43 +121,10 @@ struct Rig {
   Controller controller{robot, library, motion_options()};
 };
 
-// praxis-fake-tienkung as a child process; SIGTERM and a JSON report when stopped.
-class FakeTienkung {
- public:
-  FakeTienkung(const std::string& robot, std::vector<std::string> extra = {}) {
-    report_ = std::filesystem::temp_directory_path() /
-              ("praxis_fake_tienkung_" + std::to_string(::getpid()) + "_" + std::to_string(k_domain) + ".json");
-    std::vector<std::string> args{PRAXIS_FAKE_TIENKUNG, "--robot",  robot, "--domain", std::to_string(k_domain),
-                                  "--interface",        "lo",       "--report", report_.string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    REQUIRE(posix_spawn(&pid_, PRAXIS_FAKE_TIENKUNG, nullptr, nullptr, argv.data(), environ) == 0);
-  }
-  ~FakeTienkung() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    std::filesystem::remove(report_);
-  }
-  FakeTienkung(const FakeTienkung&) = delete;
-  FakeTienkung& operator=(const FakeTienkung&) = delete;
-  nlohmann::json stop() {
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = 0;
-    REQUIRE(WIFEXITED(status));
-    REQUIRE(WEXITSTATUS(status) == 0);
-    std::ifstream in(report_);
-    return nlohmann::json::parse(in);
-  }
-
- private:
-  pid_t pid_ = 0;
-  std::filesystem::path report_;
+// praxis-fake-tienkung as a child process (tests/support/fake_robot_process.hpp).
+struct FakeTienkung : praxis::test::FakeRobotProcess {
+  explicit FakeTienkung(const std::string& robot, std::vector<std::string> extra = {})
+      : FakeRobotProcess(PRAXIS_FAKE_TIENKUNG, robot, k_domain, std::move(extra)) {}
 };
 
 std::uint64_t rejected_total(const nlohmann::json& topic) {
