@@ -34,11 +34,7 @@
 
 namespace praxis::motion {
 
-struct WalkOptions {
-  double hybrid_align_distance = 1.0;  // m beyond distance_to_be_aligned over which alignment fades out
-  double max_alignment_rate = 1.0;     // rad/s of turn for an orientation error of 90 degrees
-  double deceleration_distance = 0.5;  // m: slow down within this path length of the target
-};
+using praxis::WalkOptions;  // core/locomotion.hpp
 
 namespace detail {
 inline constexpr double k_pi = 3.14159265358979323846;

@@ -16,7 +16,7 @@
 
 #include "praxis/core/clock.hpp"
 #include "praxis/hardware/booster/api.hpp"
-#include "praxis/motion/walking.hpp"
+#include "praxis/core/locomotion.hpp"
 
 namespace praxis::booster {
 
@@ -31,7 +31,7 @@ struct KickingParams {
 };
 
 struct InterfaceParams {
-  motion::WalkOptions walking;
+  WalkOptions walking;
   Duration move_robot_message_interval = std::chrono::milliseconds(20);  // ~50 Hz move_robot
   KickingParams kicking;
   Duration rotate_head_message_interval = std::chrono::milliseconds(20);  // ~50 Hz rotate_head
