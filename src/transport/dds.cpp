@@ -1,29 +1,48 @@
 #include "praxis/transport/dds.hpp"
 
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <string>
 
-#include <string>
-
 namespace praxis::dds {
 
-std::string cyclone_config(const DdsOptions& options) {
+namespace {
+// Names go into the XML verbatim; markup characters would change the configuration's meaning.
+void require_plain(const std::string& value, const char* what) {
+  if (value.find_first_of("<>&\"'") != std::string::npos) {
+    throw DdsError(std::string("DDS ") + what + " \"" + value + "\": must not contain < > & \" or '");
+  }
+}
+}  // namespace
+
+std::string discovery_tag() {
+  const char* env = std::getenv(k_discovery_tag_env);
+  return env ? std::string(env) : std::string();
+}
+
+std::string cyclone_config(const DdsOptions& options, const std::string& tag) {
+  require_plain(options.interface, "interface");
+  require_plain(tag, "discovery tag (PRAXIS_DDS_TAG)");
   std::string xml = "<CycloneDDS><Domain Id=\"any\"><General><Interfaces>";
   if (options.interface.empty()) {
     xml += "<NetworkInterface autodetermine=\"true\" priority=\"default\" multicast=\"default\"/>";
   } else {
     xml += "<NetworkInterface name=\"" + options.interface + "\" priority=\"default\" multicast=\"default\"/>";
   }
-  xml += "</Interfaces></General></Domain></CycloneDDS>";
+  xml += "</Interfaces></General>";
+  if (!tag.empty()) xml += "<Discovery><Tag>" + tag + "</Tag></Discovery>";
+  xml += "</Domain></CycloneDDS>";
   return xml;
 }
 
 Participant::Participant(const DdsOptions& options) : options_(options) {
+  const std::string tag = discovery_tag();
   const std::string where = "DDS domain " + std::to_string(options.domain) +
                             (options.interface.empty() ? std::string(" (interface chosen by Cyclone)")
-                                                       : " on interface \"" + options.interface + "\"");
-  const std::string config = cyclone_config(options);
+                                                       : " on interface \"" + options.interface + "\"") +
+                            (tag.empty() ? std::string() : " with discovery tag \"" + tag + "\"");
+  const std::string config = cyclone_config(options, tag);
   domain_ = dds_create_domain(options.domain, config.c_str());
   if (domain_ < 0 && domain_ != DDS_RETCODE_PRECONDITION_NOT_MET) {
     // PRECONDITION_NOT_MET: the domain exists in this process already; join it as configured.

@@ -538,3 +538,27 @@ TEST_CASE("arm SDK over DDS: a fake G1 keeps its motion service and its legs, pr
   CHECK(report["final_q"][15].get<double>() == Approx(Model::stand_pose[15]).margin(0.03));
   CHECK(report["final_q"][3].get<double>() == Approx(Model::stand_pose[3]).margin(0.03));
 }
+
+TEST_CASE("a discovery tag keeps two setups on one domain apart: a fake robot with another tag is never heard",
+          "[unitree][dds][two-process][isolation]") {
+  // Domains 225-228: this test only. The test process' participant has this process' tag
+  // (catch_main.cpp); each fake gets its tag through the environment it is started with.
+  const auto domain = 225 + static_cast<std::uint32_t>(::getpid() % 4);
+  const std::string own = praxis::dds::discovery_tag();
+  REQUIRE_FALSE(own.empty());
+  const std::string other = own + "-other";
+  REQUIRE(::setenv(praxis::dds::k_discovery_tag_env, other.c_str(), 1) == 0);
+  FakeRobot stranger("g1", domain, "");
+  REQUIRE(::setenv(praxis::dds::k_discovery_tag_env, own.c_str(), 1) == 0);
+
+  praxis::dds::Participant participant({domain, "lo"});
+  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  std::this_thread::sleep_for(1500ms);  // the stranger publishes at 500 Hz from its start
+  CHECK(states.received() == 0);
+
+  FakeRobot ours("g1", domain, "");  // same domain, same tag as this process
+  CHECK(wait_until([&] { return states.received() > 10; }, 5000ms));
+  const auto stranger_report = stranger.stop();
+  INFO(stranger_report.dump());
+  CHECK(stranger_report["states_published"].get<int>() > 100);  // it was there all along, unheard
+}

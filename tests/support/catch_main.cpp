@@ -1,2 +1,19 @@
-#define CATCH_CONFIG_MAIN
+// The test suites' main. Before Catch runs, every test process gets a DDS discovery tag of its own
+// (PRAXIS_DDS_TAG, inherited by the fake robots it starts), unless the caller chose one: the suites
+// use fixed domain ids, and without the tag two test runs on one machine would hear each other.
+#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+
+int main(int argc, char* argv[]) {
+  if (std::getenv("PRAXIS_DDS_TAG") == nullptr) {
+    const std::string tag = "praxis-test-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}());
+    ::setenv("PRAXIS_DDS_TAG", tag.c_str(), 0);
+  }
+  return Catch::Session().run(argc, argv);
+}

@@ -37,8 +37,20 @@ struct DdsOptions {
   std::string interface;     // e.g. "eth0" or "lo"; empty: let Cyclone choose
 };
 
-// The Cyclone XML configuration for an interface (what the vendor SDKs generate).
-std::string cyclone_config(const DdsOptions& options);
+// Cyclone's discovery tag, from this environment variable: participants only see peers with the
+// same tag, so two setups on one network (or two test runs on one machine) can share domain ids
+// without hearing each other. Unset or empty: no tag, as vendor robots and SDKs have none. An
+// environment variable rather than a DdsOptions field so that every participant of a process and
+// of the processes it starts (fake robots, simulators) agrees; the test suites set it per process.
+inline constexpr const char* k_discovery_tag_env = "PRAXIS_DDS_TAG";
+
+// The value of PRAXIS_DDS_TAG, or empty.
+std::string discovery_tag();
+
+// The Cyclone XML configuration for an interface (what the vendor SDKs generate), plus the
+// discovery tag (`tag`, normally discovery_tag()) when there is one. Throws DdsError for a tag or interface name that cannot be
+// written into XML as it is.
+std::string cyclone_config(const DdsOptions& options, const std::string& tag = discovery_tag());
 
 // The descriptor of an idlc-generated type under another DDS type name: for vendors whose literal
 // type names are not known for sure (the name must match the peer's for topics to connect). The

@@ -109,6 +109,21 @@ TEST_CASE("a bad network interface is an error naming it", "[dds]") {
                     Catch::Contains("on interface \"no-such-if0\""));
 }
 
+TEST_CASE("a discovery tag goes into Cyclone's configuration; markup in a name is refused", "[dds]") {
+  const auto plain = dds::cyclone_config({1, "lo"}, "");
+  const auto tagged = dds::cyclone_config({1, "lo"}, "bench-a");
+  CHECK(tagged.find("<Discovery><Tag>bench-a</Tag></Discovery>") != std::string::npos);
+  CHECK(tagged.find("<NetworkInterface name=\"lo\"") != std::string::npos);
+  CHECK(plain.find("Discovery") == std::string::npos);
+  // The suites run with PRAXIS_DDS_TAG set per process (tests/support/catch_main.cpp).
+  if (!dds::discovery_tag().empty()) {
+    CHECK(dds::cyclone_config({1, "lo"}).find("<Tag>" + dds::discovery_tag() + "</Tag>") != std::string::npos);
+  }
+  CHECK_THROWS_WITH(dds::cyclone_config({1, ""}, "a</Tag>"),
+                    Catch::Contains("discovery tag (PRAXIS_DDS_TAG) \"a</Tag>\"") && Catch::Contains("must not contain"));
+  CHECK_THROWS_WITH(dds::cyclone_config({1, "eth0\"/>"}, ""), Catch::Contains("DDS interface"));
+}
+
 TEST_CASE("motion switcher replies are parsed; bad JSON is an error", "[dds][rpc]") {
   CHECK(u::mode_name_from(R"({"name":"normal","form":"0"})") == "normal");
   CHECK(u::mode_name_from(R"({"name":""})").empty());
