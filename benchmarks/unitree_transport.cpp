@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "report_rows.hpp"
+#include "run_options.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
 
@@ -139,7 +141,8 @@ int main(int argc, char** argv) {
       }
       return std::chrono::duration<double, std::nano>(clock_type::now() - t0).count();
     };
-    for (int batch = 0; batch < 20; ++batch) {
+    const int batches = praxis::bench::scaled(20, 4);
+    for (int batch = 0; batch < batches; ++batch) {
       for (int i = 0; i < 100; ++i) {
         const double t = round_trip([&] { backend.write(jc, {}); }, [&] { return backend.read(s, {}); });
         if (t > 0) rt_full.push_back(t);
@@ -160,7 +163,17 @@ int main(int argc, char** argv) {
                               {"plain Cyclone ping-pong, same types (baseline)", r}});
   std::printf("\n  ratio praxis / plain Cyclone: p50 %.3f, p99 %.3f\n", f.p50 / r.p50, f.p99 / r.p99);
 
+  praxis::bench::dump_samples("unitree_transport", "round_trip_praxis", rt_full);
+  praxis::bench::dump_samples("unitree_transport", "round_trip_plain_cyclone", rt_raw);
+  const std::vector<praxis::bench::ReportRow> report{
+      {"CRC hg LowCmd, bitwise reference (baseline)", rc, "", std::nullopt},
+      {"CRC hg LowCmd, table", fc, "CRC hg LowCmd, bitwise reference (baseline)", std::nullopt},
+      {"CRC hg LowState, bitwise reference (baseline)", rs, "", std::nullopt},
+      {"CRC hg LowState, table", fs, "CRC hg LowState, bitwise reference (baseline)", std::nullopt},
+      {"G1 round trip, plain Cyclone ping-pong (baseline)", r, "", std::nullopt},
+      {"G1 round trip via praxis-fake-robot", f, "G1 round trip, plain Cyclone ping-pong (baseline)", std::nullopt}};
   praxis::bench::write_json(json_path, {{"benchmark", "unitree_transport"},
+                                        {"report", praxis::bench::report_json(report)},
                                         {"crc_lowcmd_reference", praxis::bench::to_json(rc)},
                                         {"crc_lowcmd_table", praxis::bench::to_json(fc)},
                                         {"crc_lowstate_reference", praxis::bench::to_json(rs)},
