@@ -109,6 +109,13 @@ int main(int argc, char** argv) {
     praxis::dds::Publisher<unitree_hg_msg_dds__LowCmd_> raw_pub(raw_participant, "rt/lowcmd", u::HgFamily::low_cmd_descriptor());
     praxis::dds::Subscriber<unitree_hg_msg_dds__LowState_> raw_sub(raw_participant, "rt/lowstate",
                                                                    u::HgFamily::low_state_descriptor());
+    // The backend sends nothing before the robot sent a valid state, and the echo robot speaks only
+    // when spoken to: a raw, valid LowCmd on the same domain starts the conversation.
+    praxis::dds::Participant kick_participant({full_domain, "lo"});
+    praxis::dds::Publisher<unitree_hg_msg_dds__LowCmd_> kick_pub(kick_participant, "rt/lowcmd",
+                                                                 u::HgFamily::low_cmd_descriptor());
+    unitree_hg_msg_dds__LowCmd_ kick{};
+    u::encode_command<u::G1>(jc, {0, u::Wire<u::G1>::expected_mode_machine}, kick);
     // Both answer only when asked: send until the first answer arrives (discovery), then measure.
     praxis::RobotState<29> s;
     praxis::transport::Stamped<unitree_hg_msg_dds__LowState_> raw_state{};
@@ -116,6 +123,7 @@ int main(int argc, char** argv) {
     bool full_ok = false, raw_ok = false;
     while ((!full_ok || !raw_ok) && clock_type::now() < discovery_deadline) {
       backend.write(jc, {});
+      kick_pub.write(kick);
       raw_pub.write(cmd);
       std::this_thread::sleep_for(20ms);
       full_ok = full_ok || backend.read(s, {});
