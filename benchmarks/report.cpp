@@ -79,7 +79,9 @@ int main(int argc, char** argv) {
   std::printf("\n%-18s %-52s %10s %10s %10s %10s %8s %7s %7s\n", "benchmark", "series", "p50", "p99", "p99.9",
               "max", "allocs", "x p50", "x p99");
   for (const auto& r : merged["rows"]) {
-    const std::string allocs = r["allocations"].is_null() ? "-" : std::to_string(r["allocations"].get<double>()).substr(0, 5);
+    char allocs_text[16] = "-";  // %g: a rare allocation (1e-05 per cycle) must not print as 0
+    if (!r["allocations"].is_null()) std::snprintf(allocs_text, sizeof allocs_text, "%.2g", r["allocations"].get<double>());
+    const std::string allocs = allocs_text;
     char ratio50[16] = "-", ratio99[16] = "-";
     if (!r["ratio_p50"].is_null()) {
       std::snprintf(ratio50, sizeof ratio50, "%.3f", r["ratio_p50"].get<double>());

@@ -2,8 +2,8 @@
 # Draws the benchmark PNGs with gnuplot from the raw samples scripts/bench.sh collected:
 #   bench-plots.sh RESULTS_DIR      (reads RESULTS_DIR/samples/*.csv, writes RESULTS_DIR/*.png)
 # One histogram per comparison, each series normalised to its own count so series of different
-# lengths compare; the x range spans the 0.1th to the 99.5th percentile of all series together so
-# a few scheduler outliers do not squash the body (the table has the tails).
+# lengths compare; the x range ends near the top percentile of all series together so a few
+# scheduler outliers do not squash the body (the table has the tails).
 set -euo pipefail
 dir=$1
 samples="$dir/samples"
@@ -17,12 +17,12 @@ quantile() {
   cat "$@" | sort -g | awk -v q="$q" '{v[NR]=$1} END {i=int(q*(NR-1)+0.5)+1; print v[i]}'
 }
 
-# histogram OUT TITLE XLABEL SCALE FILE LABEL [FILE LABEL]...
-# SCALE divides the samples (1000: ns -> us). Samples outside the range are left out of the plot
-# (not piled into its last bin).
+# histogram OUT TITLE XLABEL SCALE QLO QHI FILE LABEL [FILE LABEL]...
+# SCALE divides the samples (1000: ns -> us); the x range spans the QLO to the QHI quantile of all
+# series together. Samples outside it are left out of the plot (not piled into its last bin).
 histogram() {
-  local out=$1 title=$2 xlabel=$3 scale=$4
-  shift 4
+  local out=$1 title=$2 xlabel=$3 scale=$4 qlo=$5 qhi=$6
+  shift 6
   local files=() labels=()
   while [[ $# -gt 0 ]]; do
     if [[ -s "$1" ]]; then
@@ -33,8 +33,8 @@ histogram() {
   done
   [[ ${#files[@]} -eq 0 ]] && { echo "bench-plots: no samples for $out, skipped" >&2; return 0; }
   local hi lo
-  hi=$(quantile 0.995 "${files[@]}")
-  lo=$(quantile 0.001 "${files[@]}")
+  hi=$(quantile "$qhi" "${files[@]}")
+  lo=$(quantile "$qlo" "${files[@]}")
   local plot="" i
   for i in "${!files[@]}"; do
     # Bins over [lo, hi] in awk: every bin written, an empty one at 1e-4 % (below the axis) so the
@@ -64,26 +64,26 @@ GP
 }
 
 echo "plots:"
-histogram "$dir/controller_cycle.png" "Controller cycle (RobotController step, every cycle timed) per robot, on the mock" "us per cycle" 1000 \
+histogram "$dir/controller_cycle.png" "Controller cycle (RobotController step, every cycle timed) per robot, on the mock" "us per cycle" 1000 0.001 0.995 \
   "$samples/controller_cycle__g1_hand_written.csv" "hand-written step, G1 (baseline)" \
   "$samples/controller_cycle__g1_robot_controller.csv" "RobotController, G1" \
   "$samples/vendor_cycle__booster_t1_robot_controller.csv" "RobotController, Booster T1" \
   "$samples/vendor_cycle__aurora_gr1_robot_controller.csv" "RobotController, Aurora GR-1" \
   "$samples/vendor_cycle__tienkung_pro_robot_controller.csv" "RobotController, Tienkung Pro"
-histogram "$dir/motion_pipeline.png" "Motion pipeline (MotionController step) per robot, on the mock" "us per cycle" 1000 \
+histogram "$dir/motion_pipeline.png" "Motion pipeline (MotionController step) per robot, on the mock" "us per cycle" 1000 0.001 0.995 \
   "$samples/controller_cycle__g1_motion_scripts.csv" "G1, scripts and stand" \
   "$samples/controller_cycle__g1_motion_user_control.csv" "G1, user control" \
   "$samples/vendor_cycle__booster_t1_motion_controller.csv" "Booster T1, stand" \
   "$samples/vendor_cycle__aurora_gr1_motion_controller.csv" "Aurora GR-1, stand" \
   "$samples/vendor_cycle__tienkung_pro_motion_controller.csv" "Tienkung Pro, stand"
-histogram "$dir/dds_latency.png" "State in, command out over Cyclone DDS (G1 hg LowState -> LowCmd)" "us round trip" 1000 \
+histogram "$dir/dds_latency.png" "State in, command out over Cyclone DDS (G1 hg LowState -> LowCmd)" "us round trip" 1000 0.001 0.995 \
   "$samples/dds_echo_latency__raw_echo_process.csv" "raw Cyclone echo, other process (baseline)" \
   "$samples/dds_echo_latency__praxis_process.csv" "praxis, other process" \
   "$samples/dds_echo_latency__raw_echo_thread.csv" "raw Cyclone echo, same process (baseline)" \
   "$samples/dds_echo_latency__praxis_thread.csv" "praxis, same process"
-histogram "$dir/period_error_500hz.png" "Control-loop period error at 500 Hz (actual - nominal)" "us" 1000 \
+histogram "$dir/period_error_500hz.png" "Control-loop period error at 500 Hz (actual - nominal)" "us" 1000 0.01 0.99 \
   "$samples/period_error__500hz_naive.csv" "naive sleep_for loop (baseline)" \
   "$samples/period_error__500hz_absolute.csv" "praxis, absolute deadlines"
-histogram "$dir/period_error_1khz.png" "Control-loop period error at 1 kHz (actual - nominal)" "us" 1000 \
+histogram "$dir/period_error_1khz.png" "Control-loop period error at 1 kHz (actual - nominal)" "us" 1000 0.01 0.99 \
   "$samples/period_error__1khz_naive.csv" "naive sleep_for loop (baseline)" \
   "$samples/period_error__1khz_absolute.csv" "praxis, absolute deadlines"
