@@ -59,7 +59,6 @@ Stamps g_stamps;
 // A sink node: every graph cycle starts with the runtime's read of the clock, so its start is
 // the cycle's start to within the first nodes' few hundred nanoseconds.
 struct CycleStamp {
-  static constexpr std::string_view name = "cycle_stamp";
   using inputs = praxis::ports<praxis::CyclePort>;
   void cycle(const praxis::CycleInfo&) { g_stamps.push(praxis::Clock::now()); }
 };
