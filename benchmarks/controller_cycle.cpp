@@ -14,7 +14,10 @@
 
 #include <boost/lockfree/spsc_queue.hpp>
 
+#include "allocation_counter.hpp"
 #include "harness.hpp"
+#include "report_rows.hpp"
+#include "run_options.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
@@ -166,7 +169,7 @@ void script(Robot& robot) {
 
 int main(int argc, char** argv) {
   const std::string json_path = argc > 1 ? argv[1] : "controller_cycle.json";
-  constexpr std::size_t k_cycles = 120'000;
+  const std::size_t k_cycles = praxis::bench::scaled<std::size_t>(120'000, 10'000);
   constexpr std::size_t k_batch = 1000;
 
   Robot robot_a, robot_b;
@@ -181,19 +184,24 @@ int main(int argc, char** argv) {
   graph_ns.reserve(k_cycles);
   hand_ns.reserve(k_cycles);
   praxis::TimePoint ta{}, tb{};
+  std::size_t graph_allocs = 0, hand_allocs = 0, user_allocs = 0, motion_allocs = 0;
   using clock = std::chrono::steady_clock;
   // Interleaved batches; each cycle is timed on its own (step = read + graph + write on the mock).
   for (std::size_t done = 0; done < k_cycles; done += k_batch) {
     for (std::size_t k = 0; k < k_batch; ++k) {
       ta += 2ms;
       const auto s = clock::now();
+      const auto a0 = praxis::bench::allocation_count();
       controller.step(ta);
+      graph_allocs += praxis::bench::allocation_count() - a0;
       graph_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
     }
     for (std::size_t k = 0; k < k_batch; ++k) {
       tb += 2ms;
       const auto s = clock::now();
+      const auto a0 = praxis::bench::allocation_count();
       hand.step(tb);
+      hand_allocs += praxis::bench::allocation_count() - a0;
       hand_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
     }
     std::uint32_t sink = 0;
@@ -230,7 +238,9 @@ int main(int argc, char** argv) {
   for (std::size_t k = 0; k < k_cycles; ++k) {
     tu += 2ms;
     const auto s = clock::now();
+    const auto a0 = praxis::bench::allocation_count();
     user_motion.step(tu);
+    user_allocs += praxis::bench::allocation_count() - a0;
     user_motion_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
   }
   if (user_motion.selection().current != m::MotionType::user_control) {
@@ -256,7 +266,9 @@ int main(int argc, char** argv) {
       motion.behaviour().command = (k / 3000) % 2 == 0 ? m::MotionCommand{m::command::Stand{}} : m::MotionCommand{wave};
     }
     const auto s = clock::now();
+    const auto a0 = praxis::bench::allocation_count();
     motion.step(tm);
+    motion_allocs += praxis::bench::allocation_count() - a0;
     motion_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
   }
   const auto md = praxis::bench::summarize(motion_ns);
@@ -273,7 +285,18 @@ int main(int argc, char** argv) {
   std::printf("\n  ratio graph / hand-written: p50 %.3f, p99 %.3f\n", ratio, g.p99 / h.p99);
   std::printf("  ratio MotionController (user control) / RobotController: p50 %.3f\n", ud.p50 / g.p50);
   std::printf("  (both include the mock's physics: 4 implicit steps of 29 joints per 2 ms cycle)\n");
+  const auto per_cycle = [&](std::size_t n) { return static_cast<double>(n) / static_cast<double>(k_cycles); };
+  praxis::bench::dump_samples("controller_cycle", "g1_robot_controller", graph_ns);
+  praxis::bench::dump_samples("controller_cycle", "g1_hand_written", hand_ns);
+  praxis::bench::dump_samples("controller_cycle", "g1_motion_user_control", user_motion_ns);
+  praxis::bench::dump_samples("controller_cycle", "g1_motion_scripts", motion_ns);
+  const std::vector<praxis::bench::ReportRow> report{
+      {"G1 hand-written step (baseline)", h, "", per_cycle(hand_allocs)},
+      {"G1 RobotController step", g, "G1 hand-written step (baseline)", per_cycle(graph_allocs)},
+      {"G1 MotionController, user control", ud, "G1 RobotController step", per_cycle(user_allocs)},
+      {"G1 MotionController, scripts and stand", md, "G1 RobotController step", per_cycle(motion_allocs)}};
   praxis::bench::write_json(json_path, {{"benchmark", "controller_cycle"},
+                                        {"report", praxis::bench::report_json(report)},
                                         {"robot", "g1"},
                                         {"cycles", k_cycles},
                                         {"graph", praxis::bench::to_json(g)},

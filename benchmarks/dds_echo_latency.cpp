@@ -42,6 +42,8 @@
 #include <filesystem>
 
 #include "harness.hpp"
+#include "report_rows.hpp"
+#include "run_options.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/hardware/unitree/crc.hpp"
@@ -300,7 +302,7 @@ void stop_process(pid_t pid) {
 
 int main(int argc, char** argv) {
   std::string json_path = "dds_echo_latency.json";
-  int samples = 10000;
+  int samples = praxis::bench::scaled(10000, 1000);
   std::string respond_as;
   std::uint32_t respond_domain = 0;
   for (int i = 1; i < argc; ++i) {
@@ -369,7 +371,19 @@ int main(int argc, char** argv) {
   std::printf("\nstate -> command round trip over Cyclone DDS, hg LowState -> LowCmd, both sides waitset-driven (us)\n");
   std::printf("  %-44s %9s %9s %9s %9s %8s %6s\n", "responder", "p50", "p90", "p99", "max", "N", "lost");
   nlohmann::json out_rows = nlohmann::json::array();
+  std::vector<praxis::bench::ReportRow> report;
   for (auto& r : rows) {
+    std::vector<double> ns;
+    for (double us : r.us) ns.push_back(us * 1e3);
+    // Each praxis row against the raw echo in the same place (process or thread); the echo rows
+    // come first in `rows`.
+    const bool is_praxis = r.name.rfind("praxis", 0) == 0;
+    std::string baseline;
+    if (is_praxis) baseline = "DDS raw-echo" + r.name.substr(std::string("praxis").size());
+    report.push_back({"DDS " + r.name, praxis::bench::summarize(ns), baseline, std::nullopt});
+    const bool other_process = r.name.find("other process") != std::string::npos;
+    praxis::bench::dump_samples("dds_echo_latency",
+                                std::string(is_praxis ? "praxis" : "raw_echo") + (other_process ? "_process" : "_thread"), ns);
     std::sort(r.us.begin(), r.us.end());
     const double p50 = percentile(r.us, 0.5), p90 = percentile(r.us, 0.9), p99 = percentile(r.us, 0.99);
     const double max = r.us.empty() ? 0 : r.us.back();
@@ -379,6 +393,7 @@ int main(int argc, char** argv) {
   }
   praxis::bench::write_json(json_path, {{"benchmark", "dds_echo_latency"},
                                         {"message", "unitree_hg LowState -> LowCmd"},
-                                        {"rows", out_rows}});
+                                        {"rows", out_rows},
+                                        {"report", praxis::bench::report_json(report)}});
   return 0;
 }

@@ -7,6 +7,8 @@
 #include <string_view>
 
 #include "harness.hpp"
+#include "report_rows.hpp"
+#include "run_options.hpp"
 #include "praxis/graph.hpp"
 
 namespace {
@@ -128,7 +130,7 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < n; ++i) hand.cycle();
         praxis::bench::keep(hand.w[31]);
       },
-      /*batches=*/400, /*per_batch=*/2000);
+      /*batches=*/praxis::bench::scaled<std::size_t>(400, 40), /*per_batch=*/2000);
 
   const auto gd = praxis::bench::summarize(g);
   const auto hd = praxis::bench::summarize(h);
@@ -138,7 +140,11 @@ int main(int argc, char** argv) {
   const double ratio = gd.p50 / hd.p50;
   std::printf("\n  ratio pipeline / hand-written (p50): %.3f  (target <= 1.05)\n", ratio);
 
+  const std::vector<praxis::bench::ReportRow> report{
+      {"32-node hand-written calls (baseline)", hd, "", std::nullopt},
+      {"32-node praxis::Pipeline cycle", gd, "32-node hand-written calls (baseline)", std::nullopt}};
   praxis::bench::write_json(json_path, {{"benchmark", "graph_overhead"},
+                                        {"report", praxis::bench::report_json(report)},
                                         {"nodes", k_stages},
                                         {"pipeline", praxis::bench::to_json(gd)},
                                         {"hand_written", praxis::bench::to_json(hd)},

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "report_rows.hpp"
+#include "run_options.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
 
@@ -107,6 +109,13 @@ int main(int argc, char** argv) {
     praxis::dds::Publisher<unitree_hg_msg_dds__LowCmd_> raw_pub(raw_participant, "rt/lowcmd", u::HgFamily::low_cmd_descriptor());
     praxis::dds::Subscriber<unitree_hg_msg_dds__LowState_> raw_sub(raw_participant, "rt/lowstate",
                                                                    u::HgFamily::low_state_descriptor());
+    // The backend sends nothing before the robot sent a valid state, and the echo robot speaks only
+    // when spoken to: a raw, valid LowCmd on the same domain starts the conversation.
+    praxis::dds::Participant kick_participant({full_domain, "lo"});
+    praxis::dds::Publisher<unitree_hg_msg_dds__LowCmd_> kick_pub(kick_participant, "rt/lowcmd",
+                                                                 u::HgFamily::low_cmd_descriptor());
+    unitree_hg_msg_dds__LowCmd_ kick{};
+    u::encode_command<u::G1>(jc, {0, u::Wire<u::G1>::expected_mode_machine}, kick);
     // Both answer only when asked: send until the first answer arrives (discovery), then measure.
     praxis::RobotState<29> s;
     praxis::transport::Stamped<unitree_hg_msg_dds__LowState_> raw_state{};
@@ -114,6 +123,7 @@ int main(int argc, char** argv) {
     bool full_ok = false, raw_ok = false;
     while ((!full_ok || !raw_ok) && clock_type::now() < discovery_deadline) {
       backend.write(jc, {});
+      kick_pub.write(kick);
       raw_pub.write(cmd);
       std::this_thread::sleep_for(20ms);
       full_ok = full_ok || backend.read(s, {});
@@ -139,7 +149,8 @@ int main(int argc, char** argv) {
       }
       return std::chrono::duration<double, std::nano>(clock_type::now() - t0).count();
     };
-    for (int batch = 0; batch < 20; ++batch) {
+    const int batches = praxis::bench::scaled(20, 4);
+    for (int batch = 0; batch < batches; ++batch) {
       for (int i = 0; i < 100; ++i) {
         const double t = round_trip([&] { backend.write(jc, {}); }, [&] { return backend.read(s, {}); });
         if (t > 0) rt_full.push_back(t);
@@ -160,7 +171,17 @@ int main(int argc, char** argv) {
                               {"plain Cyclone ping-pong, same types (baseline)", r}});
   std::printf("\n  ratio praxis / plain Cyclone: p50 %.3f, p99 %.3f\n", f.p50 / r.p50, f.p99 / r.p99);
 
+  praxis::bench::dump_samples("unitree_transport", "round_trip_praxis", rt_full);
+  praxis::bench::dump_samples("unitree_transport", "round_trip_plain_cyclone", rt_raw);
+  const std::vector<praxis::bench::ReportRow> report{
+      {"CRC hg LowCmd, bitwise reference (baseline)", rc, "", std::nullopt},
+      {"CRC hg LowCmd, table", fc, "CRC hg LowCmd, bitwise reference (baseline)", std::nullopt},
+      {"CRC hg LowState, bitwise reference (baseline)", rs, "", std::nullopt},
+      {"CRC hg LowState, table", fs, "CRC hg LowState, bitwise reference (baseline)", std::nullopt},
+      {"G1 round trip, plain Cyclone ping-pong (baseline)", r, "", std::nullopt},
+      {"G1 round trip via praxis-fake-robot", f, "G1 round trip, plain Cyclone ping-pong (baseline)", std::nullopt}};
   praxis::bench::write_json(json_path, {{"benchmark", "unitree_transport"},
+                                        {"report", praxis::bench::report_json(report)},
                                         {"crc_lowcmd_reference", praxis::bench::to_json(rc)},
                                         {"crc_lowcmd_table", praxis::bench::to_json(fc)},
                                         {"crc_lowstate_reference", praxis::bench::to_json(rs)},
