@@ -7,6 +7,13 @@
 // state within the documented bound, and every kind was injected, detected and damped often enough
 // that none of this can pass vacuously.
 //
+// The documented outcomes (docs/safety.md) the soak holds the controller to: a dropped, delayed,
+// frozen or CRC-rejected stream is stale after stale_timeout, NaN is an invalid state, an offline
+// joint is a faulted joint: DAMPING from any state. A tilt damps only in CTRL; STAND and DAMPING keep
+// their state. An RPC timeout costs no control cycle: the operator's stop (L2 + B) damps the joints
+// in the cycle it is seen while the robot's mode request for it times out. An offline joint is the
+// health flag a backend reports; the mock's physics keeps the joint powered (it is damped anyway).
+//
 // The states travel through the real Unitree codec (encode_state, CRC, decode_state) in process,
 // so a bad-CRC fault is a frame the decoder itself rejects. The mock's own fault windows are not
 // used: they are lists that grow with every fault scheduled (allocations, and a scan per
