@@ -170,3 +170,20 @@ TEST_CASE("commands are logged in order and counted, non-finite ones flagged", "
   CHECK(log[2].command.q[0] == 5.0);
   CHECK(robot.last_command().time == at(0.006));
 }
+
+TEST_CASE("a mock without a start time, first read at Clock::now(), starts there instead of simulating since the epoch",
+          "[mock]") {
+  Robot robot;
+  const TimePoint now = TimePoint{} + 36h;  // a machine up for a day and a half
+  praxis::RobotState<Go2::joint_count> state;
+  REQUIRE(robot.read(state, now));  // a state right away, as from a robot that was already there
+  CHECK(robot.time() == now);
+  CHECK(state.stamp == now);
+  CHECK(state.sequence == 1);  // not the 64.8 million states of 36 h at 500 Hz
+  CHECK(state.q[2] == Approx(Go2::rest_pose[2]));
+  // From there on it is simulated step by step as always.
+  REQUIRE(robot.read(state, now + 4ms));
+  CHECK(robot.time() == now + 4ms);
+  CHECK(state.sequence == 3);
+  CHECK(state.stamp == now + 4ms);
+}
