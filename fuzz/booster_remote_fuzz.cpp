@@ -3,6 +3,7 @@
 // accepted remote must give finite axes and the buttons the message said; a refused one leaves
 // the gamepad untouched.
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 

@@ -9,6 +9,7 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "finding.hpp"
 #include "praxis/hardware/booster/rpc.hpp"
