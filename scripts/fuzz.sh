@@ -52,6 +52,7 @@ mkdir -p "$runs"
 
 # One target: fuzz a copy of its seeds; on a finding keep the reproducer. Writes <name>.summary.
 fuzz_one() {
+  set +e  # a background job of its own: a failing grep must not end it before the summary
   local name=$1 dir="$runs/$1"
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp "$root/fuzz/corpus/$name"/* "$dir/corpus/" 2>/dev/null || true
@@ -64,6 +65,7 @@ fuzz_one() {
   local executed coverage
   executed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -1)
   coverage=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -1 | cut -d' ' -f2)
+  [[ -n $coverage ]] || coverage=$(grep -o 'INITED cov: [0-9]*' "$dir/log" | tail -1 | cut -d' ' -f3)
   local result="ok"
   local artifacts=("$dir"/artifacts/*)
   if [[ $rc -ne 0 || -e ${artifacts[0]} ]]; then
@@ -93,8 +95,13 @@ wait || true
 
 failed=0
 for t in "${targets[@]}"; do
+  if [[ ! -f "$runs/$t.summary" ]]; then
+    echo "$t: no result (see $runs/$t/log)"
+    failed=1
+    continue
+  fi
   cat "$runs/$t.summary"
-  grep -q FINDING "$runs/$t.summary" && failed=1
+  if grep -q FINDING "$runs/$t.summary"; then failed=1; fi
 done
 if [[ $failed -ne 0 ]]; then
   echo "fuzz.sh: findings above; their reproducers are now in fuzz/regressions/ - fix the code, keep the files" \
