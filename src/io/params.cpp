@@ -54,24 +54,30 @@ ParamFile ParamFile::load(const std::filesystem::path& file) {
   if (std::filesystem::is_directory(file, ec)) {
     throw ParamError(file.string() + ": is a folder, expected a JSON parameter file");
   }
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw ParamError(file.string() + ": cannot be opened for reading");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse(text, file);
+}
+
+ParamFile ParamFile::parse(std::string_view text, const std::filesystem::path& origin) {
   auto json = std::make_unique<Json>();
   try {
-    json->value = nlohmann::json::parse(in);
+    json->value = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is the offset of the error; translate it to a line for the reader.
-    std::ifstream again(file);
-    std::string text((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
     const auto upto = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
-    throw ParamError(file.string() + ":" + std::to_string(line) + ": not valid JSON (" + e.what() + ")");
+    throw ParamError(origin.string() + ":" + std::to_string(line) + ": not valid JSON (" + e.what() + ")");
+  } catch (const nlohmann::json::out_of_range& e) {
+    // The parser's other failure: a number beyond a double's range (1e999), which it reports by value.
+    throw ParamError(origin.string() + ": not valid JSON (a number does not fit in a double: " + e.what() + ")");
   }
   if (!json->value.is_object()) {
-    throw ParamError(file.string() + ": expected a JSON object with parameters at the top level, found " +
+    throw ParamError(origin.string() + ": expected a JSON object with parameters at the top level, found " +
                      describe(json->value));
   }
-  return ParamFile(file, std::move(json));
+  return ParamFile(origin, std::move(json));
 }
 
 ParamFile ParamFile::load_folder(const std::filesystem::path& folder) {

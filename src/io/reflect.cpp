@@ -179,6 +179,9 @@ void with_json_file(const std::filesystem::path& file, DocumentUser use, void* s
     const auto upto = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
     throw ParamError(name + ":" + std::to_string(line) + ": not valid JSON (" + e.what() + ")");
+  } catch (const nlohmann::json::out_of_range& e) {
+    // The parser's other failure: a number beyond a double's range (1e999), which it reports by value.
+    throw ParamError(name + ": not valid JSON (a number does not fit in a double: " + e.what() + ")");
   }
   use(document, name, state);
 }

@@ -219,6 +219,10 @@ ParsedScript parse_script_text(std::string_view text, const std::string& origin,
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
     return {{}, {{origin + ":" + std::to_string(line), std::nullopt, std::nullopt,
                   std::string("not valid JSON (") + e.what() + ")"}}};
+  } catch (const nlohmann::json::out_of_range& e) {
+    // The parser's other failure: a number beyond a double's range (1e999), which it reports by value.
+    return {{}, {{origin, std::nullopt, std::nullopt,
+                  std::string("not valid JSON (a number does not fit in a double: ") + e.what() + ")"}}};
   }
   ParsedScript parsed;
   parsed.frames = checker.frames(doc);

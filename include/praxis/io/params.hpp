@@ -25,6 +25,8 @@ class ParamFile {
  public:
   // Reads and parses `file`; throws ParamError if it is missing, unreadable or not a JSON object.
   static ParamFile load(const std::filesystem::path& file);
+  // The same from text already in memory; `origin` stands for the file in error messages and path().
+  static ParamFile parse(std::string_view text, const std::filesystem::path& origin);
   // `<folder>/params.json`, the layout of the Unitree deployment framework's --param folder.
   static ParamFile load_folder(const std::filesystem::path& folder);
 

@@ -175,6 +175,9 @@ InterfaceParams parse_interface_params(std::string_view text, const std::string&
     root = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
   } catch (const Json::parse_error& e) {
     throw ParamError(origin + ": not valid JSON (" + e.what() + ")");
+  } catch (const Json::out_of_range& e) {
+    // The parser's other failure: a number beyond a double's range (1e999), which it reports by value.
+    throw ParamError(origin + ": not valid JSON (a number does not fit in a double: " + e.what() + ")");
   }
   return read(root, origin);
 }

@@ -84,6 +84,16 @@ TEST_CASE("invalid JSON is reported with its line", "[io][params]") {
   CHECK_THAT(e, Catch::Contains("params.json:3: not valid JSON"));
 }
 
+TEST_CASE("a number beyond a double's range is invalid JSON naming the file", "[io][params]") {
+  // Found by the params fuzz target: nlohmann_json reports it as out_of_range, not parse_error.
+  TempDir dir;
+  dir.write("{\"dt\": 1e999}");
+  CHECK_THAT(error_of(dir.path), Catch::Contains("params.json: not valid JSON (a number does not fit in a double"));
+  CHECK_THROWS_WITH(praxis::ParamFile::parse("[1e400]", "from_text.json"),
+                    Catch::StartsWith("from_text.json: not valid JSON (a number does not fit in a double"));
+  CHECK(praxis::ParamFile::parse("{\"dt\": 0.5}", "from_text.json").number("dt") == 0.5);
+}
+
 TEST_CASE("missing key, wrong type and wrong length name the key", "[io][params]") {
   TempDir dir;
   std::string text = k_good;

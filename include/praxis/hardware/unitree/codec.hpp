@@ -137,8 +137,8 @@ template <UnitreeModel M>
 }
 
 // Decodes a valid LowState: CRC correct (unless `verify_crc` is false: Unitree's Python simulator
-// sends crc = 0) and every joint and IMU value finite. Returns false, leaving `out` untouched,
-// otherwise.
+// sends crc = 0) and every joint and IMU value (rpy included) finite. Returns false, leaving `out`
+// untouched, otherwise.
 template <UnitreeModel M>
 bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint received, RobotState<M::joint_count>& out,
                   bool verify_crc = true) {
@@ -151,7 +151,8 @@ bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint receiv
   }
   for (std::size_t k = 0; k < 4; ++k) finite = finite && std::isfinite(in.imu_state.quaternion[k]);
   for (std::size_t k = 0; k < 3; ++k) {
-    finite = finite && std::isfinite(in.imu_state.gyroscope[k]) && std::isfinite(in.imu_state.accelerometer[k]);
+    finite = finite && std::isfinite(in.imu_state.gyroscope[k]) && std::isfinite(in.imu_state.accelerometer[k]) &&
+             std::isfinite(in.imu_state.rpy[k]);
   }
   if (!finite) return false;
   for (std::size_t j = 0; j < M::joint_count; ++j) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <limits>
 
 #include "praxis/hardware/unitree/codec.hpp"
 
@@ -193,6 +194,23 @@ TEST_CASE("states round-trip; a bad CRC is rejected and changes nothing", "[unit
   praxis::RobotState<29> untouched = back;
   CHECK(!u::decode_state<G1>(msg, t, untouched));
   CHECK(untouched.q[3] == back.q[3]);
+}
+
+TEST_CASE("a correctly signed LowState with a non-finite IMU rpy is refused", "[unitree][codec]") {
+  // Found by the unitree_state fuzz target: rpy was copied without the finiteness check the
+  // quaternion, gyroscope and accelerometer get.
+  praxis::RobotState<29> s;
+  unitree_hg_msg_dds__LowState_ msg;
+  u::encode_state<G1>(s, {.tick = 1}, msg);
+  msg.imu_state.rpy[1] = std::numeric_limits<float>::quiet_NaN();
+  msg.crc = u::message_crc(msg);
+  praxis::RobotState<29> out;
+  out.q.setConstant(0.5);
+  CHECK(!u::decode_state<G1>(msg, {}, out));
+  CHECK(out.q[0] == 0.5);
+  msg.imu_state.rpy[1] = 0.0f;
+  msg.crc = u::message_crc(msg);
+  CHECK(u::decode_state<G1>(msg, {}, out));
 }
 
 TEST_CASE("wireless remote bits and axes follow the fact sheet", "[unitree][codec]") {
