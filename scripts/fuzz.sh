@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of praxis' decoders and loaders (fuzz/README.md).
-#   scripts/fuzz.sh [--seconds N] [--jobs J] [target...]
+#   scripts/fuzz.sh [--seconds N] [--jobs J] [--build-dir DIR --no-build] [target...]
 # Configures a clang-14 build in build/fuzz with PRAXIS_BUILD_FUZZERS=ON, builds the fuzz targets
 # and runs each for N seconds (default 30), J at a time (default 1; J is also the build's -j), on a
 # copy of fuzz/corpus/<name>/ plus fuzz/regressions/<name>/: the repository's corpus does not grow.
 # A crash, leak, timeout or broken property is copied into fuzz/regressions/<name>/, where the
 # "fuzz regression: <name>" test replays it from then on, and the script fails saying so.
 # Without targets: every fuzz/*_fuzz.cpp. Environment: PRAXIS_FUZZ_CXX (default clang++-14),
-# PRAXIS_FUZZ_BUILD (default build/fuzz).
+# PRAXIS_FUZZ_BUILD (default build/fuzz). --build-dir DIR --no-build runs the fuzzers of a build
+# made elsewhere (CI: its clang ASan+UBSan build configured with PRAXIS_BUILD_FUZZERS=ON).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=30
 jobs=1
+build_it=1
+build=${PRAXIS_FUZZ_BUILD:-$root/build/fuzz}
 targets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --build-dir) build="$2"; shift 2 ;;
+    --no-build) build_it=0; shift ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (expected --seconds N, --jobs J, target names)" >&2; exit 2 ;;
     *) targets+=("${1%_fuzz}"); shift ;;
   esac
@@ -35,16 +40,20 @@ for t in "${targets[@]}"; do
   fi
 done
 
-cxx=${PRAXIS_FUZZ_CXX:-clang++-14}
-build=${PRAXIS_FUZZ_BUILD:-$root/build/fuzz}
-cc=${cxx/clang++/clang}
-echo "=== configure $build ($cxx, PRAXIS_BUILD_FUZZERS=ON)"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-      -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DPRAXIS_WARNINGS_AS_ERRORS=ON \
-      -DPRAXIS_BUILD_FUZZERS=ON -DPRAXIS_BUILD_TESTS=OFF -DPRAXIS_BUILD_EXAMPLES=OFF \
-      -DPRAXIS_BUILD_BENCHMARKS=OFF >/dev/null
-echo "=== build ${targets[*]}"
-cmake --build "$build" -j "$jobs" --target "${targets[@]/%/_fuzz}"
+if [[ $build_it == 1 ]]; then
+  cxx=${PRAXIS_FUZZ_CXX:-clang++-14}
+  cc=${cxx/clang++/clang}
+  echo "=== configure $build ($cxx, PRAXIS_BUILD_FUZZERS=ON)"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+        -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DPRAXIS_WARNINGS_AS_ERRORS=ON \
+        -DPRAXIS_BUILD_FUZZERS=ON -DPRAXIS_BUILD_TESTS=OFF -DPRAXIS_BUILD_EXAMPLES=OFF \
+        -DPRAXIS_BUILD_BENCHMARKS=OFF >/dev/null
+  echo "=== build ${targets[*]}"
+  cmake --build "$build" -j "$jobs" --target "${targets[@]/%/_fuzz}"
+fi
+for t in "${targets[@]}"; do
+  [[ -x "$build/fuzz/${t}_fuzz" ]] || { echo "fuzz.sh: $build/fuzz/${t}_fuzz not built (PRAXIS_BUILD_FUZZERS=ON with clang?)" >&2; exit 2; }
+done
 
 runs="$build/fuzz-runs"
 rm -rf "$runs"

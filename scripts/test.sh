@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs the whole suite three times. This is what CI runs.
 #   1. g++ -O2, warnings are errors: every test, example and benchmark; the threaded runtime under
-#      ThreadSanitizer (its own targets); the fault soak at full length (1,000,000 cycles).
+#      ThreadSanitizer (its own targets); the fault soak at full length (1,000,000 cycles); the fuzz
+#      corpora and regression inputs replayed without libFuzzer.
 #   2. clang++-14 with AddressSanitizer + UndefinedBehaviorSanitizer, warnings are errors: every test
 #      and example, DDS included, plus the libFuzzer targets, each run for a bounded time on the
 #      seed corpus kept in fuzz/corpus.
@@ -41,7 +42,7 @@ for stage in "${stages[@]}"; do
       dir="$root/build/test-g++"
       stamp "g++ -O2, warnings as errors: configure, build, test ($dir)"
       configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DPRAXIS_WARNINGS_AS_ERRORS=ON \
-                -DPRAXIS_BUILD_BENCHMARKS=ON -DPRAXIS_TSAN_TESTS=ON
+                -DPRAXIS_BUILD_BENCHMARKS=ON -DPRAXIS_TSAN_TESTS=ON -DPRAXIS_BUILD_FUZZERS=ON
       cmake --build "$dir" -j "$jobs"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES:-1000000} ctest --test-dir "$dir" -j "$jobs" --output-on-failure
       ;;
