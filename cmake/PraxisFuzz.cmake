@@ -7,7 +7,8 @@ option(PRAXIS_BUILD_FUZZERS "Build the fuzz targets (libFuzzer with clang) and t
 set(praxis_libfuzzer OFF)
 if(PRAXIS_BUILD_FUZZERS AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   set(praxis_libfuzzer ON)
-  add_compile_options(-fsanitize=fuzzer-no-link)
+  # C++ only: the generated IDL sources are C, and the C compiler need not be clang.
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link>)
   if(NOT PRAXIS_SANITIZE)
     message(STATUS "praxis: fuzz build with -fsanitize=address,undefined")
     add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)

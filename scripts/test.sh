@@ -49,7 +49,8 @@ for stage in "${stages[@]}"; do
     clang-asan)
       dir="$root/build/test-clang-asan"
       stamp "clang++-14 -fsanitize=address,undefined, warnings as errors, fuzzers: configure, build, test ($dir)"
-      configure "$dir" clang++-14 -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
+      configure "$dir" clang++-14 -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
+                -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DPRAXIS_WARNINGS_AS_ERRORS=ON -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
                 -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_FUZZERS=ON
       cmake --build "$dir" -j "$jobs"
@@ -62,6 +63,7 @@ for stage in "${stages[@]}"; do
       dir="$root/build/test-g++-asan"
       stamp "g++ -fsanitize=address,undefined: configure, build, test ($dir)"
       configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
+                -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DPRAXIS_WARNINGS_AS_ERRORS=OFF -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
                 -DPRAXIS_BUILD_BENCHMARKS=OFF
       cmake --build "$dir" -j "$jobs"
