@@ -161,7 +161,7 @@ struct LimbStatus {
 template <TienkungModel M, Limb L>
 [[nodiscard]] const char* check_limb_status(const LimbStatus& status) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
-  static_assert(limb != nullptr, "check_limb_status: the model has no such limb");
+  static_assert(has_limb<M>(L), "check_limb_status: the model has no such limb");
   std::array<bool, M::joint_count> seen{};
   std::size_t found = 0;
   for (std::uint32_t k = 0; k < status.motors.size; ++k) {
@@ -318,7 +318,7 @@ template <TienkungModel M, Limb L>
 bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out,
                       PositionCommand position = PositionCommand::hybrid) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
-  static_assert(limb != nullptr, "encode_limb_ctrl: the model has no such limb");
+  static_assert(has_limb<M>(L), "encode_limb_ctrl: the model has no such limb");
   out.cmds.size = 0;
   for (std::size_t j = limb->first; j < limb->first + limb->count; ++j) {
     const auto i = static_cast<Eigen::Index>(j);
@@ -359,7 +359,7 @@ template <TienkungModel M, Limb L>
 bool encode_limb_speed(const JointCommand<M::joint_count>& c, std::array<bool, M::joint_count>& turning,
                        LimbSpeed& out) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
-  static_assert(limb != nullptr, "encode_limb_speed: the model has no such limb");
+  static_assert(has_limb<M>(L), "encode_limb_speed: the model has no such limb");
   out.cmds.size = 0;
   for (std::size_t j = limb->first; j < limb->first + limb->count; ++j) {
     float speed = 0.0f;
@@ -382,7 +382,7 @@ bool encode_limb_speed(const JointCommand<M::joint_count>& c, std::array<bool, M
 template <TienkungModel M, Limb L>
 bool encode_limb_position(const JointCommand<M::joint_count>& c, const ServoLimits& limits, LimbPosition& out) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
-  static_assert(limb != nullptr, "encode_limb_position: the model has no such limb");
+  static_assert(has_limb<M>(L), "encode_limb_position: the model has no such limb");
   out.cmds.size = 0;
   for (std::size_t j = limb->first; j < limb->first + limb->count; ++j) {
     if (c.mode[j] != JointMode::position) continue;

@@ -295,4 +295,14 @@ template <TienkungModel M>
   return nullptr;
 }
 
+// Whether the model has a limb of that kind. For static_asserts: g++ with -fsanitize=undefined does
+// not treat a comparison of find_limb's pointer with nullptr as a constant expression.
+template <TienkungModel M>
+[[nodiscard]] constexpr bool has_limb(Limb l) {
+  for (const auto& s : M::limbs) {
+    if (s.limb == l) return true;
+  }
+  return false;
+}
+
 }  // namespace praxis::tienkung
