@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build g++ clang-14
   libboost-dev libeigen3-dev nlohmann-json3-dev libspdlog-dev catch2 libcli11-dev
   cyclonedds-dev cyclonedds-tools
+  libclang-rt-14-dev  # clang's sanitizer and libFuzzer runtimes (only a Recommends of clang-14)
+  iproute2            # ip netns / veth for the two-host test
   time
 )
 
