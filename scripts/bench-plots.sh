@@ -18,7 +18,8 @@ quantile() {
 }
 
 # histogram OUT TITLE XLABEL SCALE QLO QHI FILE LABEL [FILE LABEL]...
-# SCALE divides the samples (1000: ns -> us); the x range spans the QLO to the QHI quantile of all
+# SCALE divides the samples (1000: ns -> us; as a float, since gnuplot divides integers as integers
+# and a quiet machine's 1102..1964 ns became the empty range 1..1 us); the x range spans the QLO to the QHI quantile of all
 # series together. Samples outside it are left out of the plot (not piled into its last bin).
 histogram() {
   local out=$1 title=$2 xlabel=$3 scale=$4 qlo=$5 qhi=$6
@@ -43,7 +44,7 @@ histogram() {
       { n++; if ($1 >= lo && $1 <= hi) { b = int(($1 - lo) / (hi - lo) * bins); if (b == bins) b--; c[b]++ } }
       END { w = (hi - lo) / bins; for (b = 0; b < bins; b++) { p = 100.0 * c[b] / n; print lo + (b + 0.5) * w, (p > 0 ? p : 1e-4) } }
     ' "${files[$i]}" > "$out.$i.dat"
-    plot+="${plot:+, }'$out.$i.dat' using (\$1/$scale):2 with histeps lw 2 title '${labels[$i]}'"
+    plot+="${plot:+, }'$out.$i.dat' using (\$1/$scale.0):2 with histeps lw 2 title '${labels[$i]}'"
   done
   gnuplot <<GP
 set terminal $terminal
@@ -56,7 +57,7 @@ set logscale y
 set yrange [0.001:100]
 set grid
 set key top right
-set xrange [$lo/$scale:$hi/$scale]
+set xrange [$lo/$scale.0:$hi/$scale.0]
 plot $plot
 GP
   rm -f "$out".*.dat

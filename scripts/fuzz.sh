@@ -27,6 +27,9 @@ while [[ $# -gt 0 ]]; do
     *) targets+=("${1%_fuzz}"); shift ;;
   esac
 done
+# Absolute: each fuzzer runs inside its own folder, so a relative --build-dir would not resolve there.
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
 if [[ ${#targets[@]} -eq 0 ]]; then
   for source in "$root"/fuzz/*_fuzz.cpp; do
     name=$(basename "$source" .cpp)

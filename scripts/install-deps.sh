@@ -9,6 +9,11 @@ packages=(
   cyclonedds-dev cyclonedds-tools
   libclang-rt-14-dev  # clang's sanitizer and libFuzzer runtimes (only a Recommends of clang-14)
   iproute2            # ip netns / veth for the two-host test
+  lld                 # LLVM's linker: scripts/test.sh links with it (about twice as fast as ld.bfd)
+  libmujoco-dev       # physics simulation (praxis::sim); optional: the build skips it when absent
+  # praxis::sim's offscreen renderer (required with MuJoCo): EGL headers and loader, Mesa's EGL
+  # (surfaceless platform) and its llvmpipe CPU renderer, libpng for the pictures
+  libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
   time
 )
 

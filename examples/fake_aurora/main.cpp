@@ -38,6 +38,7 @@
 #include <praxis/transport/dds.hpp>
 
 #include "fsm_rules.hpp"
+#include "../common/parent_watch.hpp"
 
 namespace {
 
@@ -210,7 +211,8 @@ int run(const Settings& s) {
   praxis::RobotState<N> state;
   praxis::JointCommand<N> applied;
   auto next = t0;
-  while (!g_stop) {
+  const fake_common::ParentWatch parent;
+  while (!g_stop && !parent.parent_gone()) {
     next += k_period;
     std::this_thread::sleep_until(next);
     const auto now = praxis::Clock::now();

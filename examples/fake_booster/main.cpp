@@ -43,6 +43,7 @@
 #include "light_service.hpp"
 #include "loco_service.hpp"
 #include "serve.hpp"
+#include "../common/parent_watch.hpp"
 
 namespace {
 
@@ -213,7 +214,8 @@ int run(const Settings& s) {
   praxis::TimePoint last_fall_publish{}, last_remote_publish{}, last_tick = t0;
 
   auto next = t0;
-  while (!g_stop) {
+  const fake_common::ParentWatch parent;
+  while (!g_stop && !parent.parent_gone()) {
     next += std::chrono::milliseconds(2);
     std::this_thread::sleep_until(next);
     const auto now = praxis::Clock::now();

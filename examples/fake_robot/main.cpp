@@ -1,12 +1,5 @@
 // praxis-fake-robot: impersonates a Unitree robot on DDS, for controllers to talk to before the
-// real one. It takes every rt/lowcmd frame and checks each the way the robot would (CRC, header,
-// motor mode, mode_machine, hg mode_pr), counting each violation; once per 500 Hz tick it applies
-// the newest frame that passed, drives the mock robot's joint dynamics with the motor PD law, and
-// publishes rt/lowstate (CRC, tick, the scripted gamepad in wireless_remote) with the topics vendor
-// examples also read (side_topics.hpp). It answers the motion_switcher RPCs.
-//
-// On the hg humanoids it also takes rt/arm_sdk while its motion service runs: the waist and arm
-// targets blended into its own stand-pose control by the frame's weight (slot 29's q).
+// real one, with mock joint dynamics (mock::MockRobot) behind the bridge of bridge.hpp.
 //
 // --simulator behaves like Unitree's MuJoCo bridge instead: no motion_switcher service, LowState
 // with crc 0 and (hg) mode_machine 0, command CRCs not checked.
@@ -16,282 +9,30 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <csignal>
-#include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <optional>
-#include <sstream>
-#include <string>
-#include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include <praxis/hardware/mock/mock_robot.hpp>
-#include <praxis/hardware/unitree/arm_sdk.hpp>
-#include <praxis/hardware/unitree/codec.hpp>
-#include <praxis/hardware/unitree/rpc.hpp>
-#include <praxis/transport/dds.hpp>
-#include <praxis/transport/rpc.hpp>
 
-#include "../common/gamepad_script.hpp"
-#include "command_intake.hpp"
-#include "side_topics.hpp"
+#include "bridge.hpp"
 
 namespace {
 
-std::atomic<bool> g_stop{false};
-
-// rt/arm_sdk: the LowCmd slot whose q carries the blend weight (the G1's, per the fact sheet).
-constexpr std::size_t k_weight_slot = 29;
-struct ArmSdkStats {
-  std::uint64_t applied = 0, ignored = 0;
-  double last_weight = 0.0, max_weight = 0.0;
-};
-void on_signal(int) { g_stop = true; }
-
-struct Settings {
-  std::string robot = "g1";
-  std::uint32_t domain = 1;
-  std::string interface = "lo";
-  std::string gamepad;
-  std::string sport_mode;
-  std::string tilt;
-  double duration = 0.0;
-  std::string report;
-  int mode_machine = -1;
-  bool simulator = false;
-  bool echo = false;      // benchmark: answer every command at once instead of at 500 Hz
-  bool echo_raw = false;  // benchmark baseline: answer with a fixed state, no checks, no dynamics
-};
-
+void on_signal(int) { fake_robot::g_stop_requested = true; }
 
 template <praxis::unitree::UnitreeModel M>
-int run(const Settings& s) {
-  namespace u = praxis::unitree;
-  using Family = typename u::Wire<M>::Family;
-  constexpr std::size_t N = M::joint_count;
-  std::uint8_t mode_machine = 0;  // go robots have none; Unitree's simulators report 0
-  if constexpr (std::is_same_v<Family, u::HgFamily>) {
-    if (!s.simulator) {
-      mode_machine = s.mode_machine >= 0 ? static_cast<std::uint8_t>(s.mode_machine) : u::Wire<M>::expected_mode_machine;
-    }
-  }
-
-  praxis::dds::Participant participant({s.domain, s.interface});
-  fake_robot::CommandIntake<M> commands(participant, {.topic = "rt/lowcmd", .check_crc = !s.simulator,
-                                                      .mode_machine = mode_machine});
-  praxis::dds::Publisher<typename Family::LowState> states(participant, "rt/lowstate", Family::low_state_descriptor());
-  fake_robot::SideTopics<M> side(participant);
-  // hg humanoids: rt/arm_sdk, the arms blended into the robot's own control while it walks.
-  std::optional<fake_robot::CommandIntake<M>> arm_sdk;
-  if constexpr (std::is_same_v<Family, u::HgFamily>) {
-    arm_sdk.emplace(participant, fake_robot::IntakeOptions{.topic = "rt/arm_sdk", .check_crc = !s.simulator,
-                                                          .mode_machine = mode_machine});
-  }
-  ArmSdkStats arm_stats;
-  // The vendor simulator has no motion services, so a client calling one gets no answer.
-  std::optional<praxis::dds::RpcServer<u::UnitreeApiTraits>> switcher;
-  // The sport service: the posture requests vendor examples send before ReleaseMode (StandDown,
-  // Damp, ...) are acknowledged while a motion service runs; this fake robot has no postures.
-  std::optional<praxis::dds::RpcServer<u::UnitreeApiTraits>> sport;
-  if (!s.simulator) {
-    switcher.emplace(participant, u::api_request_topic(u::motion_switcher::k_service),
-                     u::api_response_topic(u::motion_switcher::k_service));
-    sport.emplace(participant, u::api_request_topic(u::sport::k_service), u::api_response_topic(u::sport::k_service));
-  }
-  std::uint64_t sport_requests = 0, sport_refused = 0;
-
-  const auto t0 = praxis::Clock::now();
-  praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
-  if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, t0);
-  if (!s.tilt.empty()) {  // "T:ROLL:PITCH"
-    double t = 0, roll = 0, pitch = 0;
-    char c1 = 0, c2 = 0;
-    std::stringstream in(s.tilt);
-    if (!(in >> t >> c1 >> roll >> c2 >> pitch) || c1 != ':' || c2 != ':') {
-      throw std::invalid_argument("--tilt: expected T:ROLL:PITCH, got \"" + s.tilt + "\"");
-    }
-    robot.tilt(roll, pitch, t0 + praxis::from_seconds(t));
-  }
-  std::string active_mode = s.simulator ? std::string() : s.sport_mode;
-  std::uint64_t states_published = 0, rpcs = 0;
-  praxis::JointCommand<N> cmd, arm_cmd;
-  praxis::RobotState<N> state;
-  typename Family::LowState out{};
-  std::uint32_t tick = 0;
-  bool warned_ab = false;
-  praxis::TimePoint last_publish{};
-  praxis::Duration longest_gap{};
-  praxis::Duration longest_gap_end{};
-
-  std::printf("praxis-fake-robot: %s on DDS domain %u, interface %s%s%s\n", std::string(M::name).c_str(), s.domain,
-              s.interface.c_str(), s.simulator ? ", as Unitree's simulator (no RPC, LowState crc 0)" : "",
-              active_mode.empty() ? "" : (", motion service \"" + active_mode + "\" active").c_str());
-  std::fflush(stdout);
-  auto next = t0;
-  while (!g_stop) {
-    bool fresh = false;
-    if (s.echo || s.echo_raw) {
-      // Benchmark modes: poll for commands every 20 us and answer at once.
-      fresh = s.echo_raw ? commands.drain_unchecked() : commands.drain(cmd);
-      if (!fresh) {
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-        continue;
-      }
-      if (s.echo_raw) {
-        out.tick = ++tick;
-        states.write(out);
-        continue;
-      }
-    } else {
-      next += std::chrono::milliseconds(2);
-      std::this_thread::sleep_until(next);
-      fresh = commands.drain(cmd);
-    }
-    const auto now = praxis::Clock::now();
-    if (s.duration > 0 && now - t0 > praxis::from_seconds(s.duration)) break;
-    if (!warned_ab && commands.counts().mode_pr_ab > 0) {
-      std::fprintf(stderr, "praxis-fake-robot: rejecting rt/lowcmd frames with mode_pr 1: mode_pr AB not supported "
-                           "(the parallel-ankle mapping is unknown here; send PR frames, mode_pr 0)\n");
-      warned_ab = true;
-    }
-
-    if (fresh) {
-      // While a motion service runs, the robot's own controller owns the motors.
-      if (active_mode.empty()) {
-        robot.write(cmd, now);
-        commands.count_applied();
-      } else {
-        commands.count_held();
-      }
-    }
-    if constexpr (std::is_same_v<Family, u::HgFamily>) {
-      if (arm_sdk && arm_sdk->drain(arm_cmd)) {
-        if (active_mode.empty()) {
-          ++arm_stats.ignored;  // low-level control has the arms already
-        } else {
-          // The robot's own controller holds its stand pose; the weight blends the arm SDK's targets
-          // into the waist and arm joints.
-          const double w = std::clamp(static_cast<double>(arm_sdk->newest_frame().motor_cmd[k_weight_slot].q), 0.0, 1.0);
-          praxis::JointCommand<N> own;
-          for (std::size_t j = 0; j < N; ++j) {
-            const auto i = static_cast<Eigen::Index>(j);
-            own.q[i] = M::stand_pose[j];
-            own.kp[i] = M::default_kp[j];
-            own.kd[i] = M::default_kd[j];
-            if (!u::arm_sdk_joint<M>(j)) continue;
-            own.q[i] = w * arm_cmd.q[i] + (1.0 - w) * own.q[i];
-            own.kp[i] = w * arm_cmd.kp[i] + (1.0 - w) * own.kp[i];
-            own.kd[i] = w * arm_cmd.kd[i] + (1.0 - w) * own.kd[i];
-            own.tau_ff[i] = w * arm_cmd.tau_ff[i];
-          }
-          robot.write(own, now);
-          ++arm_stats.applied;
-          arm_stats.last_weight = w;
-          arm_stats.max_weight = std::max(arm_stats.max_weight, w);
-        }
-      }
-    }
-    robot.read(state, now);  // advances the joints to now
-    state.gamepad = robot.gamepad();
-    u::encode_state<M>(state, {++tick, mode_machine, 0}, out);
-    if (s.simulator) out.crc = 0;  // what Unitree's Python simulator sends
-    if (states.write(out)) ++states_published;
-    // A controller declares the robot lost after a silence (100 ms by default); on a loaded machine
-    // this tells whether the silence was here.
-    if (tick > 1 && now - last_publish > longest_gap) {
-      longest_gap = now - last_publish;
-      longest_gap_end = now - t0;
-    }
-    last_publish = now;
-    // The benchmark's answer must be the LowState alone, as in its plain Cyclone baseline.
-    if (!s.echo) side.publish(out, state.gamepad, tick);
-
-    if (sport) {
-      sport->poll([&](const auto& request, auto& response) {
-        response.header.identity = request.header.identity;
-        const auto id = request.header.identity.api_id;
-        const bool posture = id >= u::sport::k_damp && id <= u::sport::k_recovery_stand;
-        // 3203 "not implemented" for the rest, and for everything once the service was released.
-        response.header.status.code = posture && !active_mode.empty() ? 0 : 3203;
-        ++sport_requests;
-        sport_refused += response.header.status.code != 0;
-        auto storage = std::make_shared<std::string>("{}");
-        response.data = storage->data();
-        return storage;
-      });
-    }
-    if (!switcher) continue;
-    rpcs += static_cast<std::uint64_t>(switcher->poll([&](const auto& request, auto& response) {
-      response.header.identity = request.header.identity;
-      response.header.status.code = 0;
-      std::string data;
-      switch (request.header.identity.api_id) {
-        case u::motion_switcher::k_check_mode: data = R"({"name":")" + active_mode + R"(","form":"0"})"; break;
-        case u::motion_switcher::k_release_mode: active_mode.clear(); data = "{}"; break;
-        case u::motion_switcher::k_select_mode: {
-          const auto j = nlohmann::json::parse(request.parameter ? request.parameter : "{}", nullptr, false);
-          active_mode = j.is_object() ? j.value("name", std::string()) : std::string();
-          data = "{}";
-          break;
-        }
-        default: response.header.status.code = 3203; data = "{}";  // not implemented
-      }
-      auto storage = std::make_shared<std::string>(std::move(data));
-      response.data = storage->data();
-      return storage;
-    }));
-  }
-
-  auto report = fake_robot::to_json(commands.counts());
-  report["robot"] = std::string(M::name);
-  report["simulator"] = s.simulator;
-  report["states_published"] = states_published;
-  report["side_topics_published"] = {{"rt/wirelesscontroller", side.counts().wireless_controller},
-                                     {"rt/lf/lowstate", side.counts().lf_lowstate},
-                                     {"rt/secondary_imu", side.counts().secondary_imu}};
-  report["longest_state_gap_ms"] = std::chrono::duration<double, std::milli>(longest_gap).count();
-  report["longest_state_gap_end_s"] = praxis::to_seconds(longest_gap_end);
-  report["rpc_requests"] = rpcs;
-  report["sport_requests"] = sport_requests;
-  report["sport_requests_refused"] = sport_refused;
-  report["active_mode"] = active_mode;
-  report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
-  if (arm_sdk) {
-    auto arm = fake_robot::to_json(arm_sdk->counts());
-    report["arm_sdk"] = {{"frames_received", arm["frames_received"]},
-                         {"frames_checked", arm["frames_checked"]},
-                         {"frames_applied", arm_stats.applied},
-                         {"frames_ignored_in_low_level_control", arm_stats.ignored},
-                         {"last_weight", arm_stats.last_weight},
-                         {"max_weight", arm_stats.max_weight}};
-  }
-  std::printf("%s\n", report.dump().c_str());
-  if (!s.report.empty()) std::ofstream(s.report) << report.dump(2) << '\n';
-  return 0;
+int run(const fake_robot::Settings& s) {
+  return fake_robot::run_bridge<M>(
+      s, [](praxis::TimePoint t0) { return praxis::mock::MockRobot<M>(praxis::mock::MockOptions{}, t0); });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Settings s;
+  fake_robot::Settings s;
   CLI::App app{"praxis-fake-robot: a Unitree robot impersonated on DDS, with mock dynamics"};
-  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"g1", "g1_23", "go2", "h1_2"}));
-  app.add_option("-d,--domain", s.domain, "DDS domain id (Unitree simulator convention: 1)");
-  app.add_option("-i,--interface", s.interface, "network interface");
-  app.add_option("-g,--gamepad", s.gamepad, "gamepad script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
-  app.add_option("--sport-mode", s.sport_mode, "motion service active at start (\"\" = none)");
+  fake_robot::add_bridge_options(app, s);
   app.add_option("--tilt", s.tilt, "tilt the body at a time: T:ROLL:PITCH (s, rad, rad)");
-  app.add_option("--mode-machine", s.mode_machine, "hg robots: the mode_machine this robot reports");
-  app.add_flag("--simulator", s.simulator,
-               "behave like Unitree's MuJoCo bridge: no motion_switcher service, LowState crc 0 and mode_machine 0, "
-               "command CRCs not checked (--sport-mode is ignored: the simulator runs no motion service)");
-  app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
-  app.add_option("--report", s.report, "write the counters as JSON to this file at exit");
   app.add_flag("--echo", s.echo, "benchmark: answer each command immediately (full checks and dynamics)");
   app.add_flag("--echo-raw", s.echo_raw, "benchmark baseline: answer each command with a fixed state");
   CLI11_PARSE(app, argc, argv);

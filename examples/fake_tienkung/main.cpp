@@ -47,6 +47,8 @@
 #include <praxis/transport/dds.hpp>
 #include <praxis/transport/dds_decoding_subscriber.hpp>
 
+#include "../common/parent_watch.hpp"
+
 namespace {
 
 namespace tk = praxis::tienkung;
@@ -117,7 +119,7 @@ std::vector<Silence> parse_silences(const std::vector<std::string>& texts) {
         found = true;
       }
     }
-    if (t < 0 || !found) {
+    if (!(t >= 0) || !found) {  // !(t >= 0): std::stod reads "nan", which t < 0 lets through
       std::string limbs;
       for (const auto& l : M::limbs) limbs += (limbs.empty() ? "" : "|") + std::string(tk::to_string(l.limb));
       throw std::invalid_argument("--silent-limb: expected T:LIMB with LIMB one of " + limbs + ", got \"" + text +
@@ -358,7 +360,8 @@ int run(const Settings& s) {
   robot.read(state, t0);
 
   auto next = t0;
-  while (!g_stop) {
+  const fake_common::ParentWatch parent;
+  while (!g_stop && !parent.parent_gone()) {
     next += std::chrono::milliseconds(1);
     std::this_thread::sleep_until(next);
     const auto now = praxis::Clock::now();

@@ -19,6 +19,8 @@
 #include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 
+namespace controller_seam_test {
+
 using namespace std::chrono_literals;
 using praxis::ControlState;
 using praxis::GamepadButton;
@@ -230,3 +232,5 @@ TEST_CASE("an extra node runs every cycle beside the configuration's own nodes",
   CHECK(controller.state() == ControlState::stand);
   CHECK(controller.last_state().q[2] == Approx(Model::stand_pose[2]).margin(1e-2));
 }
+
+}  // namespace controller_seam_test

@@ -12,6 +12,8 @@
 #include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 
+namespace controller_story_test {
+
 using namespace std::chrono_literals;
 using praxis::ControlState;
 using praxis::GamepadButton;
@@ -324,3 +326,5 @@ TEST_CASE("the cycle allocates nothing over 10,000 steps", "[control][realtime]"
   CHECK(praxis::test::thread_allocation_count() == before);
   CHECK(rig.controller.cycles() > 10'000);
 }
+
+}  // namespace controller_story_test

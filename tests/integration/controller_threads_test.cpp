@@ -24,6 +24,8 @@
 #include "../support/alloc_counter.hpp"
 #endif
 
+namespace controller_threads_test {
+
 using namespace std::chrono_literals;
 
 // Sanitizers fault in shadow memory of their own; page-fault counts mean nothing under them.
@@ -235,3 +237,7 @@ TEST_CASE("the reporter's queues are touched before the loop: no page faults in 
   controller.flush();
   std::filesystem::remove(*options.cycle_log);
 }
+
+#undef PRAXIS_TEST_SANITIZED
+
+}  // namespace controller_threads_test

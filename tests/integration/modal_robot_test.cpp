@@ -15,6 +15,8 @@
 #include "praxis/hardware/mock/modal_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
 
+namespace modal_robot_test {
+
 using namespace std::chrono_literals;
 namespace m = praxis::motion;
 using G1 = praxis::unitree::G1;
@@ -152,3 +154,5 @@ TEST_CASE("a modal robot in simulated time: stand-up waits for the robot to conf
   // No joint command while the robot runs its own motions.
   CHECK(controller.actuated().mode[0] == praxis::JointMode::none);
 }
+
+}  // namespace modal_robot_test

@@ -15,6 +15,8 @@
 #include "motion_rig.hpp"
 #include "praxis/graph/introspection.hpp"
 
+namespace motion_pipeline_test {
+
 using namespace motion_test;
 
 namespace {
@@ -334,3 +336,5 @@ TEST_CASE("on a robot with its own modes, prepare and stand-up are mode requests
   CHECK(rig.robot.mode_changes() == std::vector<R>{R::prepare, R::locomotion, R::damping});
   CHECK(rig.robot.posts.back().get_up == 1);  // the counter only moves on a stand-up entry
 }
+
+}  // namespace motion_pipeline_test

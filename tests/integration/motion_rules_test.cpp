@@ -16,6 +16,8 @@
 #include "motion_rig.hpp"
 #include "praxis/control/user_control_motion.hpp"
 
+namespace motion_rules_test {
+
 using namespace motion_test;
 
 namespace {
@@ -382,3 +384,5 @@ TEST_CASE("MotionController with the user's controller allocates nothing per cyc
   CHECK(rig.motion->selection().current == MotionType::user_control);
   CHECK(rig.robot.walking_posts == 0);
 }
+
+}  // namespace motion_rules_test

@@ -22,6 +22,8 @@
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
 
+namespace runtime_faults_test {
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -296,3 +298,5 @@ TEST_CASE("destroying a controller after step()-driven use sends damping once", 
   CHECK(is_damping(log.back().command, 2.5));
   CHECK(log.back().command.q[3] == Approx(mock.q()[3]).margin(0.01));
 }
+
+}  // namespace runtime_faults_test

@@ -14,6 +14,8 @@
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/transport/loopback.hpp"
 
+namespace state_trigger_test {
+
 using namespace std::chrono_literals;
 namespace u = praxis::unitree;
 using Loopback = praxis::transport::LoopbackTransport;
@@ -109,3 +111,5 @@ TEST_CASE("Trigger::state on a backend that cannot wake the loop is refused with
   praxis::RobotController<NoWake, HoldController> controller(backend, options);
   CHECK_THROWS_WITH(controller.run_for(50ms), Catch::Contains("Trigger::state") && Catch::Contains("set_wakeup"));
 }
+
+}  // namespace state_trigger_test

@@ -134,11 +134,15 @@ void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
   FakeRobot fake(robot_name, domain, "R2:1.5-3.0,A:3.5", "normal");
   auto backend_options = u::UnitreeBackend<Model>::simulator(domain);
   backend_options.release = {.call_timeout = 5s, .overall_timeout = 10s, .retry_interval = 100ms};
+  backend_options.link_timeout = 500ms;  // see stale_timeout below
   u::UnitreeBackend<Model> backend(backend_options);
 
   // No release_motion_control() by hand: run_for() runs the backend's lifecycle around the loop.
   praxis::ControllerOptions options;
   options.print = false;
+  // This test is about taking control and the path of commands, not about stale states: a loaded
+  // machine (or the TSan build, both processes 5-15x slower) can starve the fake's tick for >100 ms.
+  options.safety.stale_timeout = 500ms;
   praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
   controller.run_for(5s);
   controller.flush();
@@ -175,8 +179,10 @@ TEST_CASE("a fake G1 over DDS: hg messages, echoed mode_machine", "[unitree][dds
   stand_and_control<u::G1>("g1", unique_domain(2));
 }
 
+// [wallclock]: the robot's absence (700 ms) must outlast the stale timeout (100 ms) while the robots
+// before and after it never pause that long; the TSan CTest leaves it out (see tests/CMakeLists.txt).
 TEST_CASE("a killed robot means damping and after a restart only the state machine brings it back",
-          "[unitree][dds][two-process]") {
+          "[unitree][dds][two-process][wallclock]") {
   using Model = u::Go2;
   const auto domain = unique_domain(3);
   auto first = std::make_unique<FakeRobot>("go2", domain, "R2:1.0-2.2");
@@ -448,6 +454,7 @@ TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, m
   FakeRobot fake("g1", domain, "R2:1.5-3.0,A:3.5", "", {"--simulator"});
   praxis::ControllerOptions options;
   options.print = false;
+  options.safety.stale_timeout = 500ms;  // as in stand_and_control: a starved fake is not what is tested
   options.lifecycle_timeout = 2s;
   {
     // What a robot must do and this one does not: the motion switcher's silence is an error.
@@ -463,6 +470,7 @@ TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, m
   auto sim_options = u::UnitreeBackend<Model>::simulator(domain);
   sim_options.release.call_timeout = 500ms;
   sim_options.check_state_crc = false;
+  sim_options.link_timeout = 500ms;
   u::UnitreeBackend<Model> backend(sim_options);
   praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
   controller.run_for(5s);

@@ -15,5 +15,7 @@ int main(int argc, char* argv[]) {
     const std::string tag = "praxis-test-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}());
     ::setenv("PRAXIS_DDS_TAG", tag.c_str(), 0);
   }
+  // The fake robots a test starts end when the test process is gone (examples/common/parent_watch.hpp).
+  ::setenv("PRAXIS_EXIT_WITH_PARENT", "1", 0);
   return Catch::Session().run(argc, argv);
 }

@@ -21,6 +21,7 @@ struct CycleRecord {
   std::uint64_t cycle = 0;
   motion::MotionType motion = motion::MotionType::damping;
   double gain_ratio = 0.0;
+  double compute_us = 0.0;  // this cycle's graph, so a plot shows every cycle, not window statistics
   std::array<double, N> q{}, dq{}, tau{}, cmd_q{}, cmd_kp{}, cmd_kd{}, cmd_tau{};
   std::uint32_t log_count = 0;
   std::array<float, k_max_log_values> log{};

@@ -52,6 +52,8 @@ struct ReporterOptions {
   std::size_t stats_every = 100;       // cycles per compute-time window (the framework prints per 100)
   bool print = true;                   // human messages on stdout
   std::optional<std::filesystem::path> csv_file;  // per-cycle log; none = no CSV
+  // One row per motion change with its cause, which the per-cycle log cannot show; none = no file.
+  std::optional<std::filesystem::path> transition_file;
   std::chrono::milliseconds poll{2};   // how often the reporter thread looks for work
 };
 
@@ -62,6 +64,7 @@ class Reporter {
       : options_(std::move(options)), window_(std::max<std::size_t>(options_.stats_every, 1)) {
     if (options_.print) log_ = std::make_unique<ReportLog>();
     if (options_.csv_file) open_csv(joints, std::min(log_values, k_max_log_values));
+    if (options_.transition_file) open_transitions();
     sorted_.reserve(window_.size());
     prefault();
     thread_ = std::thread([this] { loop(); });
@@ -92,6 +95,7 @@ class Reporter {
     }
     std::lock_guard lock(mutex_);
     if (csv_) csv_.flush();
+    if (transitions_csv_) transitions_csv_.flush();
   }
   [[nodiscard]] std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
   [[nodiscard]] ComputeStats last_stats() const {
@@ -152,6 +156,7 @@ class Reporter {
     }
     std::lock_guard lock(mutex_);
     if (csv_) csv_.flush();
+    if (transitions_csv_) transitions_csv_.flush();
   }
 
   std::size_t drain() {
@@ -161,6 +166,7 @@ class Reporter {
       {
         std::lock_guard lock(mutex_);
         history_.push_back(t);
+        write_transition(t);
       }
       if (log_) log_->transition(t);
       ++n;
@@ -237,7 +243,7 @@ class Reporter {
       throw std::runtime_error("cannot create the cycle log '" + options_.csv_file->string() + "'");
     }
     log_columns_ = log_values;
-    csv_ << "time,cycle,motion,gain_ratio";
+    csv_ << "time,cycle,motion,gain_ratio,compute_us";
     for (const char* prefix : {"q_", "dq_", "tau_", "cmd_q_", "cmd_kp_", "cmd_kd_", "cmd_tau_"}) {
       for (const auto& j : joints) csv_ << ',' << prefix << j.name;
     }
@@ -245,10 +251,25 @@ class Reporter {
     csv_ << '\n';
   }
 
+  void open_transitions() {
+    transitions_csv_.open(*options_.transition_file);
+    if (!transitions_csv_) {
+      throw std::runtime_error("cannot create the transition log '" + options_.transition_file->string() + "'");
+    }
+    transitions_csv_ << "time,cycle,from,to,dispatching_to,cause,gain_ratio\n";
+  }
+
+  // Called with mutex_ held. No cause name contains a comma, so the names go in unquoted.
+  void write_transition(const TransitionEvent& e) {
+    if (!transitions_csv_) return;
+    transitions_csv_ << e.time << ',' << e.cycle << ',' << to_string(e.from) << ',' << to_string(e.to) << ','
+                     << to_string(e.dispatching_to) << ',' << to_string(e.cause) << ',' << e.gain_ratio << '\n';
+  }
+
   void write_csv(const CycleRecord<N>& r) {
     if (!csv_) return;
     std::lock_guard lock(mutex_);
-    csv_ << r.time << ',' << r.cycle << ',' << to_string(r.motion) << ',' << r.gain_ratio;
+    csv_ << r.time << ',' << r.cycle << ',' << to_string(r.motion) << ',' << r.gain_ratio << ',' << r.compute_us;
     for (const auto* column : {&r.q, &r.dq, &r.tau, &r.cmd_q, &r.cmd_kp, &r.cmd_kd, &r.cmd_tau}) {
       for (const double v : *column) csv_ << ',' << v;
     }
@@ -278,6 +299,7 @@ class Reporter {
   std::size_t log_columns_ = 0;
 
   mutable std::mutex mutex_;  // guards the fields below; never taken by the control thread
+  std::ofstream transitions_csv_;
   ComputeStats last_stats_;
   std::vector<TransitionEvent> history_;
   std::vector<StatusEvent> status_history_;

@@ -79,6 +79,9 @@ struct RuntimeOptions {
   motion::CollectorOptions collector{};  // its damping_kd follows damping_kd above
   // Per-cycle CSV log; unset = none.
   std::optional<std::filesystem::path> cycle_log;
+  // CSV of the motion transitions with their causes (time, cycle, from, to, dispatching_to, cause,
+  // gain_ratio); unset = none.
+  std::optional<std::filesystem::path> transition_log;
   std::size_t stats_every = 100;
   bool print = true;
   // Trigger::timer: a command older than this when the send thread would send it means the control
@@ -310,6 +313,7 @@ class Runtime {
       ro.stats_every = options_.stats_every;
       ro.print = options_.print;
       ro.csv_file = options_.cycle_log;
+      ro.transition_file = options_.transition_log;
       std::array<float, control::k_max_log_values> probe{};
       const auto log_values = options_.cycle_log ? derived().log_into(probe) : 0;
       reporter_ = std::make_unique<control::Reporter<N>>(ro, std::span<const JointSpec, N>(Model::joints), log_values);
@@ -388,6 +392,7 @@ class Runtime {
       r.cycle = cycle_count_ - 1;
       r.motion = sel.current;
       r.gain_ratio = sel.gain_ratio;
+      r.compute_us = to_seconds(compute) * 1e6;
       const auto& s = input_.state;
       const auto& c = command();
       for (std::size_t j = 0; j < N; ++j) {

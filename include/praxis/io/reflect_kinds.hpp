@@ -56,6 +56,13 @@ concept Enum = std::is_enum_v<T>;
 template <class T>
 concept NamedEnum = Enum<T> && requires { EnumNames<T>::values; };
 
+// An enum with a fixed underlying type (every enum class, and enum E : int): it holds every value
+// of that type. Only such an enum may be read as a number; a plain `enum E { a, b }` holds only the
+// values of its enumerators' bit range, and storing another is undefined. (List-initialising from
+// the underlying type compiles only for a fixed one.)
+template <class T>
+concept FixedEnum = Enum<T> && requires { T{std::underlying_type_t<T>{}}; };
+
 template <class T>
 concept String = std::is_same_v<T, std::string>;
 

@@ -113,6 +113,10 @@ void read_value(const nlohmann::json& json, T& out, ReadContext& ctx) {
     }
     fail_enum_name<T>(ctx, name);
   } else if constexpr (Enum<T>) {
+    static_assert(FixedEnum<T>,
+                  "praxis::io: an enum read as a number needs a fixed underlying type (enum class E, or "
+                  "enum E : int); a plain enum cannot hold every integer, so declare EnumNames<E> to read it "
+                  "by name instead");
     std::underlying_type_t<T> raw{};
     read_value(json, raw, ctx);
     out = static_cast<T>(raw);
@@ -124,6 +128,11 @@ void read_value(const nlohmann::json& json, T& out, ReadContext& ctx) {
     const double ticks =
         seconds * static_cast<double>(T::period::den) / static_cast<double>(T::period::num);
     if constexpr (std::is_floating_point_v<rep>) {
+      // Finite seconds can still overflow the ticks (1e300 s in float milliseconds): converting an
+      // out-of-range double to float is undefined, and an infinite duration is no setting.
+      if (!std::isfinite(ticks) || std::abs(ticks) > static_cast<double>(std::numeric_limits<rep>::max())) {
+        fail(ctx, "a number of seconds within the duration's range", json);
+      }
       out = T(static_cast<rep>(ticks));
     } else {
       const double rounded = std::round(ticks);

@@ -197,6 +197,7 @@ class RpcServer {
       if (info[0].valid_data) {
         Response response{};
         auto storage = handler(request, response);  // keeps strings alive until written
+        await_response_readers();
         dds_write(writer_, &response);
         ++served;
         (void)storage;
@@ -208,6 +209,23 @@ class RpcServer {
   }
 
  private:
+  // A client's request can arrive before this side has discovered the client's response reader: the
+  // client saw both of its endpoints matched, but discovery is not symmetric in time. A response
+  // written then goes to no one (volatile durability) and the call times out. Every client has one
+  // request writer and one response reader, so until the response writer has matched as many
+  // readers as the request reader has writers, wait for discovery (bounded: a client without a
+  // response reader must not stall the server).
+  void await_response_readers() const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+    dds_subscription_matched_status_t requests{};
+    dds_publication_matched_status_t responses{};
+    while (dds_get_subscription_matched_status(reader_, &requests) == 0 &&
+           dds_get_publication_matched_status(writer_, &responses) == 0 &&
+           responses.current_count < requests.current_count && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+
   std::string request_topic_;
   dds_entity_t reader_ = 0, writer_ = 0;
 };

@@ -26,6 +26,8 @@
 #include "../../support/alloc_counter.hpp"
 #endif
 
+namespace port_recorder_test {
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -144,3 +146,5 @@ TEST_CASE("PortRecorder: a file that cannot be created is named in the error, an
   controller.step(praxis::Clock::now());  // not recording: the cycle runs as without a recorder
   CHECK(controller.node<Recorder>().written() == 0);
 }
+
+}  // namespace port_recorder_test

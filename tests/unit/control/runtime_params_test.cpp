@@ -15,6 +15,8 @@
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 
+namespace runtime_params_test {
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -108,3 +110,5 @@ TEST_CASE("loaded settings take effect: a longer stale timeout rides out a short
     CHECK(controller.state() == (loaded ? praxis::ControlState::stand : praxis::ControlState::damping));
   }
 }
+
+}  // namespace runtime_params_test

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/control/unitree_framework.hpp"
@@ -12,9 +14,12 @@
 #include "praxis/hardware/unitree/go2.hpp"
 
 // The only lines a port changes: what used to include the SDK's robot_interface.hpp and gamepad.hpp.
+// Global, where the SDK declares them (outside this file's namespace).
 using RobotInterface = praxis::unitree_framework::RobotInterface<12>;
 using Gamepad = praxis::unitree_framework::Gamepad;
 #include "seed_controller.hpp"
+
+namespace seed_controller_test {
 
 using namespace std::chrono_literals;
 
@@ -31,6 +36,7 @@ TEST_CASE("a framework-style controller stands, controls and logs through praxis
   praxis::ControllerOptions options;
   options.print = false;
   options.cycle_log = folder / "log.csv";
+  options.transition_log = folder / "transitions.csv";
   praxis::RobotController<decltype(robot), SeedStyleController> controller(robot, options);
   controller.load_params(folder);
   CHECK(controller.user().kp == 40.0f);
@@ -54,7 +60,23 @@ TEST_CASE("a framework-style controller stands, controls and logs through praxis
   std::string header, last, line;
   std::getline(log, header);
   while (std::getline(log, line)) last = line;
+  CHECK_THAT(header, Catch::StartsWith("time,cycle,motion,gain_ratio,compute_us,q_FR_hip,"));
   CHECK_THAT(header, Catch::EndsWith("log_0,log_1"));
   CHECK_THAT(last, Catch::Contains(",user_control,"));  // the log names the motion: CTRL is user_control
+  // The fifth field is this cycle's compute time: a graph that ran takes more than nothing.
+  std::size_t comma = 0;
+  for (int k = 0; k < 4; ++k) comma = last.find(',', comma) + 1;
+  CHECK(std::stod(last.substr(comma)) > 0.0);
+
+  // Every motion change with its cause, in order (scripts/plot-run.sh marks them on its plots).
+  std::ifstream transitions(folder / "transitions.csv");
+  std::vector<std::string> rows;
+  while (std::getline(transitions, line)) rows.push_back(line);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0] == "time,cycle,from,to,dispatching_to,cause,gain_ratio");
+  CHECK_THAT(rows[1], Catch::Contains(",damping,stand,damping,requested,"));
+  CHECK_THAT(rows[2], Catch::Contains(",stand,user_control,damping,requested,"));
   std::filesystem::remove_all(folder);
 }
+
+}  // namespace seed_controller_test

@@ -4,6 +4,8 @@
 
 #include "praxis/control/state_machine.hpp"
 
+namespace state_machine_test {
+
 using praxis::ControlState;
 using praxis::StateMachine;
 
@@ -88,3 +90,5 @@ TEST_CASE("from damping, 190 steps up are needed before ctrl is allowed", "[cont
   // (At 500 Hz that is 0.38 s of holding R2; at the framework's 100 Hz, 1.9 s.)
   CHECK(steps == 190);
 }
+
+}  // namespace state_machine_test

@@ -14,11 +14,14 @@
 #include "praxis/control/user_controller.hpp"
 
 // The only lines a port changes: what used to pull in the framework's own headers.
+// Global, where the framework declares them (outside this file's namespace).
 namespace fs = std::filesystem;
 using RobotInterface = praxis::unitree_framework::RobotInterface<12>;
 using Gamepad = praxis::unitree_framework::Gamepad;
 using BasicUserController = praxis::unitree_framework::BasicUserController<12>;
 #include "unitree_framework_controller.hpp"
+
+namespace unitree_framework_test {
 
 namespace {
 
@@ -299,3 +302,5 @@ static_assert(!praxis::HasControllerMembers<ElevenKp>);
 static_assert(!praxis::HasControllerMembers<WrongTau>);
 static_assert(!praxis::HasControllerMembers<ShortTargets>);
 }  // namespace
+
+}  // namespace unitree_framework_test

@@ -10,6 +10,8 @@
 #include "../../support/alloc_counter.hpp"
 #include "praxis/graph.hpp"
 
+namespace allocation_test {
+
 namespace alloc {
 
 inline constexpr std::size_t k_joints = 12;
@@ -132,3 +134,5 @@ TEST_CASE("previous<> of a growing vector allocates only beyond the reserved def
     CHECK(log[10] == 10);  // each cycle saw last cycle's size through previous<>
   }
 }
+
+}  // namespace allocation_test

@@ -6,6 +6,8 @@
 
 #include "praxis/graph.hpp"
 
+namespace introspection_test {
+
 namespace intro {
 
 struct Imu : praxis::port<"imu", double> {};
@@ -78,3 +80,5 @@ TEST_CASE("names are available at compile time", "[graph][introspection]") {
   static_assert(IntroPipeline::node_count == 3 && IntroPipeline::port_count == 3);
   SUCCEED("checked by static_assert");
 }
+
+}  // namespace introspection_test

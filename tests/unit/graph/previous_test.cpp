@@ -6,6 +6,8 @@
 
 #include "praxis/graph.hpp"
 
+namespace previous_test {
+
 namespace {
 
 struct Count : praxis::port<"count", int> {
@@ -84,3 +86,5 @@ TEST_CASE("reset restores port defaults and node state", "[graph][previous]") {
   p.cycle();
   CHECK(p.get<Count>() == 102);
 }
+
+}  // namespace previous_test

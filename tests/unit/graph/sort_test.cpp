@@ -11,6 +11,8 @@
 #include "praxis/graph.hpp"
 #include "test_ports.hpp"
 
+namespace sort_test {
+
 namespace {
 
 struct Raw : praxis::port<"raw", double> {};
@@ -234,3 +236,5 @@ TEST_CASE("distinct node types that print alike are not taken for one node liste
   CHECK(decltype(p)::position_of<AlikeFirst>() == 0);
   CHECK(decltype(p)::position_of<AlikeSecond>() == 1);
 }
+
+}  // namespace sort_test

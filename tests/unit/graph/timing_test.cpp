@@ -7,6 +7,8 @@
 
 #include "praxis/graph.hpp"
 
+namespace timing_test {
+
 namespace timing {
 
 struct X : praxis::port<"x", std::uint64_t> {};
@@ -73,3 +75,5 @@ TEST_CASE("untimed pipelines carry no timing state", "[graph][timing]") {
   STATIC_REQUIRE(!timing::HasTimings<Plain>);
   STATIC_REQUIRE(timing::HasTimings<Timed>);
 }
+
+}  // namespace timing_test

@@ -25,6 +25,8 @@
 #include "praxis/transport/dds_sequence.hpp"
 #include "praxis/transport/loopback.hpp"
 
+namespace dds_backend_test {
+
 using namespace std::chrono_literals;
 namespace dds = praxis::dds;
 
@@ -455,3 +457,5 @@ TEST_CASE("generic DDS backend over Cyclone: sequence states in, per-limb sequen
   CHECK(link.commands_sent == 3);
   CHECK(link.send_errors == 0);
 }
+
+}  // namespace dds_backend_test

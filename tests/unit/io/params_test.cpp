@@ -12,6 +12,8 @@
 #include "praxis/io/params.hpp"
 #include "praxis/io/run_folder.hpp"
 
+namespace params_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -142,3 +144,5 @@ TEST_CASE("run folders are time-stamped, unique and get cfg.txt", "[io][run_fold
   std::getline(in, line);
   CHECK(line == "param_folder: /x/params");
 }
+
+}  // namespace params_test

@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -265,6 +266,52 @@ TEST_CASE("a value of the wrong type names file, key and expected type", "[io][r
              Catch::EndsWith(R"(: key "gains": expected an object with the keys kp, kd, found an array of 2)"));
   CHECK_THAT(load_error(R"([1, 2])"),
              Catch::Contains(": top level: expected an object with the keys speed, step_height, steps"));
+}
+
+namespace reflect_test {
+
+enum Plain { plain_a, plain_b, plain_c };    // no fixed type: holds 0..3 only
+enum Fixed : std::uint8_t { fixed_a, fixed_b };  // fixed type: holds 0..255
+
+struct Timing {
+  BOOST_HANA_DEFINE_STRUCT(Timing,
+    (std::chrono::duration<float, std::milli>, blend),
+    (std::chrono::duration<double, std::nano>, settle),
+    (Fixed, fixed));
+};
+
+}  // namespace reflect_test
+
+TEST_CASE("a duration whose ticks overflow a floating-point count is an error, not UB or infinity",
+          "[io][reflect][fuzz]") {
+  // Found by reasoning while writing the reflect_load fuzz target (fuzz/regressions/reflect_load/):
+  // 1e300 s is a finite number of seconds, but as float milliseconds it overflowed (a double to
+  // float conversion out of range is undefined) and as double nanoseconds it became infinity.
+  TempDir dir;
+  reflect_test::Timing t{};
+  t.blend = std::chrono::duration<float, std::milli>(5.0f);
+  for (const char* json : {R"({"blend": 1e300})", R"({"blend": -1e39})", R"({"settle": 1e300})"}) {
+    CAPTURE(json);
+    const auto file = dir.write(json);
+    CHECK_THROWS_WITH(praxis::io::load_struct_into(t, file),
+                      Catch::StartsWith(file.string() + ": key \"") &&
+                          Catch::Contains("expected a number of seconds within the duration's range"));
+    CHECK(t.blend.count() == 5.0f);
+  }
+  const auto fine = dir.write(R"({"blend": 1e30, "settle": 1e290, "fixed": 200})");
+  praxis::io::load_struct_into(t, fine);
+  CHECK(t.blend.count() == Approx(1e33f));
+  CHECK(std::isfinite(t.settle.count()));
+  CHECK(static_cast<int>(t.fixed) == 200);  // any value of a fixed type is a value of the enum
+}
+
+TEST_CASE("only enums with a fixed underlying type read as numbers", "[io][reflect][fuzz]") {
+  // A plain enum cannot hold every integer (storing 5 in Plain is undefined): the loader refuses
+  // it at compile time (tests/compile_fail/io/plain_enum_by_number.cpp); EnumNames reads it by name.
+  STATIC_REQUIRE_FALSE(praxis::io::detail::FixedEnum<reflect_test::Plain>);
+  STATIC_REQUIRE(praxis::io::detail::FixedEnum<reflect_test::Fixed>);
+  STATIC_REQUIRE(praxis::io::detail::FixedEnum<reflect_test::Gait>);
+  STATIC_REQUIRE(praxis::io::detail::FixedEnum<reflect_test::Level>);
 }
 
 TEST_CASE("an array of the wrong length names the expected length", "[io][reflect]") {

@@ -11,6 +11,8 @@
 #include "../../support/alloc_counter.hpp"
 #include "praxis/motion/head.hpp"
 
+namespace head_test {
+
 namespace m = praxis::motion;
 using m::HeadMotion;
 using m::MotionType;
@@ -232,3 +234,5 @@ TEST_CASE("the head modes allocate nothing", "[motion][head][realtime]") {
   CHECK(scope.allocations() == 0);
   CHECK(moved > 0.5);  // the loop really moved the head
 }
+
+}  // namespace head_test

@@ -4,6 +4,8 @@
 
 #include "praxis/motion/selector.hpp"
 
+namespace selector_test {
+
 using praxis::motion::FallPhase;
 using praxis::motion::FallState;
 using praxis::motion::MotionSafeExits;
@@ -180,3 +182,5 @@ TEST_CASE("safety forces damping first, naming the cause", "[motion][selector][s
   // Even a command that asks for it is refused while the state is bad.
   CHECK(select_motion(at(D), S, all_safe, upright, stale).current == D);
 }
+
+}  // namespace selector_test

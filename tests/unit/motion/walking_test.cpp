@@ -8,6 +8,8 @@
 
 #include "praxis/motion/walking.hpp"
 
+namespace walking_test {
+
 namespace m = praxis::motion;
 using m::WalkOptions;
 
@@ -175,3 +177,5 @@ TEST_CASE("a full path keeps its waypoints and refuses more", "[motion][walking]
   CHECK(w.path.size() == m::k_max_path_points);
   CHECK(w.path.length() == Approx(static_cast<double>(m::k_max_path_points)));
 }
+
+}  // namespace walking_test

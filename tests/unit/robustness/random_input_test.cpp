@@ -17,6 +17,8 @@
 #include "praxis/io/params.hpp"
 #include "praxis/script/loader.hpp"
 
+namespace random_input_test {
+
 namespace u = praxis::unitree;
 
 TEST_CASE("random LowState images are rejected by the CRC and change nothing", "[robustness]") {
@@ -106,3 +108,5 @@ TEST_CASE("mutated parameter files give ParamError naming the file, or load", "[
   std::filesystem::remove(file);
   CHECK(rejected > 0);
 }
+
+}  // namespace random_input_test

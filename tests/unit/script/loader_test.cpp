@@ -11,6 +11,8 @@
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/script/loader.hpp"
 
+namespace loader_test {
+
 using Go2 = praxis::unitree::Go2;
 using praxis::script::ScriptError;
 using praxis::script::ScriptProblem;
@@ -102,3 +104,5 @@ TEST_CASE("a valid file has no problems, a missing one exactly one", "[script][e
   CHECK(praxis::script::to_string(missing[0]) ==
         file.path.string() + ".nope: script file not found or not readable");
 }
+
+}  // namespace loader_test

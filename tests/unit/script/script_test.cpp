@@ -15,6 +15,8 @@
 #include "praxis/script/loader.hpp"
 #include "praxis/script/player.hpp"
 
+namespace script_test {
+
 using namespace std::chrono_literals;
 using Go2 = praxis::unitree::Go2;
 using praxis::script::ExecuteScript;
@@ -278,3 +280,5 @@ TEST_CASE("the shipped scripts load for their robots and resolve by name", "[scr
   CHECK(g1.find("crouch") != nullptr);
   CHECK(g1.find("stand")->joints.count() == 29);
 }
+
+}  // namespace script_test

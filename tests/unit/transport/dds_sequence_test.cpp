@@ -25,6 +25,8 @@
 #include "praxis/transport/dds_encoding_publisher.hpp"
 #include "praxis/transport/dds_sequence.hpp"
 
+namespace dds_sequence_test {
+
 using namespace std::chrono_literals;
 namespace dds = praxis::dds;
 
@@ -423,3 +425,5 @@ TEST_CASE("subscribers wake a waiting control thread when a value arrives, and o
     CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));
   }
 }
+
+}  // namespace dds_sequence_test

@@ -16,6 +16,8 @@
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/rpc.hpp"
 
+namespace dds_transport_test {
+
 using namespace std::chrono_literals;
 namespace dds = praxis::dds;
 namespace u = praxis::unitree;
@@ -159,3 +161,5 @@ TEST_CASE("a motion service that will not go away is a clear error after the tim
   serve.join();
   CHECK(releases >= 2);
 }
+
+}  // namespace dds_transport_test

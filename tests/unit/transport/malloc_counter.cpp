@@ -48,3 +48,5 @@ void* realloc(void* p, std::size_t size) noexcept {
 }
 }
 #endif
+
+#undef PRAXIS_NO_MALLOC_COUNT

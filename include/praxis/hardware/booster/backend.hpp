@@ -265,7 +265,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
     buttons_logged_ = received;
     handler_->log().write("button_input", "{\"event\":\"booster button input\",\"button\":" +
                                               std::to_string(e.message.button) + ",\"button_event\":\"" +
-                                              std::string(button_event_name(static_cast<int>(e.message.event))) +
+                                              std::string(button_event_name(detail::enum_bits(e.message.event))) +
                                               "\",\"missed_before\":" + std::to_string(missed) + "}");
   }
 

@@ -17,7 +17,9 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <type_traits>
 
 #include <praxis/idl/booster_interface.h>
 
@@ -26,6 +28,21 @@
 #include "praxis/transport/dds_sequence.hpp"
 
 namespace praxis::booster {
+
+namespace detail {
+
+// The 32 bits of a generated C enum field as the peer sent them. A C enum without a fixed type
+// holds only the values of its enumerators' bit range, so reading another value (a peer's bug, a
+// newer firmware's state) through the enum type is undefined: decoders read the bits instead.
+template <class E>
+[[nodiscard]] std::int32_t enum_bits(const E& field) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(std::int32_t), "an IDL enum is 32 bits on the wire");
+  std::int32_t bits = 0;
+  std::memcpy(&bits, &field, sizeof bits);
+  return bits;
+}
+
+}  // namespace detail
 
 // Which of LowState's arrays is read and which LowCmd.cmd_type is sent.
 enum class MotorSpace : std::uint8_t { parallel = 0, serial = 1 };  // values as CmdType
@@ -165,12 +182,14 @@ class LowCmdToWire {
 
 // ---- the robot's side (fake robot, tests) ----
 
-// A LowCmd as the robot reads it: the motors of the command's space; false when the sequence does
-// not hold exactly N motors or the space is not the one expected.
+// A LowCmd as the robot reads it: the motors of the command's space; false (out untouched) when the
+// sequence does not hold exactly N motors or cmd_type is neither PARALLEL nor SERIAL.
 template <std::size_t N>
 bool decode_low_cmd(const LowCmdWire& in, LowCmdValue<N>& out) {
   if (in.motor_cmd._length != N) return false;
-  out.space = in.cmd_type == booster_interface_msg_dds__SERIAL ? MotorSpace::serial : MotorSpace::parallel;
+  const std::int32_t type = detail::enum_bits(in.cmd_type);
+  if (type != booster_interface_msg_dds__PARALLEL && type != booster_interface_msg_dds__SERIAL) return false;
+  out.space = type == booster_interface_msg_dds__SERIAL ? MotorSpace::serial : MotorSpace::parallel;
   for (std::size_t j = 0; j < N; ++j) out.motors[j] = in.motor_cmd._buffer[j];
   return true;
 }

@@ -104,8 +104,8 @@ struct BoosterTopics {
     return decode_low_state<N>(in, c.codec, out);
   }
   static bool decode_fall(const FallDownWire& in, TimePoint, RobotState<N>&, Context& c) {
-    const auto now = static_cast<std::int32_t>(in.fall_down_state);
-    if (now < 0 || now > 3) return false;
+    const std::int32_t now = detail::enum_bits(in.fall_down_state);
+    if (now < 0 || now > 3) return false;  // refused: not a FallDownStateType
     const auto before = c.fall_state.exchange(now, std::memory_order_acq_rel);
     if (before == static_cast<std::int32_t>(FallState::getting_up) && now == static_cast<std::int32_t>(FallState::ready)) {
       c.get_ups_finished.fetch_add(1, std::memory_order_acq_rel);

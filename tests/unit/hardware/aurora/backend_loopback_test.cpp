@@ -26,6 +26,8 @@
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/transport/loopback.hpp"
 
+namespace aurora_backend_loopback_test {
+
 using namespace std::chrono_literals;
 namespace a = praxis::aurora;
 using Loopback = praxis::transport::LoopbackTransport;
@@ -621,3 +623,5 @@ TEST_CASE("aurora backend over Cyclone: prefixed topics, Aurora's sequence, comp
   CHECK(released.ok);
   CHECK(robot.state == 2);
 }
+
+}  // namespace aurora_backend_loopback_test

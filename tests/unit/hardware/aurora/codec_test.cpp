@@ -16,9 +16,9 @@
 #include "praxis/hardware/aurora/codec.hpp"
 #include "praxis/hardware/aurora/models.hpp"
 
-namespace a = praxis::aurora;
-
 namespace aurora_codec_test {
+
+namespace a = praxis::aurora;
 
 constexpr std::size_t N2 = a::GR2::joint_count;
 
@@ -61,10 +61,6 @@ praxis::JointCommand<N2> gr2_command(praxis::JointMode mode) {
   }
   return c;
 }
-
-}  // namespace aurora_codec_test
-
-using namespace aurora_codec_test;
 
 TEST_CASE("aurora models: the fact sheet's groups, counts and joint orders", "[aurora][codec]") {
   CHECK(a::GR1::joint_count == 32);
@@ -369,3 +365,5 @@ TEST_CASE("aurora codec: a group reporting motion state error marks its joints f
   REQUIRE(a::decode_group_state<a::GR2>(v, s).ok());
   CHECK(s.first_faulted_joint() == N2);
 }
+
+}  // namespace aurora_codec_test

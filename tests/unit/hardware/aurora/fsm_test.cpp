@@ -15,11 +15,11 @@
 #include "praxis/hardware/aurora/models.hpp"
 #include "praxis/hardware/aurora/take_control.hpp"
 
+namespace aurora_fsm_test {
+
 using namespace std::chrono_literals;
 namespace a = praxis::aurora;
 using Kind = a::SequenceAction::Kind;
-
-namespace aurora_fsm_test {
 
 // A robot that reports one whole-body state and stand level, and obeys requests unless told not to.
 struct SimRobot {
@@ -67,10 +67,6 @@ a::SequenceAction run(a::FsmSequence& s, SimRobot& robot, praxis::TimePoint& now
 constexpr auto nothing = [](SimRobot&, praxis::TimePoint) {};
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace aurora_fsm_test
-
-using namespace aurora_fsm_test;
 
 TEST_CASE("aurora fsm: the numbers of A.5 and their names", "[aurora][fsm]") {
   CHECK(static_cast<int>(a::WholeBodyState::pd_stand) == 2);
@@ -273,3 +269,5 @@ TEST_CASE("aurora locomotion: state 3, then navigation, then clamped velocities;
   CHECK(states.back() == 9);
   CHECK(velocities.size() == 2);  // no velocity outside locomotion
 }
+
+}  // namespace aurora_fsm_test

@@ -26,10 +26,10 @@
 #include "praxis/hardware/aurora/topics.hpp"
 #include "praxis/transport/dds.hpp"
 
+namespace aurora_idl_test {
+
 namespace a = praxis::aurora;
 using namespace std::chrono_literals;
-
-namespace aurora_idl_test {
 
 // Members in declaration order have increasing offsets in the generated C struct.
 #define AURORA_ORDERED(T, m1, m2) CHECK(offsetof(T, m1) < offsetof(T, m2))
@@ -74,10 +74,6 @@ double f64(const std::vector<unsigned char>& b, std::size_t at) {
   std::memcpy(&v, b.data() + at, 8);
   return v;
 }
-
-}  // namespace aurora_idl_test
-
-using namespace aurora_idl_test;
 
 TEST_CASE("aurora idl: members in the reference's order", "[aurora][idl]") {
   AURORA_ORDERED(fourier_msgs_msg_AuroraState, header, velocity_command_source);
@@ -209,3 +205,7 @@ TEST_CASE("aurora idl: AuroraState and a group command on the wire are classic l
   CHECK(f64(c, 4 + 96) == 2.5);
   CHECK(u32(c, 4 + 104) == 0);  // ex_data: empty
 }
+
+#undef AURORA_ORDERED
+
+}  // namespace aurora_idl_test

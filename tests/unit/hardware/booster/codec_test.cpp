@@ -1,8 +1,12 @@
 // Booster codec: LowState -> RobotState, JointCommand -> LowCmd, and the robot's side.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -131,6 +135,31 @@ TEST_CASE("booster codec: a joint command becomes one MotorCmd per joint; uncove
   CHECK(back.space == b::MotorSpace::serial);
 }
 
+TEST_CASE("booster codec: the robot refuses a LowCmd whose cmd_type is neither PARALLEL nor SERIAL",
+          "[booster][fuzz]") {
+  // Found by the booster_command fuzz target: decode_low_cmd compared cmd_type through the C enum
+  // CmdType, which holds only 0 and 1, so 369098752 was undefined behaviour (and would have been
+  // read as PARALLEL); it now reads the field's bits and refuses the command, output untouched.
+  constexpr std::size_t N = b::T1::joint_count;
+  std::array<b::MotorCmd, N> motors{};
+  motors[4].q = 0.5f;
+  b::LowCmdWire wire{};
+  wire.motor_cmd = {static_cast<std::uint32_t>(N), static_cast<std::uint32_t>(N), motors.data(), false};
+  b::LowCmdValue<N> out;
+  out.space = b::MotorSpace::serial;
+  for (const std::int32_t bad : {2, 369098752, -1}) {
+    CAPTURE(bad);
+    std::memcpy(&wire.cmd_type, &bad, sizeof bad);
+    CHECK_FALSE(b::decode_low_cmd<N>(wire, out));
+    CHECK(out.space == b::MotorSpace::serial);
+    CHECK(out.motors[4].q == 0.0f);
+  }
+  wire.cmd_type = booster_interface_msg_dds__PARALLEL;
+  REQUIRE(b::decode_low_cmd<N>(wire, out));
+  CHECK(out.space == b::MotorSpace::parallel);
+  CHECK(out.motors[4].q == 0.5f);
+}
+
 TEST_CASE("booster codec: a command covering no joint sends nothing") {
   constexpr std::size_t N = b::K1::joint_count;
   praxis::JointCommand<N> c;
@@ -171,6 +200,53 @@ TEST_CASE("booster remote: buttons and sticks on praxis' gamepad, forward positi
   CHECK(g.pressed(praxis::GamepadButton::up));
   CHECK(g.pressed(praxis::GamepadButton::left));
   CHECK(g.ly == 1.0f);
+}
+
+namespace booster_codec_test {
+
+struct FallOptions {  // what BoosterTopics' Context reads of the backend's options
+  b::WireOptions wire;
+};
+using FallTopics = b::BoosterTopics<b::T1, FallOptions>;
+
+// A FallDownState sample whose enum field holds `state`, written as DDS deserialisation writes it.
+b::FallDownWire fall_sample(std::int32_t state) {
+  b::FallDownWire w{};
+  std::memcpy(&w.fall_down_state, &state, sizeof state);
+  return w;
+}
+
+}  // namespace booster_codec_test
+
+TEST_CASE("booster fall_down: a state outside FallDownStateType is refused and the fall state kept",
+          "[booster][fuzz]") {
+  // Found by the booster_fall_down fuzz target: decode_fall read the field through the C enum
+  // type, which cannot hold 983040 (undefined behaviour, UBSan's "load of value"); it now reads
+  // the field's bits and refuses anything but READY..GETTING_UP.
+  using booster_codec_test::fall_sample;
+  using booster_codec_test::FallTopics;
+  const booster_codec_test::FallOptions options;
+  FallTopics::Context context(options);
+  praxis::RobotState<FallTopics::N> out;
+  REQUIRE(FallTopics::decode_fall(fall_sample(3), {}, out, context));
+  CHECK(context.fall_state.load() == static_cast<std::int32_t>(b::FallState::getting_up));
+  for (const std::int32_t bad : {4, 983040, -1, std::numeric_limits<std::int32_t>::min()}) {
+    CAPTURE(bad);
+    CHECK_FALSE(FallTopics::decode_fall(fall_sample(bad), {}, out, context));
+    CHECK(context.fall_state.load() == static_cast<std::int32_t>(b::FallState::getting_up));
+  }
+  CHECK(context.get_ups_finished.load() == 0);
+  REQUIRE(FallTopics::decode_fall(fall_sample(0), {}, out, context));  // the get-up finished
+  CHECK(context.get_ups_finished.load() == 1);
+}
+
+TEST_CASE("booster button events: an event number outside ButtonEventType is named UNKNOWN", "[booster][fuzz]") {
+  b::ButtonEventWire e{};
+  const std::int32_t beyond = 8;
+  std::memcpy(&e.event, &beyond, sizeof beyond);
+  CHECK(b::button_event_name(b::detail::enum_bits(e.event)) == "UNKNOWN");
+  e.event = booster_interface_msg_dds__LONG_PRESS_END;
+  CHECK(b::button_event_name(b::detail::enum_bits(e.event)) == "LONG_PRESS_END");
 }
 
 TEST_CASE("booster type names: an UNVERIFIED type name is an option, and only equal names connect",

@@ -12,6 +12,8 @@
 
 #include "praxis/hardware/booster/executor.hpp"
 
+namespace booster_executor_test {
+
 namespace b = praxis::booster;
 using namespace std::chrono_literals;
 using praxis::Clock;
@@ -266,3 +268,5 @@ TEST_CASE("booster executor: threaded, calls from another thread run one at a ti
   CHECK(most_at_once == 1);
   CHECK(log.total_in_flight() == 0);
 }
+
+}  // namespace booster_executor_test

@@ -10,6 +10,8 @@
 #include "praxis/hardware/booster/interface_params.hpp"
 #include "praxis/io/params.hpp"
 
+namespace booster_interface_params_test {
+
 namespace b = praxis::booster;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -181,3 +183,5 @@ TEST_CASE("booster interface params: missing files and broken JSON are errors na
                     Catch::StartsWith(broken.path.string() + ": not valid JSON"));
   CHECK_THAT(error_of("[1, 2]"), Catch::StartsWith("booster_interface.json5: expected a JSON object at the top level, found an array"));
 }
+
+}  // namespace booster_interface_params_test

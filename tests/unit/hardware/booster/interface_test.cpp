@@ -13,6 +13,8 @@
 #include "praxis/hardware/booster/models.hpp"
 #include "praxis/motion/collector.hpp"
 
+namespace booster_interface_test {
+
 namespace b = praxis::booster;
 using namespace std::chrono_literals;
 using praxis::RobotMode;
@@ -545,3 +547,5 @@ TEST_CASE("booster action log: entries are one JSON line each with the fact shee
   CHECK(lines[4] ==
         R"({"event":"booster rpc completed","sequence":1,"action":"change_mode","status":"error","elapsed_ms":1.5,"in_flight_at_start":1,"remaining_in_flight":0,"code":409})");
 }
+
+}  // namespace booster_interface_test

@@ -10,6 +10,8 @@
 #include "../../../../examples/fake_booster/loco_service.hpp"
 #include "praxis/hardware/booster/rpc.hpp"
 
+namespace booster_loco_service_test {
+
 using namespace std::chrono_literals;
 namespace b = praxis::booster;
 namespace fb = praxis::fake_booster;
@@ -272,3 +274,5 @@ TEST_CASE("LocoClient against LocoService in one process: typed errors from the 
   light.stop();
   CHECK(!lights.color());
 }
+
+}  // namespace booster_loco_service_test

@@ -15,6 +15,8 @@
 #include "../../../../examples/fake_booster/serve.hpp"
 #include "praxis/hardware/booster/rpc.hpp"
 
+namespace booster_rpc_dds_test {
+
 using namespace std::chrono_literals;
 namespace b = praxis::booster;
 namespace dds = praxis::dds;
@@ -247,3 +249,5 @@ TEST_CASE("Booster RPC over DDS: LightClient's colour reaches the light service"
   CHECK(calls[2].api_id == b::light_api::k_stop_led_light_control);
   CHECK(!service.color());
 }
+
+}  // namespace booster_rpc_dds_test

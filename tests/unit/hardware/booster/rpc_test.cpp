@@ -15,6 +15,8 @@
 
 #include "praxis/hardware/booster/rpc.hpp"
 
+namespace booster_rpc_test {
+
 using namespace std::chrono_literals;
 namespace b = praxis::booster;
 using nlohmann::json;
@@ -275,3 +277,5 @@ TEST_CASE("LightClient sends SetLEDLightColor {r,g,b} and StopLEDLightControl on
   channel.reply = answer(400, "bad colour");
   CHECK_THROWS_WITH(light.set_color(1, 2, 3), Catch::Contains("rt/LightControlApiTopic: SetLEDLightColor (2000) failed with status 400"));
 }
+
+}  // namespace booster_rpc_test

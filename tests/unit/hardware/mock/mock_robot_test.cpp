@@ -9,6 +9,8 @@
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 
+namespace mock_robot_test {
+
 using namespace std::chrono_literals;
 using praxis::GamepadButton;
 using praxis::TimePoint;
@@ -187,3 +189,5 @@ TEST_CASE("a mock without a start time, first read at Clock::now(), starts there
   CHECK(state.sequence == 3);
   CHECK(state.stamp == now + 4ms);
 }
+
+}  // namespace mock_robot_test

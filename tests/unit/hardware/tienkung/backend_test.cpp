@@ -29,6 +29,8 @@
 #include "praxis/hardware/tienkung/backend.hpp"
 #include "praxis/transport/loopback.hpp"
 
+namespace tienkung_backend_test {
+
 using namespace std::chrono_literals;
 namespace tk = praxis::tienkung;
 using praxis::JointMode;
@@ -37,8 +39,6 @@ using tk::Lite;
 using tk::Pro;
 using tk::StatusLayout;
 using Loopback = praxis::transport::LoopbackTransport;
-
-namespace tienkung_backend_test {
 
 using LoopPro = tk::TienkungBackend<Pro, StatusLayout::with_error, Loopback>;
 using DdsLite = tk::TienkungBackend<Lite>;
@@ -96,10 +96,6 @@ praxis::JointCommand<P> none_command() {
   c.mode.fill(JointMode::none);
   return c;
 }
-
-}  // namespace tienkung_backend_test
-
-using namespace tienkung_backend_test;
 
 TEST_CASE("tienkung backend: the limb topics and the IMU make one state; the legs' status makes it new",
           "[tienkung][backend]") {
@@ -437,8 +433,6 @@ TEST_CASE("tienkung arm zeroing: only outside a run, only arm motors, only with 
 
 // ---- through RobotController ----
 
-namespace tienkung_backend_test {
-
 struct HoldController {
   static constexpr std::size_t N = P;
   double dt = 0.002, kp = 40.0, kd = 2.0;
@@ -468,8 +462,6 @@ struct PadBridge {
 };
 
 praxis::TimePoint at(double seconds) { return praxis::TimePoint{} + praxis::from_seconds(seconds); }
-
-}  // namespace tienkung_backend_test
 
 TEST_CASE("tienkung backend: a motor reporting offline sends RobotController from CTRL to damping",
           "[tienkung][backend][faults][controller]") {
@@ -519,8 +511,6 @@ TEST_CASE("tienkung backend: a motor reporting offline sends RobotController fro
 }
 
 // ---- over Cyclone DDS ----
-
-namespace tienkung_backend_test {
 
 // A Lite written against the Cyclone C API directly, its topics under `prefix` (so tests sharing a
 // domain do not hear each other). Without type information in its descriptors (`announce_types`
@@ -708,8 +698,6 @@ class Streamer {
 constexpr std::uint32_t k_domain_main = 9;
 constexpr std::uint32_t k_domain_layout = 8;
 
-}  // namespace tienkung_backend_test
-
 TEST_CASE("tienkung backend over Cyclone: limb statuses in, per-limb commands out, speed 0 at the end, zeroing",
           "[tienkung][backend][dds]") {
   RawLite lite(k_domain_main, true);
@@ -779,7 +767,6 @@ TEST_CASE("tienkung backend over Cyclone: limb statuses in, per-limb commands ou
   CHECK(speeds[0] == std::pair<std::uint16_t, float>{54, 0.0f});
 }
 
-namespace tienkung_backend_test {
 // The backend's topics under `prefix`.
 tk::BackendOptions under(const std::string& prefix, std::uint32_t domain) {
   tk::BackendOptions o;
@@ -792,7 +779,6 @@ tk::BackendOptions under(const std::string& prefix, std::uint32_t domain) {
   o.topics.set_zero = prefix + "arm/cmd_set_zero";
   return o;
 }
-}  // namespace tienkung_backend_test
 
 TEST_CASE("tienkung backend over Cyclone: a MotorStatus layout shorter than the robot's is refused, not misread",
           "[tienkung][backend][dds][layout]") {
@@ -879,3 +865,5 @@ TEST_CASE("tienkung backend: with position_command = servo, position joints go t
   REQUIRE(pro2.arm_ctrl.fetch(ctrl));
   CHECK(ctrl.message.cmds.size == 14);
 }
+
+}  // namespace tienkung_backend_test

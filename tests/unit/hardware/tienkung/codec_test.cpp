@@ -14,13 +14,13 @@
 #include "praxis/hardware/tienkung/codec.hpp"
 #include "praxis/hardware/tienkung/models.hpp"
 
+namespace tienkung_codec_test {
+
 namespace tk = praxis::tienkung;
 using tk::Limb;
 using tk::Lite;
 using tk::Pro;
 using tk::StatusLayout;
-
-namespace tienkung_codec_test {
 
 constexpr std::size_t P = Pro::joint_count;
 
@@ -92,10 +92,6 @@ const char* from_wire(const std::vector<Motor>& motors, StatusLayout sent, tk::L
   Decoded<L> d(motors, sent);
   return tk::limb_status_from_wire<M, Lb, L>(d.message, out);
 }
-
-}  // namespace tienkung_codec_test
-
-using namespace tienkung_codec_test;
 
 TEST_CASE("tienkung codec: error codes become joint health, the raw code kept", "[tienkung][codec]") {
   struct Row {
@@ -268,13 +264,11 @@ TEST_CASE("tienkung codec: the IMU gives orientation, gyro and accelerometer; ba
   CHECK(std::string(tk::imu_from_wire(nan, r)) == "Imu: a value is not finite");
 }
 
-namespace tienkung_codec_test {
 praxis::JointCommand<P> none_command() {
   praxis::JointCommand<P> c;
   c.mode.fill(praxis::JointMode::none);
   return c;
 }
-}  // namespace tienkung_codec_test
 
 TEST_CASE("tienkung codec: cmd_ctrl carries a limb's position, torque and disabled joints by motor id",
           "[tienkung][codec][command]") {
@@ -413,3 +407,5 @@ TEST_CASE("tienkung models: motor ids, limbs and the canonical joint order", "[t
   CHECK(Pro::default_kp[tk::joint_of_motor<Pro>(53)] == 500);   // hip yaw
   CHECK(Pro::default_kd[tk::joint_of_motor<Pro>(56)] == 1.25);  // ankle roll
 }
+
+}  // namespace tienkung_codec_test

@@ -21,9 +21,9 @@
 #include "praxis/hardware/tienkung/codec.hpp"
 #include "praxis/transport/dds.hpp"
 
-namespace tk = praxis::tienkung;
-
 namespace tienkung_idl_test {
+
+namespace tk = praxis::tienkung;
 
 constexpr std::uint32_t k_domain = 8;
 
@@ -80,10 +80,6 @@ std::uint32_t u32(const std::vector<unsigned char>& b, std::size_t at) {
   std::memcpy(&v, b.data() + at, 4);
   return v;
 }
-
-}  // namespace tienkung_idl_test
-
-using namespace tienkung_idl_test;
 
 TEST_CASE("bodyctrl_msgs: the DDS type names are ROS 2's", "[tienkung][idl]") {
   CHECK(std::string(bodyctrl_msgs_msg_dds__MotorStatusMsg__desc.m_typename) ==
@@ -147,3 +143,5 @@ TEST_CASE("bodyctrl_msgs: Cyclone serialises the fact sheet's byte plan", "[tien
   CHECK(u32(i, 4 + 120) == 5);
   CHECK(i.size() == 4 + 128 + 72);  // error padded to 8 before the covariances
 }
+
+}  // namespace tienkung_idl_test

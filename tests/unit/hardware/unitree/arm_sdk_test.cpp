@@ -11,6 +11,8 @@
 #include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/transport/loopback.hpp"
 
+namespace unitree_arm_sdk_test {
+
 using namespace std::chrono_literals;
 namespace u = praxis::unitree;
 using Loopback = praxis::transport::LoopbackTransport;
@@ -138,3 +140,5 @@ TEST_CASE("arm SDK: release() blends the arms back before it returns", "[unitree
   CHECK(r.ok);
   CHECK(arms.weight() == 0.0);
 }
+
+}  // namespace unitree_arm_sdk_test

@@ -16,6 +16,8 @@
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/transport/dds.hpp"
 
+namespace unitree_backend_lifecycle_test {
+
 using namespace std::chrono_literals;
 namespace u = praxis::unitree;
 namespace dds = praxis::dds;
@@ -115,3 +117,5 @@ TEST_CASE("start-up waits for a VALID state and says how many invalid ones arriv
   REQUIRE(backend.read(s, praxis::Clock::now()));
   CHECK(s.q[7] == Approx(0.5));
 }
+
+}  // namespace unitree_backend_lifecycle_test

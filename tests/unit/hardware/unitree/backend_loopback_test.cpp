@@ -10,6 +10,8 @@
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/transport/loopback.hpp"
 
+namespace unitree_backend_loopback_test {
+
 namespace u = praxis::unitree;
 using Loopback = praxis::transport::LoopbackTransport;
 
@@ -143,3 +145,5 @@ TEST_CASE("loopback: Unitree's Python simulator (crc = 0, mode_machine 0) with C
   CHECK(u::decode_command<u::G1>(got.message, 0, decoded).mode_machine_ok);
   CHECK_FALSE(u::decode_command<u::G1>(got.message, 5, decoded).mode_machine_ok);
 }
+
+}  // namespace unitree_backend_loopback_test

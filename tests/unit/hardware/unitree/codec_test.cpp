@@ -8,6 +8,8 @@
 
 #include "praxis/hardware/unitree/codec.hpp"
 
+namespace unitree_codec_test {
+
 using praxis::unitree::G1;
 using praxis::unitree::Go2;
 namespace u = praxis::unitree;
@@ -265,3 +267,5 @@ TEST_CASE("H1-2 uses the hg family with 27 joints, hips yaw first", "[unitree][c
   REQUIRE(u::decode_state<H1_2>(msg, {}, back));
   CHECK(back.q[26] == Approx(0.4));
 }
+
+}  // namespace unitree_codec_test

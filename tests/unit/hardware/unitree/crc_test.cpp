@@ -12,6 +12,8 @@
 
 #include "praxis/hardware/unitree/crc.hpp"
 
+namespace unitree_crc_test {
+
 using praxis::unitree::crc32;
 using praxis::unitree::crc32_reference;
 using praxis::unitree::message_crc;
@@ -56,3 +58,5 @@ TEST_CASE("the table CRC equals the bitwise reference on random buffers", "[unit
     CHECK(praxis::unitree::crc32_memory(buffer.data(), words) == crc32_reference(buffer));
   }
 }
+
+}  // namespace unitree_crc_test

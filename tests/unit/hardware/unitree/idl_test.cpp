@@ -11,6 +11,8 @@
 #include <praxis/idl/unitree_go.h>
 #include <praxis/idl/unitree_hg.h>
 
+namespace unitree_idl_test {
+
 namespace {
 
 std::string hex(const unsigned char* p, std::size_t n) {
@@ -84,3 +86,5 @@ TEST_CASE("C struct images have the sizes the CRC covers", "[unitree][idl]") {
   CHECK(offsetof(unitree_hg_msg_dds__LowState_, wireless_remote) == 2032);
   CHECK(offsetof(unitree_hg_msg_dds__LowState_, crc) == 2088);
 }
+
+}  // namespace unitree_idl_test

@@ -1,0 +1,88 @@
+// praxis-sim: the physics twin of praxis-fake-robot. The same DDS bridge (fake_robot/bridge.hpp:
+// topics, CRC, modes, rates, gamepad script, motion_switcher RPC) in front of a MuJoCo plant instead
+// of mock dynamics, so a praxis controller or a vendor client runs against it unchanged.
+//
+//   praxis-sim --robot go2 --domain 1 --interface lo [--model models/go2.xml] [--lockstep]
+//              [--start lying|model] [--band "0:0.5,3:0.6,8:off"] [--gamepad "R2:1.0-3.0,A:3.5"]
+//              [--duration 10] [--report r.json]
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "../fake_robot/bridge.hpp"
+#include "sim_robot.hpp"
+
+namespace {
+
+void on_signal(int) { fake_robot::g_stop_requested = true; }
+
+// The shipped model of a robot: next to an installed binary in ../share/praxis/models, else the
+// source tree's models/ this binary was built from.
+std::filesystem::path shipped_model(const std::string& robot) {
+  std::string file;
+  if (robot == "go2") file = "go2.xml";
+  if (robot == "g1") file = "g1_29dof.xml";
+  if (file.empty()) throw std::invalid_argument("no shipped model for --robot " + robot + "; pass --model");
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share" / "praxis" / "models" / file;
+    if (std::filesystem::exists(installed)) return installed;
+  }
+  return std::filesystem::path(PRAXIS_MODELS_DIR) / file;
+}
+
+template <praxis::unitree::UnitreeModel M>
+int run(const fake_robot::Settings& s, const sim::SimOptions& options) {
+  return fake_robot::run_bridge<M>(s, [&](praxis::TimePoint t0) { return sim::SimRobot<M>(options, t0); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fake_robot::Settings s;
+  s.program = "praxis-sim";
+  s.robot = "go2";
+  sim::SimOptions options;
+  std::string model, start;
+  bool lockstep = false;
+  std::optional<std::string> band;
+  CLI::App app{"praxis-sim: a Unitree robot simulated in MuJoCo, on DDS like the real one"};
+  fake_robot::add_bridge_options(app, s);
+  app.get_option("--duration")->description("simulated seconds to run (0: until SIGINT/SIGTERM)");
+  app.add_option("--model", model, "MJCF model (default: the shipped model of --robot)");
+  app.add_option("--start", start,
+                 "lying: on the ground in the robot's rest pose, motors off (Go2's default); model: the model's "
+                 "keyframe (G1's default)")
+      ->check(CLI::IsMember({"lying", "model"}));
+  app.add_option("--band", band,
+                 "elastic band script: TIME:LENGTH or TIME:off items, simulated s and rest length m (default for g1 "
+                 "\"0:0.5\", feet just touching; none for go2; \"\" for none)");
+  auto* ls = app.add_flag("--lockstep", lockstep,
+                          "deterministic: advance one 2 ms control period per tick with a command, else stand still");
+  bool realtime = false;  // the default; the flag only makes a command line say it
+  app.add_flag("--realtime", realtime, "simulated time follows the wall clock (the default)")->excludes(ls);
+  CLI11_PARSE(app, argc, argv);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  try {
+    options.model = model.empty() ? shipped_model(s.robot) : std::filesystem::path(model);
+    options.pacing = lockstep ? sim::Pacing::lockstep : sim::Pacing::realtime;
+    options.lying = start.empty() ? s.robot == "go2" : start == "lying";
+    options.band = band ? *band : (s.robot == "g1" ? "0:0.5" : "");
+    if (s.robot == "g1") return run<praxis::unitree::G1>(s, options);
+    if (s.robot == "go2") return run<praxis::unitree::Go2>(s, options);
+    throw std::invalid_argument("--robot " + s.robot + ": no MuJoCo model yet (go2, g1)");
+  } catch (const std::exception& e) {
+    std::cerr << "praxis-sim: " << e.what() << '\n';
+    return 2;
+  }
+}

@@ -1,0 +1,186 @@
+#pragma once
+// The plant praxis-sim puts behind the fake robot's bridge: a MujocoPlant with MockRobot's shape
+// (write, read, gamepad, press/release, q) and one of two clocks.
+//
+//  - realtime: the simulated clock follows the wall clock; every tick steps the physics up to the
+//    tick's time. Behind by more than k_max_catch_up (a stalled process), the simulation slips
+//    instead of stepping a burst the controller never saw, so wall and simulated time then differ.
+//  - lockstep: the physics advances one control period for each tick in which a command arrived,
+//    and stands still otherwise (the state is republished unchanged). A controller that is starved
+//    of CPU, or one that has not taken control yet, stops the world with it, so a test on a loaded
+//    machine sees the same physics as on an idle one: one command per physics period. The gamepad
+//    script runs on the simulated clock, so its times count the controller's periods.
+//
+// The report gets the simulated time, whether MuJoCo diverged, and the base height at 10 Hz of
+// simulated time, which is what the tests check the physics with.
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <praxis/core/clock.hpp>
+#include <praxis/core/joint_command.hpp>
+#include <praxis/core/robot_model.hpp>
+#include <praxis/core/robot_state.hpp>
+#include <praxis/sim/mujoco_plant.hpp>
+
+#include "../common/scripted_gamepad.hpp"
+#include "elastic_band.hpp"
+
+namespace sim {
+
+enum class Pacing { realtime, lockstep };
+
+struct SimOptions {
+  std::filesystem::path model;
+  Pacing pacing = Pacing::realtime;
+  // Start on the ground in the robot's rest pose (Go2: lying as after power-on) instead of the
+  // model's keyframe.
+  bool lying = false;
+  praxis::Duration control_period = std::chrono::milliseconds(2);  // the bridge's tick
+  std::string band;  // the elastic band's script (elastic_band.hpp); empty: no band
+};
+
+template <praxis::RobotModel M>
+class SimRobot {
+ public:
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr praxis::Duration k_max_catch_up = std::chrono::milliseconds(50);
+  static constexpr praxis::Duration k_trace_period = std::chrono::milliseconds(100);
+
+  SimRobot(const SimOptions& options, praxis::TimePoint t0)
+      : options_(options), plant_(options.model, options.lying ? t0 - k_settle : t0), t0_(t0) {
+    if (options.lying) lie_down();
+    if (!options.band.empty()) band_.emplace(plant_.world().model(), ElasticBand::parse(options.band));
+    plant_.current_state(state_);
+    q_ = state_.q;
+  }
+
+  void write(const praxis::JointCommand<N>& command, praxis::TimePoint now) {
+    plant_.write(command, now);
+    commanded_ = true;
+  }
+
+  void read(praxis::RobotState<N>& out, praxis::TimePoint now) {
+    if (options_.pacing == Pacing::lockstep) {
+      if (commanded_) physics(steps_per_period());
+    } else {
+      praxis::TimePoint target = now - slip_;
+      if (target - plant_.time() > k_max_catch_up) {
+        slip_ += (target - plant_.time()) - k_max_catch_up;
+        target = now - slip_;
+      }
+      if (target > plant_.time()) physics(static_cast<std::size_t>((target - plant_.time()) / plant_.step_period()));
+    }
+    commanded_ = false;
+    if (band_) band_by_hand();
+    plant_.current_state(out);
+    q_ = out.q;
+    finite_ = finite_ && out.q.allFinite() && out.dq.allFinite();
+    record();
+  }
+
+  [[nodiscard]] const praxis::GamepadState& gamepad() { return gamepad_.state_at(plant_.time()); }
+  void press(praxis::GamepadButton b, praxis::TimePoint at) { gamepad_.press(b, at); }
+  void release(praxis::GamepadButton b, praxis::TimePoint at) { gamepad_.release(b, at); }
+  [[nodiscard]] const praxis::JointVector<N>& q() const { return q_; }
+  [[nodiscard]] praxis::sim::MujocoPlant<M>& plant() { return plant_; }
+  // Simulated time since the start: what --duration counts.
+  [[nodiscard]] praxis::Duration elapsed() const { return plant_.time() - t0_; }
+
+  void add_to_report(nlohmann::json& report) {
+    const auto base = plant_.base();
+    report["sim"] = {{"model", options_.model.string()},
+                     {"pacing", options_.pacing == Pacing::lockstep ? "lockstep" : "realtime"},
+                     {"time_s", praxis::to_seconds(plant_.time() - t0_)},
+                     {"steps", plant_.world().step_count()},
+                     {"diverged", plant_.diverged()},
+                     {"finite", finite_ && base.position.allFinite()},
+                     {"base_height", base.position.z()},
+                     {"band", band_ ? nlohmann::json{{"on", band_->on()}, {"length", band_->length()},
+                                                     {"force", band_->force()}}
+                                    : nlohmann::json()},
+                     {"base_height_trace", trace_}};
+  }
+
+ private:
+  // Before t0 (the plant's clock starts k_settle early): the rest pose held under the model's
+  // gains, then the motors off, the way a robot lies after it was laid down and powered off. Dropped
+  // with the motors already off, the Go2's legs splay (rear hips 0.5 rad) and it cannot stand up
+  // from that stance to its stand height.
+  static constexpr praxis::Duration k_settle = std::chrono::seconds(1);
+  static constexpr double k_lying_drop_height = 0.2;  // above the folded legs' reach (Go2: 0.174 m)
+
+  void lie_down() {
+    plant_.set_joint_positions(M::rest_pose);
+    plant_.set_base_pose(praxis::Vector3(0, 0, k_lying_drop_height));
+    praxis::JointCommand<N> hold;
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      hold.q[i] = M::rest_pose[j];
+      hold.kp[i] = M::default_kp[j];
+      hold.kd[i] = M::default_kd[j];
+    }
+    plant_.write(hold);
+    plant_.advance_to(t0_);
+    praxis::JointCommand<N> off;
+    off.mode.fill(praxis::JointMode::disabled);
+    plant_.write(off);
+  }
+
+
+  // The d-pad works the band as the keys of Unitree's simulator do: up shortens it by 0.1 m (the
+  // robot rises), down lengthens it, left switches it off and on. RobotController's state machine
+  // uses none of them; a controller of yours that reads the d-pad sees them too.
+  void band_by_hand() {
+    const praxis::GamepadState pad = gamepad_.state_at(plant_.time());
+    const auto pressed = [&](praxis::GamepadButton b) { return pad.pressed(b) && !band_pad_.pressed(b); };
+    if (pressed(praxis::GamepadButton::up)) band_->lengthen(-0.1);
+    if (pressed(praxis::GamepadButton::down)) band_->lengthen(0.1);
+    if (pressed(praxis::GamepadButton::left)) band_->toggle();
+    band_pad_ = pad;
+  }
+
+  void physics(std::size_t steps) {
+    if (!band_) return plant_.step(steps);
+    // The band's force depends on the state, so it is set before every step, as Unitree's simulator does.
+    for (std::size_t k = 0; k < steps; ++k) {
+      band_->apply(plant_.world().model(), plant_.world().data(), plant_.time() - t0_);
+      plant_.step(1);
+    }
+  }
+
+  [[nodiscard]] std::size_t steps_per_period() const {
+    return static_cast<std::size_t>(std::max<praxis::Duration::rep>(1, options_.control_period / plant_.step_period()));
+  }
+
+  void record() {
+    if (plant_.time() < next_trace_) return;
+    next_trace_ = plant_.time() + k_trace_period;
+    const double z = plant_.base().position.z();
+    trace_.push_back({praxis::to_seconds(plant_.time() - t0_), std::isfinite(z) ? z : -1.0});
+  }
+
+  SimOptions options_;
+  praxis::sim::MujocoPlant<M> plant_;
+  praxis::TimePoint t0_;
+  praxis::Duration slip_{};
+  bool commanded_ = false;
+  bool finite_ = true;
+  praxis::RobotState<N> state_;
+  praxis::JointVector<N> q_ = praxis::JointVector<N>::Zero();
+  example::ScriptedGamepad gamepad_;
+  std::optional<ElasticBand> band_;
+  praxis::GamepadState band_pad_{};
+  praxis::TimePoint next_trace_{};
+  std::vector<std::array<double, 2>> trace_;
+};
+
+}  // namespace sim
