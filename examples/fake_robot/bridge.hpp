@@ -103,8 +103,8 @@ praxis::Duration elapsed(Robot& robot, praxis::Duration wall) {
 // Runs the robot until stop_requested() or --duration. `make_robot(t0)` builds the plant (MockRobot<M>
 // or anything with its write/read/gamepad/press/release/q shape) once DDS is up, so the gamepad
 // script's times count from when the robot can first be heard. Optional plant members: tilt() for
-// --tilt, add_to_report(json&) for plant-specific report fields, elapsed() for a clock of its own
-// that --duration counts.
+// --tilt, finish() for work at the end of the run, add_to_report(json&) for plant-specific report
+// fields, elapsed() for a clock of its own that --duration counts.
 template <praxis::unitree::UnitreeModel M, class MakeRobot>
 int run_bridge(const Settings& s, MakeRobot make_robot) {
   namespace u = praxis::unitree;
@@ -288,6 +288,7 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
     }));
   }
 
+  if constexpr (requires { robot.finish(); }) robot.finish();
   auto report = fake_robot::to_json(commands.counts());
   report["robot"] = std::string(M::name);
   report["simulator"] = s.simulator;

@@ -3,6 +3,8 @@
 //
 //   praxis_demo --robot g1 --duration 10 [--param DIR] [--log-folder logs | --no-log] [--realtime]
 //   praxis_demo --backend fake-robot      the same over real DDS, against praxis-fake-robot
+//   praxis_demo --backend sim --robot go2 the same in MuJoCo physics, against praxis-sim, with pictures
+//                                         (L2+B instead of the tilt: the operator lets it down)
 //   praxis_demo --backend dds --domain 0 --interface eth0    a real Unitree robot (careful!)
 //   praxis_demo --backend fake-robot --arm-sdk              waist and arms only (rt/arm_sdk), while the
 //                                                           robot's motion service keeps the legs
@@ -215,6 +217,35 @@ int run_demo_dds(const Settings& s) {
 
   pid_t fake = 0;
   const double d = s.duration;
+  std::filesystem::path run_folder;
+  if (!s.no_log) run_folder = praxis::create_run_folder(s.log_base);
+  const bool physics = s.backend == "sim";
+  if (physics) {
+    // praxis-sim: the same bridge as praxis-fake-robot in front of MuJoCo. Its pictures go into the
+    // run folder; the operator's L2+B stands in for the tilt (physics has no hand to tilt it with).
+    const auto exe = std::filesystem::path(s.self).parent_path() / "praxis-sim";
+    if (!std::filesystem::exists(exe)) {
+      throw std::runtime_error("--backend sim: " + exe.string() + " not found (this build has no MuJoCo: install "
+                               "libmujoco-dev and configure again)");
+    }
+    char gamepad[160];
+    std::snprintf(gamepad, sizeof gamepad, "R2:%.2f-%.2f,A:%.2f,L2:%.2f-%.2f,B:%.2f", 0.15 * d, 0.45 * d, 0.5 * d,
+                  0.8 * d, 0.8 * d + 0.4, 0.8 * d + 0.1);
+    std::vector<std::string> args{exe.string(), "--robot", std::string(Model::name), "--domain", std::to_string(s.domain),
+                                  "--interface", s.interface, "--gamepad", gamepad};
+    if (!run_folder.empty()) {
+      args.insert(args.end(), {"--pictures", (run_folder / "pictures").string(), "--picture-every",
+                               d <= 12 ? "0.5" : std::to_string(d / 24)});
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&fake, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+      throw std::runtime_error("cannot start " + exe.string());
+    }
+    std::printf("started praxis-sim (pid %d): R2 held %.1f-%.1f s, A at %.1f s, L2+B at %.1f s\n",
+                static_cast<int>(fake), 0.15 * d, 0.45 * d, 0.5 * d, 0.8 * d + 0.1);
+  }
   if (s.backend == "fake-robot") {
     const auto exe = std::filesystem::path(s.self).parent_path() / "praxis-fake-robot";
     char gamepad[128];
@@ -234,12 +265,14 @@ int run_demo_dds(const Settings& s) {
   }
   struct StopFake {
     pid_t pid;
-    ~StopFake() {
+    void stop() {
       if (pid > 0) {
         ::kill(pid, SIGTERM);
         ::waitpid(pid, nullptr, 0);
+        pid = 0;
       }
     }
+    ~StopFake() { stop(); }
   } stop_fake{fake};
 
   const bool simulator = s.target == "simulator" || (s.target == "auto" && s.domain != 0);
@@ -268,16 +301,14 @@ int run_demo_dds(const Settings& s) {
   praxis::ControllerOptions options;
   options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / probe.dt));
   options.lifecycle_timeout = std::chrono::seconds(5);
-  if (!s.no_log) {
-    const auto folder = praxis::create_run_folder(s.log_base);
-    options.cycle_log = folder / "log.csv";
-    options.transition_log = folder / "transitions.csv";
-    praxis::write_config(folder, {{"param_folder", std::filesystem::absolute(params).string()},
-                                  {"robot", std::string(Model::name)},
-                                  {"backend", "unitree dds"},
-                                  {"domain", std::to_string(s.domain)},
-                                  {"interface", s.interface}});
-    std::printf("logs: %s\n", folder.string().c_str());
+  if (!run_folder.empty()) {
+    options.cycle_log = run_folder / "log.csv";
+    options.transition_log = run_folder / "transitions.csv";
+    praxis::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
+                                      {"robot", std::string(Model::name)},
+                                      {"backend", physics ? "unitree dds, praxis-sim (MuJoCo)" : "unitree dds"},
+                                      {"domain", std::to_string(s.domain)},
+                                      {"interface", s.interface}});
   }
   praxis::RobotController<Backend, Ctrl> controller(robot, options);
   controller.load_params(params);
@@ -292,6 +323,12 @@ int run_demo_dds(const Settings& s) {
               static_cast<unsigned long long>(link.states_rejected),
               static_cast<unsigned long long>(link.commands_sent));
   std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  if (physics) {
+    stop_fake.stop();  // praxis-sim writes its pictures as it ends
+    const auto sheet = run_folder / "pictures" / "contact_sheet.png";
+    if (!run_folder.empty() && std::filesystem::exists(sheet)) std::printf("pictures: %s\n", sheet.string().c_str());
+  }
+  if (!run_folder.empty()) std::printf("logs: %s\n", run_folder.string().c_str());
   std::fflush(stdout);
   if (!robot.have_state()) {
     std::fprintf(stderr, "error: no valid state ever arrived on %s (%llu rejected)\n", bo.lowstate_topic.c_str(),
@@ -314,8 +351,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-log", s.no_log, "write no log files");
   app.add_flag("--realtime", s.realtime, "run in real time with receive/control/send threads");
   app.add_option("-b,--backend", s.backend,
-                 "mock (in process), fake-robot (praxis-fake-robot over DDS), or dds (a robot on the network)")
-      ->check(CLI::IsMember({"mock", "fake-robot", "dds"}));
+                 "mock (in process), fake-robot (praxis-fake-robot over DDS), sim (praxis-sim: MuJoCo physics over "
+                 "DDS, go2 or g1, with pictures) or dds (a robot on the network)")
+      ->check(CLI::IsMember({"mock", "fake-robot", "sim", "dds"}));
   app.add_option("--domain", s.domain, "DDS domain id (robot: 0; simulator and fake robot: 1)");
   app.add_option("--interface", s.interface, "network interface for DDS (robot: the one on 192.168.123.x)");
   app.add_option("--target", s.target,
@@ -332,6 +370,10 @@ int main(int argc, char** argv) {
 
   std::signal(SIGINT, on_signal);
   try {
+    if (s.backend == "sim" && s.robot != "go2" && s.robot != "g1") {
+      throw std::invalid_argument("--backend sim: praxis-sim has MuJoCo models of go2 and g1, not " + s.robot);
+    }
+    if (s.backend == "sim" && s.arm_sdk) throw std::invalid_argument("--backend sim: --arm-sdk needs a motion service");
     if (s.backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
       if (s.arm_sdk) {

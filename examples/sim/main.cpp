@@ -4,7 +4,7 @@
 //
 //   praxis-sim --robot go2 --domain 1 --interface lo [--model models/go2.xml] [--lockstep]
 //              [--start lying|model] [--band "0:0.5,3:0.6,8:off"] [--gamepad "R2:1.0-3.0,A:3.5"]
-//              [--duration 10] [--report r.json]
+//              [--duration 10] [--report r.json] [--pictures DIR [--picture-every 0.5] [--picture-size 320x240]]
 
 #include <unistd.h>
 
@@ -16,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "../fake_robot/bridge.hpp"
 #include "sim_robot.hpp"
@@ -70,6 +71,13 @@ int main(int argc, char** argv) {
                           "deterministic: advance one 2 ms control period per tick with a command, else stand still");
   bool realtime = false;  // the default; the flag only makes a command line say it
   app.add_flag("--realtime", realtime, "simulated time follows the wall clock (the default)")->excludes(ls);
+  std::string pictures, picture_size = "320x240";
+  double picture_every = 0.5;
+  app.add_option("--pictures", pictures,
+                 "folder for pictures of the run (offscreen, no display needed): frame_NNN.png and contact_sheet.png, "
+                 "written at the end");
+  app.add_option("--picture-every", picture_every, "simulated seconds between pictures")->check(CLI::Range(0.01, 3600.0));
+  app.add_option("--picture-size", picture_size, "WIDTHxHEIGHT of each picture");
   CLI11_PARSE(app, argc, argv);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
@@ -78,6 +86,16 @@ int main(int argc, char** argv) {
     options.pacing = lockstep ? sim::Pacing::lockstep : sim::Pacing::realtime;
     options.lying = start.empty() ? s.robot == "go2" : start == "lying";
     options.band = band ? *band : (s.robot == "g1" ? "0:0.5" : "");
+    if (!pictures.empty()) {
+      options.pictures.folder = pictures;
+      options.pictures.every = praxis::from_seconds(picture_every);
+      std::tie(options.pictures.width, options.pictures.height) = sim::parse_picture_size(picture_size);
+      // From the front left, at the height of the body: a humanoid needs a longer view.
+      const bool humanoid = s.robot != "go2";
+      options.pictures.camera.lookat.z() = humanoid ? 0.7 : 0.25;
+      options.pictures.camera.distance = humanoid ? 3.0 : 1.5;
+      options.pictures.camera.elevation = humanoid ? -10.0 : -20.0;
+    }
     if (s.robot == "g1") return run<praxis::unitree::G1>(s, options);
     if (s.robot == "go2") return run<praxis::unitree::Go2>(s, options);
     throw std::invalid_argument("--robot " + s.robot + ": no MuJoCo model yet (go2, g1)");

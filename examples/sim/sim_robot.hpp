@@ -18,7 +18,9 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,7 @@
 
 #include "../common/scripted_gamepad.hpp"
 #include "elastic_band.hpp"
+#include "pictures.hpp"
 
 namespace sim {
 
@@ -46,6 +49,7 @@ struct SimOptions {
   bool lying = false;
   praxis::Duration control_period = std::chrono::milliseconds(2);  // the bridge's tick
   std::string band;  // the elastic band's script (elastic_band.hpp); empty: no band
+  PictureOptions pictures;  // --pictures (pictures.hpp); no folder: none
 };
 
 template <praxis::RobotModel M>
@@ -56,7 +60,11 @@ class SimRobot {
   static constexpr praxis::Duration k_trace_period = std::chrono::milliseconds(100);
 
   SimRobot(const SimOptions& options, praxis::TimePoint t0)
-      : options_(options), plant_(options.model, options.lying ? t0 - k_settle : t0), t0_(t0) {
+      : options_(options),
+        plant_(options.model, options.lying ? t0 - k_settle : t0),
+        t0_(t0),
+        pictures_(std::make_unique<Pictures>(options.pictures, options.model,
+                                             praxis::sim::MujocoPlant<M>::k_joint_names, "praxis-sim")) {
     if (options.lying) lie_down();
     if (!options.band.empty()) band_.emplace(plant_.world().model(), ElasticBand::parse(options.band));
     plant_.current_state(state_);
@@ -85,6 +93,15 @@ class SimRobot {
     q_ = out.q;
     finite_ = finite_ && out.q.allFinite() && out.dq.allFinite();
     record();
+    pictures_->offer(plant_.world().model(), plant_.world().data(), plant_.time() - t0_);
+  }
+
+  // At the end of the run (the bridge calls it before its report): the pictures are written.
+  void finish() {
+    const auto sheet = pictures_->finish();
+    if (sheet.empty()) return;
+    std::printf("praxis-sim: %zu pictures, contact sheet %s\n", pictures_->frame_count(), sheet.string().c_str());
+    pictures_sheet_ = sheet;
   }
 
   [[nodiscard]] const praxis::GamepadState& gamepad() { return gamepad_.state_at(plant_.time()); }
@@ -107,7 +124,10 @@ class SimRobot {
                      {"band", band_ ? nlohmann::json{{"on", band_->on()}, {"length", band_->length()},
                                                      {"force", band_->force()}}
                                     : nlohmann::json()},
-                     {"base_height_trace", trace_}};
+                     {"base_height_trace", trace_},
+                     {"pictures", pictures_sheet_.empty() ? nlohmann::json()
+                                                          : nlohmann::json{{"contact_sheet", pictures_sheet_.string()},
+                                                                           {"frames", pictures_->frame_count()}}}};
   }
 
  private:
@@ -181,6 +201,8 @@ class SimRobot {
   praxis::GamepadState band_pad_{};
   praxis::TimePoint next_trace_{};
   std::vector<std::array<double, 2>> trace_;
+  std::unique_ptr<Pictures> pictures_;  // not movable (its thread points at it); SimRobot is
+  std::filesystem::path pictures_sheet_;
 };
 
 }  // namespace sim

@@ -9,6 +9,7 @@ namespace praxis::control {
 
 struct ReportLog::Impl {
   std::shared_ptr<spdlog::logger> logger;
+  GuardThrottle throttle;
 };
 
 ReportLog::ReportLog() : impl_(std::make_unique<Impl>()) {
@@ -16,7 +17,13 @@ ReportLog::ReportLog() : impl_(std::make_unique<Impl>()) {
   impl_->logger->set_pattern("[%H:%M:%S.%e] %v");
 }
 
-ReportLog::~ReportLog() = default;
+ReportLog::~ReportLog() {
+  if (!impl_) return;
+  const auto& t = impl_->throttle;
+  const std::uint64_t left = t.pending(GuardThrottle::non_finite) + t.pending(GuardThrottle::unsupported_mode) +
+                             t.pending(GuardThrottle::clamped);
+  if (left > 0) impl_->logger->warn("{} more command-guard event(s) after the last one printed", left);
+}
 
 void ReportLog::info(std::string_view message) { impl_->logger->info("{}", message); }
 
@@ -31,6 +38,11 @@ void ReportLog::transition(const TransitionEvent& t) {
 }
 
 void ReportLog::guard(const GuardEvent& g) {
+  std::uint64_t suppressed = 0;
+  if (!impl_->throttle.admit(g, suppressed)) return;
+  if (suppressed > 0) {
+    impl_->logger->warn("({} more like the next line since the last one printed)", suppressed);
+  }
   if (g.fallback_to_damping) {
     impl_->logger->warn("t={:.3f}s cycle {}: controller command was not finite; damping sent instead", g.time,
                         g.cycle);

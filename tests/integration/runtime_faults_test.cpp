@@ -299,4 +299,30 @@ TEST_CASE("destroying a controller after step()-driven use sends damping once", 
   CHECK(log.back().command.q[3] == Approx(mock.q()[3]).margin(0.01));
 }
 
+TEST_CASE("guard events are printed once a second per kind, with the count of those left out", "[control][faults]") {
+  using praxis::control::GuardEvent;
+  using praxis::control::GuardThrottle;
+  GuardThrottle throttle;
+  std::uint64_t left_out = 99;
+  const auto clamp_at = [](double t) { return GuardEvent{t, 0, false, 2, 0}; };
+  // A joint past its limit every 2 ms for 2.5 s: the first event, then one per second.
+  int printed = 0;
+  std::uint64_t reported = 0;
+  for (int k = 0; k <= 1250; ++k) {
+    if (throttle.admit(clamp_at(k / 500.0), left_out)) {
+      ++printed;
+      reported += left_out;
+    }
+  }
+  CHECK(printed == 3);                      // t = 0, 1.0, 2.0
+  CHECK(reported == 2 * 499);               // the events between the printed ones, counted
+  CHECK(throttle.pending(GuardThrottle::clamped) == 1250 - 1000);
+  // Another kind is not held back by the clamps, and a non-finite command is its own kind.
+  CHECK(throttle.admit(GuardEvent{2.5, 0, true, 0, 0}, left_out));
+  CHECK(left_out == 0);
+  CHECK(throttle.admit(GuardEvent{2.5, 0, false, 0, 3}, left_out));
+  CHECK_FALSE(throttle.admit(GuardEvent{2.6, 0, true, 0, 0}, left_out));
+  CHECK(throttle.pending(GuardThrottle::non_finite) == 1);
+}
+
 }  // namespace runtime_faults_test

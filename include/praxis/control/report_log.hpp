@@ -60,7 +60,47 @@ struct ComputeStats {
   double mean_us = 0, min_us = 0, max_us = 0, p99_us = 0;
 };
 
-// Prints events on stdout with a time stamp; used by the reporter thread only.
+// Which guard events the log prints. A robot lying with a joint pressed past its limit has its
+// command clamped every cycle; a line per cycle would bury everything else. The first event of a
+// kind is printed, then at most one per `interval` seconds of controller time, saying how many of
+// that kind went unprinted since the last line.
+class GuardThrottle {
+ public:
+  enum Kind : std::size_t { non_finite, unsupported_mode, clamped, kinds };
+  static constexpr double k_interval = 1.0;
+
+  [[nodiscard]] static Kind kind_of(const GuardEvent& e) noexcept {
+    if (e.fallback_to_damping) return non_finite;
+    return e.unsupported_modes > 0 ? unsupported_mode : clamped;
+  }
+
+  // Whether to print `e`; when it is printed, `suppressed` is how many of its kind were not since
+  // the last printed one.
+  [[nodiscard]] bool admit(const GuardEvent& e, std::uint64_t& suppressed) noexcept {
+    Slot& s = slots_[kind_of(e)];
+    if (s.printed && e.time - s.last_printed < k_interval) {
+      ++s.suppressed;
+      return false;
+    }
+    suppressed = s.suppressed;
+    s = Slot{true, e.time, 0};
+    return true;
+  }
+
+  // Unprinted events of a kind since its last line (for a closing summary).
+  [[nodiscard]] std::uint64_t pending(Kind k) const noexcept { return slots_[k].suppressed; }
+
+ private:
+  struct Slot {
+    bool printed = false;
+    double last_printed = 0.0;
+    std::uint64_t suppressed = 0;
+  };
+  std::array<Slot, kinds> slots_{};
+};
+
+// Prints events on stdout with a time stamp; used by the reporter thread only. Guard events are
+// thinned out by GuardThrottle.
 class ReportLog {
  public:
   ReportLog();

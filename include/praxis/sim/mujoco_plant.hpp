@@ -119,12 +119,14 @@ class MujocoPlant {
   [[nodiscard]] MujocoWorld& world() noexcept { return world_; }
   [[nodiscard]] const MujocoWorld& world() const noexcept { return world_; }
 
- private:
+  // The robot's joint names in its wire order, as the world looks them up in the MJCF.
   static constexpr std::array<std::string_view, N> k_joint_names = [] {
     std::array<std::string_view, N> names{};
     for (std::size_t j = 0; j < N; ++j) names[j] = M::joints[j].name;
     return names;
   }();
+
+ private:
 
   void take_command() noexcept {
     if (!commands_.fetch()) return;

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# CTest for the README's main command in physics: praxis_demo --backend sim starts praxis-sim (MuJoCo,
+# real time, over DDS), takes the Go2 lying on the ground through damping -> stand -> ctrl and lets
+# it down with L2+B. The run folder must hold the controller's logs, praxis-sim's pictures (frames
+# and a contact sheet of the size asked for) and, drawn by scripts/plot-run.sh, the run's plots.
+#   sim_demo_test.sh PRAXIS_DEMO PLOT_RUN_SH DOMAIN
+# Exits 77 (CTest's skip) when no OpenGL context can be made here, which praxis-sim reports.
+set -euo pipefail
+demo=$1
+plot=$2
+domain=$3
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# png_size FILE: "WIDTH HEIGHT" from the IHDR chunk; fails unless FILE starts like a PNG.
+png_size() {
+  local b
+  read -r -a b <<<"$(od -An -tu1 -N24 "$1" | tr -s ' \n' ' ')"
+  [[ ${#b[@]} -eq 24 && "${b[*]:0:8}" == "137 80 78 71 13 10 26 10" ]] || { echo "FAIL: $1 is not a PNG"; return 1; }
+  echo $(((b[16] << 24) | (b[17] << 16) | (b[18] << 8) | b[19])) $(((b[20] << 24) | (b[21] << 16) | (b[22] << 8) | b[23]))
+}
+
+status=0
+"$demo" --backend sim --robot go2 --duration 10 --domain "$domain" --log-folder "$work/logs" >"$work/out.txt" 2>&1 ||
+  status=$?
+cat "$work/out.txt"
+[[ $status -eq 0 ]] || { echo "FAIL: praxis_demo --backend sim exited $status"; exit 1; }
+if grep -q "no pictures: no OpenGL context" "$work/out.txt"; then
+  echo "SKIP: praxis-sim could make no OpenGL context for its pictures (see above)"
+  exit 77
+fi
+
+# The story, in order, with the operator's L2+B at the end.
+story=$(grep -E '^ +[0-9.]+ s +[A-Z]+ +-> ' "$work/out.txt" | sed -E 's/^ +[0-9.]+ s +//; s/ +/ /g')
+expected=$'DAMPING -> STAND (requested)\nSTAND -> CTRL (requested)\nCTRL -> DAMPING (requested)'
+[[ "$story" == "$expected" ]] || fail "transitions were: [$story], expected: [$expected]"
+grep -q "CRC errors: 0" "$work/out.txt" || fail "the controller saw CRC errors"
+grep -q '"diverged":false' "$work/out.txt" || fail "praxis-sim's report does not say the physics stayed sane"
+
+run=$(sed -n 's/^logs: //p' "$work/out.txt")
+[[ -d "$run" ]] || { echo "FAIL: no log folder printed"; exit 1; }
+for f in log.csv transitions.csv cfg.txt; do [[ -s "$run/$f" ]] || fail "no $run/$f"; done
+grep -q "praxis-sim" "$run/cfg.txt" || fail "cfg.txt does not name praxis-sim as the backend"
+
+sheet=$(sed -n 's/^pictures: //p' "$work/out.txt")
+[[ "$sheet" == "$run/pictures/contact_sheet.png" ]] || fail "pictures printed as '$sheet', expected $run/pictures/contact_sheet.png"
+frames=$(find "$run/pictures" -name 'frame_*.png' | wc -l)
+# One every 0.5 s of the 10 s run; the first comes before the controller's first state, the last
+# may be cut by the stop.
+[[ $frames -ge 17 && $frames -le 21 ]] || fail "$frames frames, expected about 20 (one per 0.5 s)"
+read -r w h <<<"$(png_size "$run/pictures/frame_000.png")"
+[[ $w -eq 320 && $h -eq 240 ]] || fail "frame_000.png is ${w}x${h}, expected 320x240"
+read -r w h <<<"$(png_size "$sheet")"
+rows=$(((frames + 4) / 5))
+[[ $w -eq $((5 * 320 + 6 * 4)) && $h -eq $((rows * 240 + (rows + 1) * 4)) ]] ||
+  fail "contact sheet is ${w}x${h}, expected 5 columns by $rows rows of 320x240 with 4-pixel gaps"
+# The robot moved: lying at the start, standing in the middle.
+cmp -s "$run/pictures/frame_000.png" "$run/pictures/frame_012.png" && fail "frames 0 and 12 are identical"
+
+if command -v gnuplot >/dev/null; then
+  printed=$(bash "$plot" "$run")
+  for name in joints states compute; do
+    grep -qF "$run/plots/$name.png" <<<"$printed" || fail "plot-run did not draw $name.png of the physics run"
+  done
+else
+  echo "note: gnuplot missing, the physics run's plots were not drawn"
+fi
+
+if [[ $failures -gt 0 ]]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "the physics demo wrote its logs, $frames pictures, a contact sheet and its plots"
