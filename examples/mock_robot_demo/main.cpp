@@ -204,6 +204,18 @@ int run_demo(const Settings& s) {
 }
 
 #ifdef PRAXIS_WITH_DDS
+// Starts args[0] with these arguments and this environment (the fake robots inherit the DDS tag).
+pid_t spawn(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, args[0].c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+    throw std::runtime_error("cannot start " + args[0]);
+  }
+  return pid;
+}
+
 // The same story over DDS. With --backend fake-robot, praxis-fake-robot is started as a second
 // process with the same gamepad script and tilt; with --backend dds, whatever robot is on the
 // domain and interface is used (its operator presses the buttons).
@@ -237,12 +249,7 @@ int run_demo_dds(const Settings& s) {
       args.insert(args.end(), {"--pictures", (run_folder / "pictures").string(), "--picture-every",
                                d <= 12 ? "0.5" : std::to_string(d / 24)});
     }
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&fake, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
-      throw std::runtime_error("cannot start " + exe.string());
-    }
+    fake = spawn(args);
     std::printf("started praxis-sim (pid %d): R2 held %.1f-%.1f s, A at %.1f s, L2+B at %.1f s\n",
                 static_cast<int>(fake), 0.15 * d, 0.45 * d, 0.5 * d, 0.8 * d + 0.1);
   }
@@ -254,12 +261,7 @@ int run_demo_dds(const Settings& s) {
     std::snprintf(tilt, sizeof tilt, "%.2f:2.0:0.3", 0.8 * d);
     std::vector<std::string> args{exe.string(), "--robot", std::string(Model::name), "--domain", std::to_string(s.domain),
                                   "--interface", s.interface, "--gamepad", gamepad, "--tilt", tilt, "--sport-mode", "normal"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&fake, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
-      throw std::runtime_error("cannot start " + exe.string());
-    }
+    fake = spawn(args);
     std::printf("started praxis-fake-robot (pid %d): R2 held %.1f-%.1f s, A at %.1f s, tilt at %.1f s\n",
                 static_cast<int>(fake), 0.15 * d, 0.45 * d, 0.5 * d, 0.8 * d);
   }

@@ -15,13 +15,7 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# png_size FILE: "WIDTH HEIGHT" from the IHDR chunk; fails unless FILE starts like a PNG.
-png_size() {
-  local b
-  read -r -a b <<<"$(od -An -tu1 -N24 "$1" | tr -s ' \n' ' ')"
-  [[ ${#b[@]} -eq 24 && "${b[*]:0:8}" == "137 80 78 71 13 10 26 10" ]] || { echo "FAIL: $1 is not a PNG"; return 1; }
-  echo $(((b[16] << 24) | (b[17] << 16) | (b[18] << 8) | b[19])) $(((b[20] << 24) | (b[21] << 16) | (b[22] << 8) | b[23]))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/png_size.sh"
 
 status=0
 "$demo" --backend sim --robot go2 --duration 10 --domain "$domain" --log-folder "$work/logs" >"$work/out.txt" 2>&1 ||
@@ -48,9 +42,10 @@ grep -q "praxis-sim" "$run/cfg.txt" || fail "cfg.txt does not name praxis-sim as
 sheet=$(sed -n 's/^pictures: //p' "$work/out.txt")
 [[ "$sheet" == "$run/pictures/contact_sheet.png" ]] || fail "pictures printed as '$sheet', expected $run/pictures/contact_sheet.png"
 frames=$(find "$run/pictures" -name 'frame_*.png' | wc -l)
-# One every 0.5 s of the 10 s run; the first comes before the controller's first state, the last
-# may be cut by the stop.
-[[ $frames -ge 17 && $frames -le 21 ]] || fail "$frames frames, expected about 20 (one per 0.5 s)"
+# One every 0.5 s of simulated time: the 10 s of the run, plus the time praxis-sim ran before the
+# controller's first state and after its last command, less frames the drawing thread was too busy
+# for on a loaded machine.
+[[ $frames -ge 15 && $frames -le 26 ]] || fail "$frames frames, expected about 20 (one per 0.5 s)"
 read -r w h <<<"$(png_size "$run/pictures/frame_000.png")"
 [[ $w -eq 320 && $h -eq 240 ]] || fail "frame_000.png is ${w}x${h}, expected 320x240"
 read -r w h <<<"$(png_size "$sheet")"
