@@ -187,7 +187,10 @@ class Runtime {
   }
 
   // One control cycle at `now`: read the newest state and status, run the graph, hand the command
-  // and the requests to the backend.
+  // and the requests to the backend. The first call also starts the controller, and only it is not
+  // a real-time cycle: it takes control of the robot (backends with a lifecycle; throws when that
+  // fails), sets the start time and starts the reporter thread (its queues and log files). Every
+  // later call allocates nothing.
   void step(TimePoint now) {
     ensure_started(now);
     if (backend_.read(input_.state, now)) input_.info.have_state = true;
