@@ -8,10 +8,9 @@ bash "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$root/build/release" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DPRAXIS_BUILD_TESTS=OFF -DPRAXIS_BUILD_BENCHMARKS=OFF >/dev/null
 # The other programs the README names are built too, so each of its commands works after this.
-targets=(praxis_demo praxis-fake-robot praxis_graph_demo praxis_motion_demo praxis-fake-booster praxis-script)
-# praxis-sim (--backend sim) where MuJoCo was found.
-if grep -q '^PRAXIS_WITH_MUJOCO:BOOL=ON' "$root/build/release/CMakeCache.txt"; then targets+=(praxis-sim); fi
-cmake --build "$root/build/release" --target "${targets[@]}"
+# praxis_demo depends on praxis-sim (--backend sim) where MuJoCo was found, so it comes along.
+cmake --build "$root/build/release" --target praxis_demo praxis-fake-robot praxis_graph_demo \
+      praxis_motion_demo praxis-fake-booster praxis-script
 
 # The demo's own "logs: <folder>" line says where the run went (whatever --log-folder was given).
 # stdbuf keeps its output line by line, as on a terminal, although it goes through a pipe; tee

@@ -81,8 +81,6 @@ class Pictures {
   Pictures(const Pictures&) = delete;
   Pictures& operator=(const Pictures&) = delete;
 
-  [[nodiscard]] bool enabled() const noexcept { return ready_ || !frames_.empty(); }
-
   // From the simulation thread, once per tick: hands the state over when a frame is due and the
   // drawing thread is free.
   void offer(const mjModel* model, const mjData* data, praxis::Duration elapsed) {
