@@ -53,8 +53,11 @@ constexpr double k_go2_stand_height = 0.360;
 constexpr double k_go2_lying_height = 0.142;
 // Stood up by the framework's STAND (the targets jump to the stand pose, the gains ramp up in
 // 0.36 s) the feet stay where they landed, the rear ones under the body, and friction holds them
-// there: the base settles 3-4 cm lower than with the stance placed (docs/simulation.md).
-constexpr double k_stance_sag = 0.045;
+// there: the base settles 3-4 cm lower than with the stance placed (docs/simulation.md). Where the
+// feet land depends on how late the controller sees each state (the DDS round trip), so a loaded
+// machine under a sanitizer has seen it up to 4.2 cm lower (0.318 m): a 6 cm bound still tells
+// standing from lying by 15 cm.
+constexpr double k_stance_sag = 0.06;
 
 // The base height the simulation reported nearest before simulated time `t` (s).
 double height_at(const nlohmann::json& trace, double t) {
@@ -154,14 +157,24 @@ TEST_CASE("a simulated Go2 lying on the ground stands up under the RobotControll
   // Damping lets it down slowly onto the ground: below standing, not under the lying body.
   CHECK(sunk < sim_dds_test::k_go2_stand_height - 0.1);
   CHECK(sunk > sim_dds_test::k_go2_lying_height - 0.1);
-  // Slowly: after L2+B no sample of the trace falls more than free fall would in 100 ms (0.049 m).
-  double fastest = 0.0;
-  for (std::size_t i = 1; i < trace.size(); ++i) {
-    if (trace[i - 1][0].get<double>() < 6.0) continue;
-    fastest = std::max(fastest, trace[i - 1][1].get<double>() - trace[i][1].get<double>());
+  // Slowly: damping lets it sink, it does not drop. From L2+B until the base is within 1 cm of where
+  // it ends takes at least three times as long as falling that height freely would. (Per-sample
+  // drops are no measure: the body is already moving when a sample starts, and how fast it starts
+  // depends on how late the controller saw L2+B, which the DDS round trip under a sanitizer shifts.)
+  constexpr double k_l2b_s = 6.0;
+  constexpr double k_g = 9.81;
+  const double from = height_at(trace, k_l2b_s);
+  double settled_s = std::nan("");
+  for (const auto& sample : trace) {
+    const double t = sample[0].get<double>();
+    if (t >= k_l2b_s && sample[1].get<double>() < sunk + 0.01) {
+      settled_s = t - k_l2b_s;
+      break;
+    }
   }
-  INFO("fastest drop in 100 ms: " << fastest << " m");
-  CHECK(fastest < 0.049);
+  const double free_fall_s = std::sqrt(2.0 * (from - sunk - 0.01) / k_g);
+  INFO("sank " << from - sunk << " m in " << settled_s << " s; free fall: " << free_fall_s << " s");
+  CHECK(settled_s > 3.0 * free_fall_s);
 }
 
 TEST_CASE("a simulated G1 on the elastic band holds the stand pose under the RobotController",
