@@ -23,6 +23,7 @@
 #ifdef PRAXIS_COUNT_ALLOCATIONS
 #include "../support/alloc_counter.hpp"
 #endif
+#include "../support/scratch_dir.hpp"
 
 namespace controller_threads_test {
 
@@ -216,7 +217,8 @@ TEST_CASE("the reporter's queues are touched before the loop: no page faults in 
   robot.hold(praxis::GamepadButton::R2, praxis::TimePoint{} + 100ms, 5s);
   praxis::ControllerOptions options;
   options.print = false;
-  options.cycle_log = std::filesystem::temp_directory_path() / "praxis_prefault_test.csv";
+  const praxis::test::ScratchDir scratch("prefault");
+  options.cycle_log = scratch / "cycles.csv";
   praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
   praxis::TimePoint now{};
   for (int i = 0; i < 200; ++i) controller.step(now += 2ms);  // start-up, first cycles
@@ -235,7 +237,6 @@ TEST_CASE("the reporter's queues are touched before the loop: no page faults in 
   CHECK(faults < 20);  // 657 before the queues were pre-faulted
 #endif
   controller.flush();
-  std::filesystem::remove(*options.cycle_log);
 }
 
 #undef PRAXIS_TEST_SANITIZED

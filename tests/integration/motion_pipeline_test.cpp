@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../support/alloc_counter.hpp"
+#include "../support/scratch_dir.hpp"
 #include "motion_rig.hpp"
 #include "praxis/graph/introspection.hpp"
 
@@ -256,9 +257,8 @@ struct HeadBotWalker : praxis::mock::MockRobot<HeadBot> {
 
 TEST_CASE("head motion: targets, per-axis rate limit, yaw-dependent pitch limits", "[motion][head]") {
   static_assert(m::ModelWithHead<HeadBot>);
-  const auto dir = std::filesystem::temp_directory_path() / "praxis_headbot_scripts";
-  std::filesystem::create_directories(dir);
-  Rig<HeadBotWalker> rig(dir.c_str());
+  const praxis::test::ScratchDir dir("headbot_scripts");
+  Rig<HeadBotWalker> rig(dir.path().c_str());
   m::command::Stand stand;
   stand.head.kind = m::HeadMotion::Kind::look_at_angles;
   stand.head.yaw = 1.0;
@@ -291,7 +291,6 @@ TEST_CASE("head motion: targets, per-axis rate limit, yaw-dependent pitch limits
   rig.run_until(3.6);
   CHECK(rig.motion->command().kp[0] == 0.0);
   CHECK(rig.motion->command().kp[2] == 80.0);  // the body keeps standing
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("on a robot with its own modes, prepare and stand-up are mode requests", "[motion][pipeline][modes]") {

@@ -24,6 +24,7 @@
 
 #ifdef PRAXIS_COUNT_ALLOCATIONS
 #include "../../support/alloc_counter.hpp"
+#include "../../support/scratch_dir.hpp"
 #endif
 
 namespace port_recorder_test {
@@ -90,7 +91,8 @@ std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file
 
 TEST_CASE("PortRecorder writes a user's port every k-th cycle with its field names as the header",
           "[control][recorder]") {
-  const auto file = std::filesystem::temp_directory_path() / "praxis_port_recorder_test.csv";
+  const praxis::test::ScratchDir scratch("port_recorder");
+  const auto file = scratch / "knees.csv";
   praxis::mock::MockRobot<Model> robot;
   Controller controller(robot, quiet());
   controller.node<Recorder>().open(file, 2);
@@ -116,12 +118,12 @@ TEST_CASE("PortRecorder writes a user's port every k-th cycle with its field nam
     CHECK(std::stod(rows[r][2]) == means[r - 1]);  // shortest round-trip text: exact
     CHECK(std::stod(rows[r][2]) == Approx(0.5 * (std::stod(rows[r][3]) + std::stod(rows[r][4]))));
   }
-  std::filesystem::remove(file);
 }
 
 #ifdef PRAXIS_COUNT_ALLOCATIONS
 TEST_CASE("PortRecorder: recording allocates nothing in the cycle", "[control][recorder]") {
-  const auto file = std::filesystem::temp_directory_path() / "praxis_port_recorder_alloc.csv";
+  const praxis::test::ScratchDir scratch("port_recorder");
+  const auto file = scratch / "knees.csv";
   praxis::mock::MockRobot<Model> robot;
   Controller controller(robot, quiet());
   controller.node<Recorder>().open(file);
@@ -132,7 +134,6 @@ TEST_CASE("PortRecorder: recording allocates nothing in the cycle", "[control][r
   CHECK(praxis::test::thread_allocation_count() == before);
   controller.node<Recorder>().close();
   CHECK(controller.node<Recorder>().written() + controller.node<Recorder>().dropped() == 500);
-  std::filesystem::remove(file);
 }
 #endif
 

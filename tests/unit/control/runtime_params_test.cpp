@@ -7,25 +7,23 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include <string>
 
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/control/runtime_params.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
+#include "../../support/scratch_dir.hpp"
 
 namespace runtime_params_test {
 
 using namespace std::chrono_literals;
 
 namespace {
+// One folder for the whole run of this file, removed at exit.
 std::filesystem::path write_file(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / ("praxis_runtime_params_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto path = dir / name;
-  std::ofstream(path) << text;
-  return path;
+  static const praxis::test::ScratchDir dir("runtime_params");
+  return dir.write(name, text);
 }
 
 struct Hold {

@@ -12,6 +12,7 @@
 #include "praxis/control/unitree_framework.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
+#include "../../support/scratch_dir.hpp"
 
 // The only lines a port changes: what used to include the SDK's robot_interface.hpp and gamepad.hpp.
 // Global, where the SDK declares them (outside this file's namespace).
@@ -27,10 +28,10 @@ static_assert(praxis::UnitreeFrameworkController<SeedStyleController, 12>);
 static_assert(!praxis::SnakeCaseController<SeedStyleController, 12>);
 
 TEST_CASE("a framework-style controller stands, controls and logs through praxis", "[control][seed]") {
-  const auto folder = std::filesystem::temp_directory_path() / "praxis_seed_params";
-  std::filesystem::create_directories(folder);
-  std::ofstream(folder / "params.json")
-      << R"({"dt": 0.002, "kp": 40.0, "kd": 1.0, "init_pos": [0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8]})";
+  const praxis::test::ScratchDir scratch("seed_params");
+  const auto& folder = scratch.path();
+  scratch.write("params.json",
+                R"({"dt": 0.002, "kp": 40.0, "kd": 1.0, "init_pos": [0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8]})");
 
   praxis::mock::MockRobot<praxis::unitree::Go2> robot;
   praxis::ControllerOptions options;
@@ -76,7 +77,6 @@ TEST_CASE("a framework-style controller stands, controls and logs through praxis
   CHECK(rows[0] == "time,cycle,from,to,dispatching_to,cause,gain_ratio");
   CHECK_THAT(rows[1], Catch::Contains(",damping,stand,damping,requested,"));
   CHECK_THAT(rows[2], Catch::Contains(",stand,user_control,damping,requested,"));
-  std::filesystem::remove_all(folder);
 }
 
 }  // namespace seed_controller_test

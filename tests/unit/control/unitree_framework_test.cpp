@@ -20,6 +20,7 @@ using RobotInterface = praxis::unitree_framework::RobotInterface<12>;
 using Gamepad = praxis::unitree_framework::Gamepad;
 using BasicUserController = praxis::unitree_framework::BasicUserController<12>;
 #include "unitree_framework_controller.hpp"
+#include "../../support/scratch_dir.hpp"
 
 namespace unitree_framework_test {
 
@@ -41,12 +42,9 @@ praxis::RobotState<12> lying_state() {
 }
 
 struct ParamFolder {
-  fs::path path = fs::temp_directory_path() / "praxis_unitree_framework_params";
-  explicit ParamFolder(const char* json) {
-    fs::create_directories(path);
-    std::ofstream(path / "params.json") << json;
-  }
-  ~ParamFolder() { fs::remove_all(path); }
+  praxis::test::ScratchDir scratch{"unitree_framework_params"};
+  const fs::path& path = scratch.path();
+  explicit ParamFolder(const char* json) { scratch.write("params.json", json); }
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/io/params.hpp"
 #include "praxis/io/run_folder.hpp"
+#include "../../support/scratch_dir.hpp"
 
 namespace params_test {
 
@@ -19,20 +20,10 @@ namespace fs = std::filesystem;
 namespace {
 
 struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("praxis_params_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  static int& counter() {
-    static int c = 0;
-    return c;
-  }
+  praxis::test::ScratchDir scratch{"params"};
+  const fs::path& path = scratch.path();
   fs::path write(const std::string& text, const std::string& name = "params.json") const {
-    std::ofstream(path / name) << text;
-    return path / name;
+    return scratch.write(name, text);
   }
 };
 

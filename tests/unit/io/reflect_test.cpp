@@ -4,7 +4,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
 
 #include <array>
 #include <chrono>
@@ -22,6 +21,7 @@
 
 #include "../../support/alloc_counter.hpp"
 #include "praxis/io/reflect.hpp"
+#include "../../support/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -108,19 +108,10 @@ using reflect_test::State;
 using reflect_test::WalkParams;
 
 struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("praxis_reflect_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
+  praxis::test::ScratchDir scratch{"reflect"};
+  const fs::path& path = scratch.path();
   [[nodiscard]] fs::path write(const std::string& text, const std::string& name = "params.json") const {
-    std::ofstream(path / name) << text;
-    return path / name;
+    return scratch.write(name, text);
   }
 };
 

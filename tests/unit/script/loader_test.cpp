@@ -10,6 +10,7 @@
 
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/script/loader.hpp"
+#include "../../support/scratch_dir.hpp"
 
 namespace loader_test {
 
@@ -30,12 +31,9 @@ const char* k_three_problems = R"([
 ])";
 
 struct TempFile {
+  praxis::test::ScratchDir scratch{"script_loader"};
   std::filesystem::path path;
-  TempFile(const std::string& name, const char* text)
-      : path(std::filesystem::temp_directory_path() / name) {
-    std::ofstream(path) << text;
-  }
-  ~TempFile() { std::filesystem::remove(path); }
+  TempFile(const std::string& name, const char* text) : path(scratch.write(name, text)) {}
 };
 
 void check_the_three(const std::vector<ScriptProblem>& problems, const std::string& origin) {

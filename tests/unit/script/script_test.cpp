@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../../support/alloc_counter.hpp"
+#include "../../support/scratch_dir.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/script/library.hpp"
@@ -245,9 +246,9 @@ TEST_CASE("every class of bad script is an error naming file, frame and target",
 }
 
 TEST_CASE("positions outside the joint limits are rejected on load", "[script][errors]") {
-  const auto dir = std::filesystem::temp_directory_path() / "praxis_script_limits";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "far.json") << R"([{"duration": 1, "targets": [{"id": "FR_calf", "position": 0.5, "gain": 1, "torque": 100}]}])";
+  const praxis::test::ScratchDir scratch("script_limits");
+  const auto& dir = scratch.path();
+  scratch.write("far.json", R"([{"duration": 1, "targets": [{"id": "FR_calf", "position": 0.5, "gain": 1, "torque": 100}]}])");
   CHECK_THROWS_WITH(praxis::script::load_script<Go2>(dir / "far.json"),
                     Catch::Contains("far.json: frame 0, target 0: joint \"FR_calf\" position 0.5") &&
                         Catch::Contains("is outside its limits"));
@@ -256,7 +257,6 @@ TEST_CASE("positions outside the joint limits are rejected on load", "[script][e
   praxis::script::ScriptLibrary<Go2> library;
   CHECK_THROWS_AS(library.load_folder(dir), ScriptError);
   CHECK(library.size() == 0);  // nothing half-loaded
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("the shipped scripts load for their robots and resolve by name", "[script]") {
