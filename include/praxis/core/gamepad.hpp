@@ -6,6 +6,8 @@
 // deployment framework's Gamepad (R2.on_press, lx, ...), so controllers written for it compile.
 
 #include <cstdint>
+#include <initializer_list>
+#include <limits>
 
 namespace praxis {
 
@@ -23,6 +25,16 @@ enum class GamepadButton : std::uint8_t {
 struct GamepadState {
   std::uint16_t buttons = 0;
   float lx = 0, ly = 0, rx = 0, ry = 0, l2 = 0;
+
+  // Every axis a number (no NaN, no infinity). A backend keeps its last reading instead of one that
+  // is not: the rest of the frame (joints, IMU) may still be good.
+  [[nodiscard]] constexpr bool finite() const {
+    constexpr float big = std::numeric_limits<float>::max();
+    for (const float v : {lx, ly, rx, ry, l2}) {
+      if (!(v >= -big && v <= big)) return false;
+    }
+    return true;
+  }
 
   [[nodiscard]] constexpr bool pressed(GamepadButton b) const { return (buttons & button_bit(b)) != 0; }
   constexpr void set(GamepadButton b, bool down) {
@@ -54,17 +66,26 @@ class Gamepad {
     Button* const buttons[16] = {&R1, &L1, &start, &select, &R2, &L2, &F1, &F2,
                                  &A,  &B,  &X,     &Y,      &up, &right, &down, &left};
     for (unsigned bit = 0; bit < 16; ++bit) buttons[bit]->update((s.buttons >> bit) & 1u);
-    lx = s.lx;
-    ly = s.ly;
-    rx = s.rx;
-    ry = s.ry;
-    l2 = s.l2;
+    // Controllers scale the sticks into velocities: a glitching remote must not command 5x the
+    // top speed or a NaN. Out of range is clamped, a value that is not a number reads as released.
+    lx = axis(s.lx, -1.0f);
+    ly = axis(s.ly, -1.0f);
+    rx = axis(s.rx, -1.0f);
+    ry = axis(s.ry, -1.0f);
+    l2 = axis(s.l2, 0.0f);
   }
 
   [[nodiscard]] constexpr const Button& operator[](GamepadButton b) const {
     const Button* const buttons[16] = {&R1, &L1, &start, &select, &R2, &L2, &F1, &F2,
                                        &A,  &B,  &X,     &Y,      &up, &right, &down, &left};
     return *buttons[static_cast<unsigned>(b)];
+  }
+
+ private:
+  static constexpr float axis(float v, float lowest) {
+    constexpr float big = std::numeric_limits<float>::max();
+    if (!(v >= -big && v <= big)) return 0.0f;  // NaN or infinite
+    return v < lowest ? lowest : (v > 1.0f ? 1.0f : v);
   }
 };
 

@@ -120,6 +120,35 @@ TEST_CASE("a controller derived from BasicUserController runs through the adapte
   for (std::size_t j = 0; j < 12; ++j) CHECK(adapter.jpos_des(j) == Approx(k_stand[j]));
 }
 
+TEST_CASE("the Gamepad view keeps sticks in range and reads a NaN or infinite axis as released",
+          "[control][gamepad]") {
+  // A controller scales the sticks into velocities: a remote glitching to 5.0 must not ask for five
+  // times the top speed, and a NaN must not reach the joint targets (the guard would damp the robot).
+  praxis::Gamepad pad;
+  praxis::GamepadState raw;
+  raw.lx = 5.0f;
+  raw.ly = -3.0f;
+  raw.rx = std::numeric_limits<float>::quiet_NaN();
+  raw.ry = -std::numeric_limits<float>::infinity();
+  raw.l2 = -0.5f;
+  raw.set(praxis::GamepadButton::R2, true);
+  CHECK_FALSE(raw.finite());
+  pad.update(raw);
+  CHECK(pad.lx == 1.0f);
+  CHECK(pad.ly == -1.0f);
+  CHECK(pad.rx == 0.0f);
+  CHECK(pad.ry == 0.0f);
+  CHECK(pad.l2 == 0.0f);  // the trigger's range is [0, 1]
+  CHECK(pad.R2.on_press);  // the buttons are unaffected
+  raw = {};
+  raw.lx = -0.25f;
+  raw.l2 = 0.75f;
+  CHECK(raw.finite());
+  pad.update(raw);
+  CHECK(pad.lx == -0.25f);  // in range: exactly as sent
+  CHECK(pad.l2 == 0.75f);
+}
+
 TEST_CASE("the framework base class starts at zero, so a forgotten dt is visible",
           "[control][unitree_framework]") {
   praxis::ControllerAdapter<RampToStandController, 12> adapter;

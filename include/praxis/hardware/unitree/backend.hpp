@@ -78,10 +78,12 @@ struct UnitreeTopics {
     std::optional<std::uint8_t> fixed_mode_machine;
     std::atomic<std::uint8_t> robot_mode_machine{0};  // written by decode, read by encode
     std::atomic<bool> have_mode_machine{false};
+    std::atomic<std::uint64_t> remotes_ignored{0};  // good states whose remote had a non-finite axis
   };
 
   static bool decode(const LowState& in, TimePoint received, RobotState<N>& out, Context& c) {
     if (!decode_state<M>(in, received, out, c.check_crc)) return false;  // bad CRC or values: dropped, never used
+    if (!decode_remote(in.wireless_remote).finite()) c.remotes_ignored.fetch_add(1, std::memory_order_relaxed);
     if constexpr (std::is_same_v<Family, HgFamily>) {
       c.robot_mode_machine.store(in.mode_machine, std::memory_order_relaxed);
       c.have_mode_machine.store(true, std::memory_order_release);
@@ -221,6 +223,11 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
   // Commands not sent: before the first valid state, or (hg) before the robot's mode_machine was known.
   [[nodiscard]] std::uint64_t commands_withheld() const {
     return Base::template commands_skipped<0>() + this->commands_before_state();
+  }
+  // States whose wireless_remote had a NaN or infinite axis: used, but the gamepad kept its last
+  // reading (codec.hpp, decode_state).
+  [[nodiscard]] std::uint64_t remotes_ignored() const {
+    return this->codec_context().remotes_ignored.load(std::memory_order_relaxed);
   }
   [[nodiscard]] std::uint8_t robot_mode_machine() const {
     return this->codec_context().robot_mode_machine.load(std::memory_order_relaxed);

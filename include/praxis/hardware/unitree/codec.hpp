@@ -138,7 +138,7 @@ template <UnitreeModel M>
 
 // Decodes a valid LowState: CRC correct (unless `verify_crc` is false: Unitree's Python simulator
 // sends crc = 0) and every joint and IMU value (rpy included) finite. Returns false, leaving `out`
-// untouched, otherwise.
+// untouched, otherwise. A wireless_remote with a non-finite axis leaves `out.gamepad` as it was.
 template <UnitreeModel M>
 bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint received, RobotState<M::joint_count>& out,
                   bool verify_crc = true) {
@@ -180,7 +180,8 @@ bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint receiv
   out.imu.accelerometer = Vector3(imu.accelerometer[0], imu.accelerometer[1], imu.accelerometer[2]);
   out.projected_gravity = projected_gravity(out.imu.orientation);
   out.imu.rpy = Vector3(imu.rpy[0], imu.rpy[1], imu.rpy[2]);
-  out.gamepad = decode_remote(in.wireless_remote);
+  // A remote whose sticks are not numbers keeps its last reading; the joints and IMU still count.
+  if (const GamepadState pad = decode_remote(in.wireless_remote); pad.finite()) out.gamepad = pad;
   out.stamp = received;  // the robot's tick is not on our clock
   out.sequence = in.tick;
   return true;

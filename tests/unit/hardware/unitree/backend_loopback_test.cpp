@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstring>
 #include <limits>
 
 #include "praxis/hardware/backend.hpp"
@@ -54,11 +55,27 @@ TEST_CASE("loopback: the backend reads what a robot publishes and the robot gets
   CHECK(check.mode_machine_ok);  // echoed
   CHECK(decoded.q[0] == Approx(0.05));
 
+  // A correctly signed state whose remote reads NaN on lx: used, counted, the gamepad as it was.
+  CHECK(backend.remotes_ignored() == 0);
+  truth.q.setConstant(0.35);
+  truth.gamepad.lx = 0.5f;
+  u::encode_state<u::G1>(truth, {.tick = 10, .mode_machine = 6, .mode_pr = 0}, msg);
+  robot_states.write(msg);
+  REQUIRE(backend.read(s, {}));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(msg.wireless_remote + 4, &nan, 4);
+  msg.crc = u::message_crc(msg);
+  robot_states.write(msg);
+  REQUIRE(backend.read(s, {}));
+  CHECK(s.gamepad.lx == 0.5f);
+  CHECK(backend.remotes_ignored() == 1);
+  CHECK(backend.crc_errors() == 0);
+
   msg.motor_state[0].q = 5.0f;  // corrupted after signing
   robot_states.write(msg);
   CHECK(!backend.read(s, {}));
   CHECK(backend.crc_errors() == 1);
-  CHECK(s.q[0] == Approx(0.3));  // the bad frame changed nothing
+  CHECK(s.q[0] == Approx(0.35));  // the bad frame changed nothing
 }
 
 TEST_CASE("loopback: nothing is sent before a valid state; CRC-bad and non-finite states are not one",

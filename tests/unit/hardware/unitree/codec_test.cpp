@@ -234,6 +234,30 @@ TEST_CASE("wireless remote bits and axes follow the fact sheet", "[unitree][code
   CHECK(std::memcmp(r, again, 40) == 0);
 }
 
+TEST_CASE("a LowState whose remote has a NaN stick is used, and the gamepad keeps its last reading",
+          "[unitree][codec]") {
+  praxis::RobotState<29> s;
+  s.q.setConstant(0.25);
+  s.gamepad.ly = 0.5f;
+  s.gamepad.set(praxis::GamepadButton::A, true);
+  unitree_hg_msg_dds__LowState_ msg;
+  u::encode_state<G1>(s, {.tick = 1}, msg);
+  praxis::RobotState<29> out;
+  REQUIRE(u::decode_state<G1>(msg, {}, out));
+  CHECK(out.gamepad.ly == 0.5f);
+
+  // The next frame: joints moved, the remote's ly is NaN (CRC correct: it is what the robot sent).
+  s.q.setConstant(0.5);
+  u::encode_state<G1>(s, {.tick = 2}, msg);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(msg.wireless_remote + 20, &nan, 4);
+  msg.crc = u::message_crc(msg);
+  CHECK(u::decode_state<G1>(msg, {}, out));
+  CHECK(out.q[0] == Approx(0.5));           // the joints count
+  CHECK(out.gamepad.ly == 0.5f);            // the last reading, not NaN
+  CHECK(out.gamepad.pressed(praxis::GamepadButton::A));
+}
+
 TEST_CASE("G1 23-DOF keeps the 29-slot layout with unused waist and wrist slots", "[unitree][codec]") {
   using praxis::unitree::G1_23;
   STATIC_REQUIRE(G1_23::joints[13].name == "left_shoulder_pitch");  // slot 15
