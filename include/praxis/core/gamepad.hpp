@@ -6,7 +6,6 @@
 // deployment framework's Gamepad (R2.on_press, lx, ...), so controllers written for it compile.
 
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
 
 namespace praxis {
@@ -22,6 +21,11 @@ enum class GamepadButton : std::uint8_t {
 
 // What a backend reports: a button bit field and the analog axes, in [-1, 1] (l2 in [0, 1]); ly and
 // ry are positive with the stick pushed forward.
+// A stick or trigger reading that is a number: not NaN, not infinite.
+[[nodiscard]] constexpr bool finite_axis(float v) {
+  return v >= -std::numeric_limits<float>::max() && v <= std::numeric_limits<float>::max();
+}
+
 struct GamepadState {
   std::uint16_t buttons = 0;
   float lx = 0, ly = 0, rx = 0, ry = 0, l2 = 0;
@@ -29,11 +33,7 @@ struct GamepadState {
   // Every axis a number (no NaN, no infinity). A backend keeps its last reading instead of one that
   // is not: the rest of the frame (joints, IMU) may still be good.
   [[nodiscard]] constexpr bool finite() const {
-    constexpr float big = std::numeric_limits<float>::max();
-    for (const float v : {lx, ly, rx, ry, l2}) {
-      if (!(v >= -big && v <= big)) return false;
-    }
-    return true;
+    return finite_axis(lx) && finite_axis(ly) && finite_axis(rx) && finite_axis(ry) && finite_axis(l2);
   }
 
   [[nodiscard]] constexpr bool pressed(GamepadButton b) const { return (buttons & button_bit(b)) != 0; }
@@ -83,8 +83,7 @@ class Gamepad {
 
  private:
   static constexpr float axis(float v, float lowest) {
-    constexpr float big = std::numeric_limits<float>::max();
-    if (!(v >= -big && v <= big)) return 0.0f;  // NaN or infinite
+    if (!finite_axis(v)) return 0.0f;
     return v < lowest ? lowest : (v > 1.0f ? 1.0f : v);
   }
 };

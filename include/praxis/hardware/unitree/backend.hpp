@@ -82,8 +82,9 @@ struct UnitreeTopics {
   };
 
   static bool decode(const LowState& in, TimePoint received, RobotState<N>& out, Context& c) {
-    if (!decode_state<M>(in, received, out, c.check_crc)) return false;  // bad CRC or values: dropped, never used
-    if (!decode_remote(in.wireless_remote).finite()) c.remotes_ignored.fetch_add(1, std::memory_order_relaxed);
+    bool remote_ignored = false;
+    if (!decode_state<M>(in, received, out, c.check_crc, &remote_ignored)) return false;  // bad CRC or values: dropped, never used
+    if (remote_ignored) c.remotes_ignored.fetch_add(1, std::memory_order_relaxed);
     if constexpr (std::is_same_v<Family, HgFamily>) {
       c.robot_mode_machine.store(in.mode_machine, std::memory_order_relaxed);
       c.have_mode_machine.store(true, std::memory_order_release);

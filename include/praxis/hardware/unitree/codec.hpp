@@ -138,10 +138,11 @@ template <UnitreeModel M>
 
 // Decodes a valid LowState: CRC correct (unless `verify_crc` is false: Unitree's Python simulator
 // sends crc = 0) and every joint and IMU value (rpy included) finite. Returns false, leaving `out`
-// untouched, otherwise. A wireless_remote with a non-finite axis leaves `out.gamepad` as it was.
+// untouched, otherwise. A wireless_remote with a non-finite axis leaves `out.gamepad` as it was
+// (and sets `*remote_ignored`, when given).
 template <UnitreeModel M>
 bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint received, RobotState<M::joint_count>& out,
-                  bool verify_crc = true) {
+                  bool verify_crc = true, bool* remote_ignored = nullptr) {
   using W = Wire<M>;
   if (verify_crc && message_crc(in) != in.crc) return false;
   bool finite = true;
@@ -181,7 +182,10 @@ bool decode_state(const typename Wire<M>::Family::LowState& in, TimePoint receiv
   out.projected_gravity = projected_gravity(out.imu.orientation);
   out.imu.rpy = Vector3(imu.rpy[0], imu.rpy[1], imu.rpy[2]);
   // A remote whose sticks are not numbers keeps its last reading; the joints and IMU still count.
-  if (const GamepadState pad = decode_remote(in.wireless_remote); pad.finite()) out.gamepad = pad;
+  const GamepadState pad = decode_remote(in.wireless_remote);
+  const bool pad_finite = pad.finite();
+  if (pad_finite) out.gamepad = pad;
+  if (remote_ignored != nullptr) *remote_ignored = !pad_finite;
   out.stamp = received;  // the robot's tick is not on our clock
   out.sequence = in.tick;
   return true;
