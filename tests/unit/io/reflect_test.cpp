@@ -4,7 +4,6 @@
 
 #include <catch2/catch.hpp>
 
-
 #include <array>
 #include <chrono>
 #include <cmath>
