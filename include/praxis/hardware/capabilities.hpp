@@ -12,9 +12,15 @@
 //                                                control)
 //   static constexpr praxis::JointModeSet joint_modes   the joint modes the robot accepts (default:
 //                                                position and disabled)
+//   static constexpr praxis::SafeState safe_state       how control ends on this robot (default:
+//                                                joint damping; see SafeState)
+//   static constexpr bool has_remote             false when the robot's state carries no gamepad
+//                                                (default: true)
 
 #include <concepts>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "praxis/core/clock.hpp"
 #include "praxis/core/joint_command.hpp"
@@ -69,6 +75,50 @@ concept HasLifecycle = requires(B& b, Duration timeout) {
 
 template <class B>
 concept WakesOnState = requires(B& b, Wakeup* w) { b.set_wakeup(w); };
+
+// How every end of control (stop, fault, long stall, exception, signal, destructor) leaves the robot,
+// by who balances it and who owns its joints (ARCHITECTURE.md §5a, docs/safety.md).
+enum class SafeState : std::uint8_t {
+  // praxis commands every joint (Unitree low level, Booster joint access, Tienkung, the mock):
+  // kp 0 and the damping gain on every commanded joint, at the measured position.
+  joint_damping,
+  // The robot balances itself and lent praxis some joints (Fourier UserCmd, Unitree arm_sdk): the
+  // measured pose is held with the gains in force (never kp 0: those joints may carry the robot's
+  // weight) while release() asks the robot's own controller back and awaits its confirmation.
+  hand_back,
+  // praxis only asks for motions (Booster robot modes, Fourier locomotion): the vendor's safe mode
+  // request, delivered before anything queued.
+  mode_request,
+};
+
+[[nodiscard]] constexpr std::string_view to_string(SafeState s) {
+  switch (s) {
+    case SafeState::joint_damping: return "joint damping";
+    case SafeState::hand_back: return "hand back";
+    case SafeState::mode_request: return "mode request";
+  }
+  return "?";
+}
+
+template <class B>
+[[nodiscard]] constexpr SafeState safe_state_of() {
+  if constexpr (requires { B::safe_state; }) {
+    return B::safe_state;
+  } else {
+    return SafeState::joint_damping;
+  }
+}
+
+// Whether the robot's state carries a gamepad (RobotState::gamepad) that a gamepad-driven
+// configuration can rely on.
+template <class B>
+[[nodiscard]] constexpr bool has_remote_of() {
+  if constexpr (requires { B::has_remote; }) {
+    return B::has_remote;
+  } else {
+    return true;
+  }
+}
 
 template <class B>
 [[nodiscard]] constexpr JointModeSet joint_modes_of() {

@@ -70,6 +70,11 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   static constexpr Access access = A;
   static constexpr Capabilities capabilities =
       A == Access::locomotion ? Capabilities{.modes = true, .locomotion = true} : Capabilities{};
+  // The robot balances itself: control ends by holding the measured pose with the gains in force
+  // while release() asks for PdStand (never kp 0 on the legs), or, walking, by the FSM request.
+  static constexpr SafeState safe_state = A == Access::locomotion ? SafeState::mode_request : SafeState::hand_back;
+  // Aurora's state topics carry no remote.
+  static constexpr bool has_remote = false;
 
   // The robot: Aurora's domain on the interface that reaches it, topics prefixed when a serial is given.
   static BackendOptions robot(std::string interface, const std::string& robot_name = {}, const std::string& serial = {}) {

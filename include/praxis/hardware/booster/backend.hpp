@@ -78,6 +78,9 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       A == Access::robot_modes
           ? Capabilities{.modes = true, .locomotion = true, .get_up = true, .head = true, .kick = true, .leds = true}
           : Capabilities{};
+  // Robot modes: praxis owns no joint, control ends with the Damping request. Joint access (Custom):
+  // praxis owns every joint, control ends with joint damping, then release_mode.
+  static constexpr SafeState safe_state = A == Access::robot_modes ? SafeState::mode_request : SafeState::joint_damping;
 
   // The robot: domain 0 on the interface that reaches it.
   static BackendOptions robot(std::string interface) {

@@ -64,6 +64,7 @@ class ModalRobot {
   using model = M;
   static constexpr std::size_t N = M::joint_count;
   static constexpr Capabilities capabilities{.modes = true, .locomotion = true, .get_up = true, .head = true};
+  static constexpr SafeState safe_state = SafeState::mode_request;
 
   explicit ModalRobot(ModalOptions options = {}, TimePoint start = TimePoint{})
       : options_(options), physics_(options.physics, start), remote_{*this}, worker_(remote_, options.period), next_serve_(start) {

@@ -59,6 +59,10 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
 
  public:
   static constexpr StatusLayout layout = Layout;
+  // praxis commands every joint (the vendor's locomotion is stopped first): control ends with joint
+  // damping, and speed 0 for every joint that was in velocity mode. The status topics carry no remote.
+  static constexpr SafeState safe_state = SafeState::joint_damping;
+  static constexpr bool has_remote = false;
 
   // The robot: domain 0 (UNVERIFIED) on the interface that reaches it.
   static BackendOptions robot(std::string interface, std::uint32_t domain = 0) {

@@ -153,6 +153,9 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
 
  public:
   using Base::Base;
+  // The robot's locomotion keeps the legs and the balance: control ends by holding the arms and
+  // blending the weight back to 0 (release()), never by damping them under a walking robot.
+  static constexpr SafeState safe_state = SafeState::hand_back;
 
   // Waits for a valid state; the robot's motion service is left running on purpose.
   LifecycleResult acquire(Duration timeout) {
