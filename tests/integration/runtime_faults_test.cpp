@@ -101,7 +101,7 @@ bool is_damping(const praxis::JointCommand<N>& c, double kd) {
 
 }  // namespace
 
-TEST_CASE("a stalled control thread: the send thread sends damping, counts the stall, and resumes",
+TEST_CASE("a stalled control thread: the send thread holds the last command, then damps, counts the stall, and resumes",
           "[control][threads][faults]") {
   Mock mock({}, praxis::Clock::now());  // simulated time = the real clock
   Robot robot(mock, stand_then_ctrl);
@@ -110,6 +110,8 @@ TEST_CASE("a stalled control thread: the send thread sends damping, counts the s
   Controller controller(robot, options, probing(probe));
   const auto timeout = controller.command_timeout(controller.period());
   CHECK(timeout == 20ms);  // 5 periods of 2 ms would be 10 ms: the 20 ms floor
+  const auto stall_timeout = controller.stall_timeout(controller.period());
+  CHECK(stall_timeout == 100ms);  // the default
 
   praxis::TimePoint stall_begin{}, stall_end{};
   probe.on_calculate = [&](int resets, int calls) {
@@ -121,35 +123,80 @@ TEST_CASE("a stalled control thread: the send thread sends damping, counts the s
     }
     if (calls == 150) controller.request_stop();
   };
-  controller.run_for(20s);
+  const auto outcome = controller.run_for(20s);
   REQUIRE(stall_end > stall_begin);
+  // A robot praxis owns rides the stall out in damping and comes back: the run went on to its stop.
+  CHECK(outcome.end == praxis::RunEnd::normal);
+  CHECK(outcome.ok());
 
   CHECK(controller.command_stalls() >= 1);
+  CHECK(controller.held_sends() >= 1);
   CHECK(controller.stalled_sends() >= 1);
   const auto log = mock.command_log();
-  int damped = 0, resumed = 0;
+  int held = 0, damped = 0, resumed = 0;
+  // The newest command when the stall began was computed up to a period before stall_begin; 10 ms
+  // either side of each limit leaves the send thread's own lateness out of the count.
   for (const auto& entry : log) {
-    if (entry.time > stall_begin + timeout && entry.time < stall_end) {
-      // The newest command then was CTRL's (kp 60), computed before the stall began.
+    if (entry.time > stall_begin + timeout + 10ms && entry.time < stall_begin + stall_timeout - 10ms) {
+      // Held: CTRL's command as it was (kp 60), not damping.
+      INFO("sent " << praxis::to_seconds(entry.time - stall_begin) * 1e3 << " ms into the stall");
+      CHECK(entry.command.kp.maxCoeff() == k_ctrl_kp);
+      CHECK_FALSE(is_damping(entry.command, options.damping_kd));
+      ++held;
+    }
+    if (entry.time > stall_begin + stall_timeout + 10ms && entry.time < stall_end) {
       INFO("sent " << praxis::to_seconds(entry.time - stall_begin) * 1e3 << " ms into the stall");
       CHECK(is_damping(entry.command, options.damping_kd));
-      CHECK(entry.command.q[3] == Approx(Model::stand_pose[3]).margin(0.05));  // held where it stood
+      CHECK(entry.command.q[3] == Approx(Model::stand_pose[3]).margin(0.05));  // damped where it stood
       ++damped;
     }
     if (entry.time > stall_end && entry.command.kp.maxCoeff() == k_ctrl_kp) ++resumed;
   }
+  CHECK(held > 0);
   CHECK(damped > 0);
   CHECK(resumed > 0);  // fresh CTRL commands were sent again after the stall
 
   controller.flush();
   const auto events = controller.stall_events();
-  bool began = false, ended = false;
+  bool began = false, safe = false, ended = false;
   for (const auto& e : events) {
-    if (e.stalled && e.command_age > 0.005) began = true;
-    if (!e.stalled && began && e.damped_sends > 0) ended = true;
+    if (e.stalled && !e.safe && e.command_age > 0.005) began = true;
+    if (e.stalled && e.safe && began) safe = true;
+    if (!e.stalled && safe && e.damped_sends > 0 && e.held_sends > 0) ended = true;
   }
   CHECK(began);
+  CHECK(safe);
   CHECK(ended);
+}
+
+TEST_CASE("a short stall is held through: no damping frame reaches the robot",
+          "[control][threads][faults]") {
+  Mock mock({}, praxis::Clock::now());
+  Robot robot(mock, stand_then_ctrl);
+  Probe probe;
+  auto options = options_for(robot);
+  options.stall_timeout = 250ms;  // far beyond the 40 ms stall below, also on a loaded machine
+  Controller controller(robot, options, probing(probe));
+  probe.on_calculate = [&](int resets, int calls) {
+    if (resets != 2) return;
+    if (calls == 50) std::this_thread::sleep_for(40ms);  // twice the command timeout
+    if (calls == 150) controller.request_stop();
+  };
+  const auto outcome = controller.run_for(20s);
+  CHECK(outcome.ok());
+  CHECK(controller.command_stalls() >= 1);
+  CHECK(controller.held_sends() >= 1);
+  CHECK(controller.stalled_sends() == 0);
+  // Once in CTRL, every frame until the run's last was CTRL's (kp 60): the stall never went soft.
+  const auto log = mock.command_log();
+  bool in_ctrl = false;
+  int soft = 0;
+  for (std::size_t i = 0; i + 1 < log.size(); ++i) {
+    if (log[i].command.kp.maxCoeff() == k_ctrl_kp) in_ctrl = true;
+    if (in_ctrl && log[i].command.kp.maxCoeff() != k_ctrl_kp) ++soft;
+  }
+  CHECK(in_ctrl);
+  CHECK(soft == 0);
 }
 
 TEST_CASE("an exception in USER_CTRL's calculate() in CTRL reaches run()'s caller after damping",

@@ -39,13 +39,15 @@
 namespace praxis::control {
 
 // The send thread found the newest command older than RuntimeOptions::command_timeout (the control
-// thread stalled) and sends damping instead (`stalled`), or fresh commands came again (not stalled).
+// thread stalled) and holds it, then sends the safe state (`stalled`, `safe`), or fresh commands came again (not stalled).
 struct StallEvent {
   double time = 0.0;              // s since the runtime started
   std::uint64_t episode = 0;      // 1 for the first stall of the runtime's life
   bool stalled = false;
   double command_age = 0.0;       // s: age of the newest command when the event was seen
-  std::uint64_t damped_sends = 0;  // damping frames sent in this episode (when it ends)
+  std::uint64_t damped_sends = 0;  // safe-state frames sent in this episode (when it ends)
+  std::uint64_t held_sends = 0;    // frames that held the last command in this episode (when it ends)
+  bool safe = false;               // the stall outlasted stall_timeout: the robot gets its safe state
 };
 
 struct ReporterOptions {
@@ -213,10 +215,11 @@ class Reporter {
     const auto ms = [](double s) { return std::to_string(static_cast<long long>(s * 1e3)) + " ms"; };
     if (e.stalled) {
       return "t=" + std::to_string(e.time) + " s: control stalled (newest command " + ms(e.command_age) +
-             " old, stall " + std::to_string(e.episode) + "): sending damping";
+             " old, stall " + std::to_string(e.episode) + "): " +
+             (e.safe ? "past the stall timeout, sending the safe state" : "holding the last command");
     }
     return "t=" + std::to_string(e.time) + " s: control resumed after stall " + std::to_string(e.episode) + " (" +
-           std::to_string(e.damped_sends) + " damping frames sent)";
+           std::to_string(e.held_sends) + " hold frames, " + std::to_string(e.damped_sends) + " safe-state frames sent)";
   }
 
   void report_window() {

@@ -35,6 +35,7 @@
 #include "praxis/control/state_machine.hpp"
 #include "praxis/control/user_control_motion.hpp"
 #include "praxis/control/user_controller.hpp"
+#include "praxis/control/with_gamepad.hpp"
 #include "praxis/hardware/backend.hpp"
 #include "praxis/motion/collector.hpp"
 #include "praxis/motion/motions.hpp"
@@ -87,6 +88,11 @@ class RobotController
   static_assert(check_user_controller<Ctrl, N>(), "see the USER_CTRL message above");
   using UserNode = control::UserControlMotion<Model, Ctrl>;
   static_assert(control::check_joint_modes<B, Ctrl>(), "see the joint mode message above");
+  static_assert(has_remote_of<B>(),
+                "praxis::RobotController is driven by the gamepad in RobotState (R2 stands, A hands over to "
+                "USER_CTRL, L2+B damps), and this robot's state carries none (its backend declares has_remote = "
+                "false): it would never leave damping. Give it a gamepad of yours with praxis::WithGamepad "
+                "(control/with_gamepad.hpp), or drive the robot with praxis::MotionController.");
 
   explicit RobotController(B& backend, ControllerOptions options = {}, Ctrl ctrl = {})
       : Base(backend, options), options_(options) {

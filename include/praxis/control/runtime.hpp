@@ -13,13 +13,17 @@
 //                     still gets a cycle after `period` (which then sees it stale and damps).
 //
 // Around the loop the runtime runs the backend's lifecycle (acquire before the first command,
-// release after the last), ends every run with damping (and the damping mode for a robot with its
-// own modes), never loses a request_stop() (one that arrives before run() reached its loop ends
+// release after the last), ends every run in the robot's own safe state (the backend's SafeState:
+// joint damping where praxis owns every joint; a hold of the measured pose with the gains in force,
+// then the hand-back, on a robot that balances itself; the damping mode request where praxis only
+// asks for motions), returns how the run ended (RunOutcome), never loses a request_stop() (one that arrives before run() reached its loop ends
 // that run at once), and, off the control thread, runs the reporter (transitions, guard events,
 // robot status, compute-time statistics, stalls, the cycle CSV).
 //
-// On its own faults it fails safe: a command older than command_timeout is not re-sent, damping
-// is (a stalled control thread); an exception from user code or a hook on any thread stops every
+// On its own faults it fails safe: a command older than command_timeout is held (re-sent as it was),
+// and one older than stall_timeout is replaced by the safe state (a stalled control thread; see
+// control/stall_watchdog.hpp); on a robot that balances itself a fault or a long stall ends the run,
+// so that release() hands the robot back to its own controller; an exception from user code or a hook on any thread stops every
 // thread, damps, hands control back and is rethrown to run()'s caller; every run starts from empty
 // mailboxes and a reset graph (damping); the destructor stops a run on another thread and waits for
 // it, and damps after step()-driven use. docs/controller.md has the details.
@@ -34,6 +38,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -47,6 +52,8 @@
 #include <vector>
 
 #include "praxis/control/reporter.hpp"
+#include "praxis/control/run_outcome.hpp"
+#include "praxis/control/stall_watchdog.hpp"
 #include "praxis/core/clock.hpp"
 #include "praxis/core/cycle.hpp"
 #include "praxis/core/mailbox.hpp"
@@ -85,11 +92,16 @@ struct RuntimeOptions {
   std::size_t stats_every = 100;
   bool print = true;
   // Trigger::timer: a command older than this when the send thread would send it means the control
-  // thread stalled; the send thread then sends damping instead (see Runtime::command_stalls()).
-  // Unset = 5 control periods, at least one period plus four send periods and at least 20 ms (the age
-  // a command reaches in normal operation is up to about a period and a send period, plus
-  // scheduling noise).
+  // thread stalled; the send thread then holds it (sends it again as it was, targets and gains; see
+  // Runtime::command_stalls()). Unset = 5 control periods, at least one period plus four send
+  // periods and at least 20 ms (the age a command reaches in normal operation is up to about a
+  // period and a send period, plus scheduling noise).
   std::optional<Duration> command_timeout;
+  // Trigger::timer: a stall that outlasts this (the newest command's age) gets the robot's safe
+  // state instead of the hold: damping frames where praxis owns every joint (fresh commands are sent
+  // again when control resumes), the end of the run and the hand-back on a robot that balances
+  // itself. Unset = 100 ms, and never below command_timeout.
+  std::optional<Duration> stall_timeout;
   // Called first and last on each thread of run(): the place for CPU affinity and priorities. An
   // exception from either ends the run like one from the cycle.
   std::function<void(ThreadRole)> on_thread_start;
@@ -166,6 +178,7 @@ class Runtime {
   using Model = typename B::model;
   static constexpr std::size_t N = Model::joint_count;
   static constexpr Capabilities capabilities = capabilities_of<B>();
+  static constexpr SafeState k_safe_state = safe_state_of<B>();
 
   Runtime(B& backend, RuntimeOptions options) : backend_(backend), options_(std::move(options)) {
     graph_.template node<control::StateSource<N>>().input = &input_;
@@ -174,6 +187,8 @@ class Runtime {
     graph_.template node<motion::SafetyMonitor<N>>().options = options_.safety;
     graph_.template node<motion::FallDetector<N>>().options = options_.fall;
     graph_.template node<motion::DampingMotion<Model>>().kd = options_.damping_kd;
+    graph_.template node<motion::DampingMotion<Model>>().style = k_safe_state;
+    options_.collector.safe_state = k_safe_state;
     graph_.template node<Collector>().options = options_.collector;
   }
   Runtime(const Runtime&) = delete;
@@ -201,16 +216,27 @@ class Runtime {
 
   // Real time (see the header comment). Blocks until request_stop() or until the loop ran for
   // `duration` (counted from the loop's start: taking control and starting the reporter are not
-  // part of it). Every run starts afresh: empty mailboxes, the graph reset (so the selection starts in damping
-  // and a user's controller is re-entered, and reset, only through the normal path). An exception
-  // from user code or a hook on any thread stops all threads, sends damping, hands control back,
-  // and is rethrown here.
-  void run_for(Duration duration) { run_loop(duration); }
-  void run() { run_loop(std::nullopt); }
+  // part of it), and returns how the run ended: normally, or after a fault, a lost control or a long
+  // stall (the first of them, with its cause and joint), and whether the robot confirmed the
+  // hand-back. On a robot that balances itself (SafeState::hand_back) a fault or a long stall ends
+  // the run at once. Every run starts afresh: empty mailboxes, the graph reset (so the selection
+  // starts in damping and a user's controller is re-entered, and reset, only through the normal
+  // path). An exception from user code or a hook on any thread stops all threads, sends the safe
+  // state, hands control back, and is rethrown here.
+  RunOutcome run_for(Duration duration) { return run_loop(duration); }
+  RunOutcome run() { return run_loop(std::nullopt); }
   void request_stop() {
     stop_.store(true, std::memory_order_release);
     wakeup_.notify();
   }
+  // request_stop() for a signal handler (StopOnSignals, control/signals.hpp): two lock-free atomic
+  // stores and nothing else; the run sees the stop within a control period.
+  void request_stop_from_signal(int signal) noexcept {
+    signal_.store(signal, std::memory_order_relaxed);
+    stop_.store(true, std::memory_order_release);
+  }
+  // How the last run ended (also after one whose exception run() rethrew).
+  [[nodiscard]] const RunOutcome& outcome() const { return outcome_; }
 
   // ---- inspection (from the thread that calls step(), or after run() returned) ----
   [[nodiscard]] const motion::MotionSelection& selection() const {
@@ -233,9 +259,11 @@ class Runtime {
   // run(): control cycles skipped because the loop fell more than a period behind its deadlines.
   [[nodiscard]] std::uint64_t overruns() const { return overruns_.load(std::memory_order_relaxed); }
   // run() with Trigger::timer: how often the send thread found the newest command older than
-  // command_timeout (stall episodes), and how many damping frames it sent instead.
+  // command_timeout (stall episodes), how many frames it held the last command through them, and
+  // how many safe-state frames it sent once a stall outlasted stall_timeout.
   [[nodiscard]] std::uint64_t command_stalls() const { return command_stalls_.load(std::memory_order_relaxed); }
   [[nodiscard]] std::uint64_t stalled_sends() const { return stalled_sends_.load(std::memory_order_relaxed); }
+  [[nodiscard]] std::uint64_t held_sends() const { return held_sends_.load(std::memory_order_relaxed); }
   [[nodiscard]] const Graph& graph() const { return graph_; }
   template <class Node>
   [[nodiscard]] Node& node() {
@@ -243,6 +271,11 @@ class Runtime {
   }
   [[nodiscard]] const RuntimeOptions& runtime_options() const { return options_; }
   // The send thread's command age limit for a control period (see RuntimeOptions::command_timeout).
+  // The send thread's limit for holding the last command through a stall (RuntimeOptions::stall_timeout).
+  [[nodiscard]] Duration stall_timeout(Duration control_period) const {
+    const Duration t = options_.stall_timeout ? *options_.stall_timeout : Duration(std::chrono::milliseconds(100));
+    return std::max(t, command_timeout(control_period));
+  }
   [[nodiscard]] Duration command_timeout(Duration control_period) const {
     if (options_.command_timeout) return *options_.command_timeout;
     // A few ms of scheduling noise is normal on a kernel without real-time guarantees; damping frames
@@ -269,7 +302,7 @@ class Runtime {
     return reporter_ ? reporter_->last_stats() : control::ComputeStats{};
   }
   [[nodiscard]] std::uint64_t dropped_reports() const { return reporter_ ? reporter_->dropped() : 0; }
-  // What run() wrote last, after its loop: damping (see leave_damped); unset before a run ended.
+  // What run() wrote last, after its loop: the safe state (see leave_safe); unset before a run ended.
   [[nodiscard]] const std::optional<JointCommand<N>>& final_command() const { return final_command_; }
   // The outcome of taking control (backends with a lifecycle), once started.
   [[nodiscard]] const std::optional<LifecycleResult>& acquired() const { return acquired_; }
@@ -364,7 +397,40 @@ class Runtime {
     }
     if constexpr (PostsRequests<B>) {
       const auto& r = requests();
-      if (r.any) backend_.post(r);
+      if (r.any) {
+        posted_ = true;
+        backend_.post(r);
+      }
+    }
+  }
+
+  // The first fault of the run, from the selection's cause (control thread, no allocation). On a
+  // robot that balances itself the fault also ends the run: its own controller takes over.
+  void note_fault(const motion::MotionSelection& sel, double t) {
+    using C = motion::SelectionCause;
+    RunEnd end = RunEnd::normal;
+    switch (sel.cause) {
+      case C::stale_state:
+      case C::link_lost: end = RunEnd::control_lost; break;
+      case C::invalid_state:
+      case C::joint_fault:
+      case C::tilt:
+      case C::falling:
+      case C::command_guard: end = RunEnd::fault; break;
+      default: return;
+    }
+    if (!first_fault_.any()) {
+      first_fault_.end = end;
+      first_fault_.cause = sel.cause;
+      first_fault_.at = t;
+      const auto& safety_now = safety();
+      if (sel.cause == C::joint_fault && safety_now.faulted_joint < N) {
+        first_fault_.joint = safety_now.faulted_joint;
+        first_fault_.health = input_.state.health[safety_now.faulted_joint];
+      }
+    }
+    if constexpr (k_safe_state == SafeState::hand_back) {
+      if (running_.load(std::memory_order_relaxed)) request_stop();
     }
   }
 
@@ -376,6 +442,7 @@ class Runtime {
     if (sel.changed) {
       reporter_->push(control::TransitionEvent{t, cycle_count_ - 1, sel.previous, sel.current, sel.dispatching_to,
                                                sel.cause, sel.gain_ratio});
+      note_fault(sel, t);
     }
     const auto& g = report();
     if (g.fallback_to_damping || g.clamped_joints > 0 || g.unsupported_modes > 0) {
@@ -413,7 +480,7 @@ class Runtime {
     }
   }
 
-  void run_loop(std::optional<Duration> duration) {
+  RunOutcome run_loop(std::optional<Duration> duration) {
     if (running_.exchange(true, std::memory_order_acq_rel)) {
       throw std::logic_error("praxis: run() is already executing on another thread; one run at a time");
     }
@@ -429,14 +496,19 @@ class Runtime {
                                   std::to_string(to_seconds(*options_.command_timeout) * 1e3) + " ms");
     }
     const TimePoint start = Clock::now();
+    outcome_ = RunOutcome{};
+    outcome_.safe_state = k_safe_state;
     // A stop requested before this point (during start-up, or between runs) ends this run before
     // its first cycle: requests are never lost.
-    if (stop_.exchange(false, std::memory_order_acq_rel)) return;
+    if (stop_.exchange(false, std::memory_order_acq_rel)) {
+      outcome_.signal = signal_.exchange(0, std::memory_order_relaxed);
+      return outcome_;
+    }
     ensure_started(start);
     begin_run();
     if (stop_.exchange(false, std::memory_order_acq_rel)) {
       finish_run();
-      return;
+      return outcome_;
     }
     try {
       const Duration control_period = derived().period();
@@ -457,6 +529,7 @@ class Runtime {
       record_fault(std::current_exception());
     }
     finish_run();
+    return outcome_;
   }
 
   // A run starts from nothing the last one left: no state or command in the mailboxes, and the
@@ -466,28 +539,36 @@ class Runtime {
   // loaded parameters, the nodes' options, the StateSource's input; motions that are not selected
   // forget their progress by themselves.
   void begin_run() {
-    if (commanded_) leave_damped(input_.info.now);  // step()-driven use before this run
+    leave_safe(input_.info.now);  // step()-driven use before this run
     (void)states_.fetch();
     (void)measured_.fetch();
     (void)commands_.fetch();
     input_ = control::CycleInput<N>{};
     logged_status_ = {};
+    first_fault_ = {};
+    stall_ended_run_.store(false, std::memory_order_relaxed);
+    stall_age_ns_.store(0, std::memory_order_relaxed);
     graph_.reset();
   }
 
-  // The end of every run, also a failed one: damping, control handed back, the stop consumed, and
-  // the first fault (if any) rethrown to run()'s caller.
+  // The end of every run, also a failed one: the safe state, control handed back, the outcome
+  // written, the stop consumed, and the first exception (if any) rethrown to run()'s caller.
   void finish_run() {
     try {
-      leave_damped(Clock::now());
+      leave_safe(Clock::now());
     } catch (...) {
       record_fault(std::current_exception());
     }
     try {
-      release();
+      const auto handed = release();
+      outcome_.hand_back_ok = handed.ok;
+      if constexpr (HasLifecycle<B>) outcome_.hand_back = handed.message;
     } catch (...) {
+      outcome_.hand_back_ok = false;
+      outcome_.hand_back = "release() threw";
       record_fault(std::current_exception());
     }
+    write_outcome();
     stop_.store(false, std::memory_order_release);  // this run's stop is consumed; the next may run
     if (faulted_.load(std::memory_order_acquire)) {
       auto fault = std::exchange(fault_, nullptr);
@@ -496,9 +577,32 @@ class Runtime {
     }
   }
 
+  // The outcome from what the run recorded: the control thread's first fault, else a stall that
+  // ended it (send thread), else a normal end.
+  void write_outcome() {
+    outcome_.signal = signal_.exchange(0, std::memory_order_relaxed);
+    const auto& f = first_fault_;
+    if (f.any()) {
+      outcome_.end = f.end;
+      outcome_.at = f.at;
+      outcome_.joint = f.joint;
+      outcome_.cause = f.joint < N ? describe_joint_fault(Model::joints[f.joint].name, f.health)
+                                   : std::string(motion::to_string(f.cause));
+    } else if (stall_ended_run_.load(std::memory_order_acquire)) {
+      outcome_.end = RunEnd::stalled;
+      outcome_.at = to_seconds(Duration(stall_at_ns_.load(std::memory_order_relaxed)));
+      char what[96];
+      std::snprintf(what, sizeof what, "newest command %.0f ms old, stall timeout %.0f ms",
+                    static_cast<double>(stall_age_ns_.load(std::memory_order_relaxed)) / 1e6,
+                    to_seconds(stall_timeout(derived().period())) * 1e3);
+      outcome_.cause = what;
+    }
+    if (reporter_) reporter_->info(outcome_.summary());
+  }
+
   void finish_stepping() noexcept {
     try {
-      if (commanded_) leave_damped(input_.info.now);
+      leave_safe(input_.info.now);
     } catch (...) {  // a destructor reports nothing more: the backend itself failed
     }
     try {
@@ -514,25 +618,44 @@ class Runtime {
     request_stop();
   }
 
-  // The last word of a run: damping for the joints it commanded (nothing stays stiff on a target
-  // nobody updates any more) and the damping mode for a robot with its own modes.
-  void leave_damped(TimePoint now) {
-    if (!commanded_) return;
-    commanded_ = false;
-    JointCommand<N> last = actuated();
-    if (last.covers_any()) {
-      damp_covered(last, input_.state.q, options_.damping_kd);
-      backend_.write(last, now);
-      final_command_ = last;
+  // The last word of a run, by the robot's SafeState (ARCHITECTURE.md §5a):
+  //   joint damping   damping for the joints it commanded (nothing stays stiff on a target nobody
+  //                   updates any more);
+  //   hand back       the measured pose held with the gains in force (never kp 0 on joints that
+  //                   may carry the robot's weight); release() then asks the robot's controller back;
+  //   any             the damping mode for a robot with its own modes, whenever the run posted a
+  //                   request (whether or not it ever wrote a joint command).
+  void leave_safe(TimePoint now) {
+    if (commanded_) {
+      commanded_ = false;
+      JointCommand<N> last = actuated();
+      if (last.covers_any()) {
+        if constexpr (k_safe_state == SafeState::hand_back) {
+          hold_covered(last, input_.state.q, Model::default_kp, Model::default_kd);
+        } else {
+          damp_covered(last, input_.state.q, options_.damping_kd);
+        }
+        if (last.covers_any()) backend_.write(last, now);
+        final_command_ = last;
+        std::size_t covered = 0;
+        for (const auto m : last.mode) covered += m != JointMode::none ? 1 : 0;
+        outcome_.safe_state_sent = std::string(k_safe_state == SafeState::hand_back ? "hold of the measured pose"
+                                                                                     : "joint damping") +
+                                   " on " + std::to_string(covered) + " joints";
+      }
     }
     if constexpr (PostsRequests<B>) {
-      if (requests().any) {
+      if (posted_) {
+        posted_ = false;
         RobotRequests r = requests();
+        r.any = true;
         r.mode = RobotMode::damping;
         r.locomotion = {};
         r.head.active = false;
         r.kick.active = false;
         backend_.post(r);
+        if (!outcome_.safe_state_sent.empty()) outcome_.safe_state_sent += ", ";
+        outcome_.safe_state_sent += "damping mode requested";
       }
     }
   }
@@ -575,6 +698,7 @@ class Runtime {
 
   void run_timer(TimePoint end, Duration control_period) {
     const Duration timeout = command_timeout(control_period);
+    const Duration stall_after = stall_timeout(control_period);
     std::thread receive([&] {
       guarded(ThreadRole::receive, [&] {
         TimePoint next = Clock::now();
@@ -591,7 +715,7 @@ class Runtime {
     });
     std::thread send;
     try {
-      send = std::thread([&] { guarded(ThreadRole::send, [&] { send_loop(timeout); }); });
+      send = std::thread([&] { guarded(ThreadRole::send, [&] { send_loop(timeout, stall_after); }); });
     } catch (...) {
       stop_.store(true, std::memory_order_release);
       receive.join();
@@ -630,15 +754,19 @@ class Runtime {
     send.join();
   }
 
-  // Trigger::timer's send thread: the newest command every send period, or, when it is older than
-  // `timeout` (the control thread stalled: a blocked controller, a page fault storm, a debugger),
-  // damping on the joints it covered at the newest measured position. Fresh commands are sent again
-  // as soon as they come; what they are is the graph's business (its own safety rules).
-  void send_loop(Duration timeout) {
+  // Trigger::timer's send thread: the newest command every send period. When it is older than
+  // `timeout` (the control thread stalled: a blocked controller, a page fault storm, a debugger) it
+  // is held: sent again as it was, targets and gains, because a short stall is best ridden out on
+  // the targets the robot already has. Older than `stall_after`, the robot gets its safe state: on
+  // a robot praxis owns, damping on the joints the command covered at the newest measured position
+  // (fresh commands are sent again as soon as they come: what they are is the graph's business);
+  // on a robot that balances itself, a hold of the measured pose with the gains in force, and the
+  // run ends so that release() hands the robot back.
+  void send_loop(Duration timeout, Duration stall_after) {
     TimePoint next = Clock::now();
-    bool have_command = false, have_measured = false, stalled = false;
-    std::uint64_t damped_in_episode = 0;
-    JointCommand<N> damping;
+    bool have_command = false, have_measured = false;
+    control::StallWatchdog watchdog(timeout, stall_after);
+    JointCommand<N> safe;
     while (!stop_.load(std::memory_order_acquire)) {
       have_command = commands_.fetch() || have_command;
       have_measured = measured_.fetch() || have_measured;
@@ -646,26 +774,46 @@ class Runtime {
       if (have_command && commands_.value().command.covers_any()) {
         const auto& newest = commands_.value();
         const Duration age = now - newest.computed;
-        if (age <= timeout) {
-          if (stalled) {
-            stalled = false;
-            reporter_->push(control::StallEvent{to_seconds(now - start_time_),
-                                                command_stalls_.load(std::memory_order_relaxed), false,
-                                                to_seconds(age), damped_in_episode});
-          }
-          backend_.write(newest.command, now);
-        } else {
-          if (!stalled) {
-            stalled = true;
-            damped_in_episode = 0;
-            const auto episode = command_stalls_.fetch_add(1, std::memory_order_relaxed) + 1;
-            reporter_->push(control::StallEvent{to_seconds(now - start_time_), episode, true, to_seconds(age), 0});
-          }
-          damping = newest.command;
-          damp_covered(damping, have_measured ? measured_.value() : newest.command.q, options_.damping_kd);
-          backend_.write(damping, now);
-          ++damped_in_episode;
-          stalled_sends_.fetch_add(1, std::memory_order_relaxed);
+        const auto look = watchdog.look(age);
+        const double t = to_seconds(now - start_time_);
+        if (look.edge == control::StallWatchdog::Edge::ended) {
+          reporter_->push(control::StallEvent{t, watchdog.episodes(), false, to_seconds(age),
+                                              watchdog.safe_in_episode(), watchdog.held_in_episode(), false});
+        } else if (look.edge == control::StallWatchdog::Edge::began) {
+          command_stalls_.fetch_add(1, std::memory_order_relaxed);
+          reporter_->push(control::StallEvent{t, watchdog.episodes(), true, to_seconds(age), 0, 0, false});
+        }
+        switch (look.action) {
+          case control::StallWatchdog::Action::send: backend_.write(newest.command, now); break;
+          case control::StallWatchdog::Action::hold:
+            backend_.write(newest.command, now);
+            held_sends_.fetch_add(1, std::memory_order_relaxed);
+            break;
+          case control::StallWatchdog::Action::safe:
+            if (look.became_safe) {
+              reporter_->push(control::StallEvent{t, watchdog.episodes(), true, to_seconds(age), 0,
+                                                  watchdog.held_in_episode(), true});
+              safe = newest.command;
+              const JointVector<N>& q = have_measured ? measured_.value() : newest.command.q;
+              if constexpr (k_safe_state == SafeState::joint_damping) {
+                damp_covered(safe, q, options_.damping_kd);
+              } else {
+                hold_covered(safe, q, Model::default_kp, Model::default_kd);
+                // The robot balances itself: a control thread that stalled this long ends control.
+                stall_age_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(age).count(),
+                                    std::memory_order_relaxed);
+                stall_at_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(now - start_time_).count(),
+                                   std::memory_order_relaxed);
+                stall_ended_run_.store(true, std::memory_order_release);
+                request_stop();
+              }
+            } else if constexpr (k_safe_state == SafeState::joint_damping) {
+              // Damping follows the joints to where they are now.
+              if (have_measured) damp_covered(safe, measured_.value(), options_.damping_kd);
+            }
+            if (safe.covers_any()) backend_.write(safe, now);
+            stalled_sends_.fetch_add(1, std::memory_order_relaxed);
+            break;
         }
       }
       next += options_.send_period;
@@ -695,6 +843,15 @@ class Runtime {
   std::atomic<std::uint64_t> overruns_{0};
   std::atomic<std::uint64_t> command_stalls_{0};
   std::atomic<std::uint64_t> stalled_sends_{0};
+  std::atomic<std::uint64_t> held_sends_{0};
+  // A stall that ended the run (send thread; hand-back robots), read after the threads joined.
+  std::atomic<bool> stall_ended_run_{false};
+  std::atomic<std::int64_t> stall_age_ns_{0};
+  std::atomic<std::int64_t> stall_at_ns_{0};
+  std::atomic<int> signal_{0};  // the signal that stopped the run (request_stop_from_signal)
+  RunFault first_fault_{};  // control thread; read after the threads joined
+  RunOutcome outcome_{};
+  bool posted_ = false;  // a request was posted since the last safe state (leave_safe)
   std::atomic<bool> faulted_{false};
   std::exception_ptr fault_;  // written by the first faulting thread, read after the threads joined
   std::optional<LifecycleResult> acquired_;

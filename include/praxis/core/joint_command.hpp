@@ -114,4 +114,39 @@ void damp_covered(JointCommand<N>& cmd, const JointVector<N>& q_measured, double
   }
 }
 
+// A hold for joint j of a robot that balances itself (the hand-back safe state): the measured
+// position with the gains in force, never kp 0, because the joint may carry the robot's weight.
+// Where the command in force has no stiffness on it (kp 0, a velocity or torque joint), the
+// fallback gains. A joint whose position was never measured cannot be held: it is left to the
+// robot's own controller (mode none).
+template <std::size_t N>
+void hold_joint(JointCommand<N>& cmd, std::size_t j, double q_measured, double fallback_kp, double fallback_kd) {
+  const auto i = static_cast<Eigen::Index>(j);
+  if (!std::isfinite(q_measured)) {
+    cmd.mode[j] = JointMode::none;
+    return;
+  }
+  const bool stiff = cmd.mode[j] == JointMode::position && std::isfinite(cmd.kp[i]) && cmd.kp[i] > 0.0 &&
+                     std::isfinite(cmd.kd[i]);
+  if (!stiff) {
+    cmd.kp[i] = fallback_kp;
+    cmd.kd[i] = fallback_kd;
+  }
+  cmd.mode[j] = JointMode::position;
+  cmd.q[i] = q_measured;
+  cmd.dq[i] = 0.0;
+  cmd.tau_ff[i] = 0.0;
+}
+
+// The hold on every joint the command covers; the joints it leaves to the robot stay left.
+template <std::size_t N>
+void hold_covered(JointCommand<N>& cmd, const JointVector<N>& q_measured, const std::array<double, N>& fallback_kp,
+                  const std::array<double, N>& fallback_kd) {
+  for (std::size_t j = 0; j < N; ++j) {
+    if (cmd.mode[j] != JointMode::none) {
+      hold_joint(cmd, j, q_measured[static_cast<Eigen::Index>(j)], fallback_kp[j], fallback_kd[j]);
+    }
+  }
+}
+
 }  // namespace praxis

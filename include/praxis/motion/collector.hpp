@@ -28,6 +28,10 @@ struct CollectorOptions {
   double max_kd = 100.0;
   double max_target_rate = 10.0;  // rad/s: how fast a stiff joint's target may move
   double damping_kd = 2.0;        // the NaN fallback and joints in an unsupported mode
+  // How the NaN fallback and joints in an unsupported mode are made safe: damping, or on a robot
+  // that balances itself a hold of the measured pose with the gains in force (set by the runtime
+  // from the backend's SafeState).
+  SafeState safe_state = SafeState::joint_damping;
 };
 
 template <RobotModel M, JointModeSet Supported = k_basic_joint_modes>
@@ -74,7 +78,12 @@ struct MotorCommandsCollector {
     }
     if (!out.all_finite()) {
       report.fallback_to_damping = true;
-      detail::damped_at<N>(s.q, options.damping_kd, out);
+      if (options.safe_state == SafeState::hand_back) {
+        out = last;
+        hold_covered(out, s.q, M::default_kp, M::default_kd);
+      } else {
+        detail::damped_at<N>(s.q, options.damping_kd, out);
+      }
     }
     const bool rate_limit = have_last_;
     for (std::size_t j = 0; j < N; ++j) {
@@ -85,7 +94,13 @@ struct MotorCommandsCollector {
         // Defence in depth: a configuration that asks for such a mode does not compile, but a
         // user's node may still switch a joint at run time.
         ++report.unsupported_modes;
-        damp_joint(out, j, s.q[i], options.damping_kd);
+        if (options.safe_state == SafeState::hand_back) {
+          out.mode[j] = JointMode::position;
+          out.kp[i] = 0.0;  // no stiffness of its own: hold_joint takes the model's gains
+          hold_joint(out, j, s.q[i], M::default_kp[j], M::default_kd[j]);
+        } else {
+          damp_joint(out, j, s.q[i], options.damping_kd);
+        }
       }
       double q = std::clamp(out.q[i], spec.lower, spec.upper);
       const double dq = std::clamp(out.dq[i], -spec.velocity, spec.velocity);

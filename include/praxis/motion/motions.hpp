@@ -15,6 +15,7 @@
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/core/robot_state.hpp"
+#include "praxis/hardware/capabilities.hpp"
 #include "praxis/motion/motion_command.hpp"
 #include "praxis/motion/motion_type.hpp"
 #include "praxis/motion/ports.hpp"
@@ -132,17 +133,46 @@ struct SafetyMonitor {
 
 // DAMPING: no stiffness; kd holds the joints back where they are.
 template <RobotModel M>
+//
+// On a robot that balances itself (SafeState::hand_back, set by the runtime from the backend) the
+// safe motion is a hold instead: the pose measured when it was selected, with the gains in force
+// then (the model's default gains where none were), never kp 0 on joints that may carry the
+// robot's weight. Before any state arrived there is nothing to hold and nothing is commanded.
 struct DampingMotion {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "damping";
-  using inputs = ports<MotionSelectionPort, StatePort<N>>;
+  using inputs = ports<MotionSelectionPort, StatePort<N>, SafetyPort, previous<ActuatedCommandPort<N>>>;
   using outputs = ports<BodyCommandPort<MotionType::damping, N>, SafeExitPort<MotionType::damping>>;
   double kd = 2.0;
-  void cycle(const MotionSelection& sel, const RobotState<N>& s, JointCommand<N>& cmd, bool& safe) const {
+  SafeState style = SafeState::joint_damping;
+  void cycle(const MotionSelection& sel, const RobotState<N>& s, const SafetyStatus& safety,
+             const JointCommand<N>& in_force, JointCommand<N>& cmd, bool& safe) {
     safe = true;
-    if (sel.current != MotionType::damping) return;
-    detail::damped_at<N>(s.q, kd, cmd);
+    if (sel.current != MotionType::damping) {
+      holding_ = false;
+      return;
+    }
+    if (style != SafeState::hand_back) {
+      detail::damped_at<N>(s.q, kd, cmd);
+      return;
+    }
+    if (!holding_) {
+      if (safety.no_state || safety.invalid) {
+        cmd.mode.fill(JointMode::none);
+        return;
+      }
+      // Joints the command in force left to the robot (mode none) stay with it.
+      hold_ = in_force;
+      hold_covered(hold_, s.q, M::default_kp, M::default_kd);
+      holding_ = true;
+    }
+    cmd = hold_;
   }
+  void reset() { holding_ = false; }
+
+ private:
+  JointCommand<N> hold_{};
+  bool holding_ = false;
 };
 
 // STAND: hold the stand pose with the stand gains, both options (the model's stand_pose and

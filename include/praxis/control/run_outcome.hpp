@@ -1,0 +1,105 @@
+#pragma once
+// RunOutcome: how a run ended, returned by run() and run_for() (control/runtime.hpp), so that a
+// program can tell its user and exit non-zero on anything but a normal end:
+//
+//   auto outcome = controller.run();
+//   std::cout << outcome.summary() << "\n";
+//   return outcome.exit_code();
+//
+// A fault is the first one of the run (a later recovery through the gamepad does not erase it). The
+// hand-back is what the backend answered when control ended (for robots with a lifecycle), so a
+// run that ended normally still fails when the robot did not confirm it took control back.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "praxis/core/robot_state.hpp"
+#include "praxis/hardware/capabilities.hpp"
+#include "praxis/motion/motion_type.hpp"
+
+namespace praxis {
+
+enum class RunEnd : std::uint8_t {
+  normal,        // request_stop(), a signal or the duration ended it, and nothing went wrong
+  fault,         // a fault in the cycle (joint fault, tilt, NaN state or command, falling)
+  control_lost,  // the state went stale or the backend reported its link down
+  stalled,       // the control thread stalled longer than RuntimeOptions::stall_timeout
+};
+
+[[nodiscard]] constexpr std::string_view to_string(RunEnd e) {
+  switch (e) {
+    case RunEnd::normal: return "normal";
+    case RunEnd::fault: return "fault";
+    case RunEnd::control_lost: return "control lost";
+    case RunEnd::stalled: return "control stalled";
+  }
+  return "?";
+}
+
+// The first fault of a run, recorded on the control thread without allocating.
+struct RunFault {
+  RunEnd end = RunEnd::normal;
+  motion::SelectionCause cause = motion::SelectionCause::none;
+  double at = 0.0;                  // seconds since the controller started
+  std::size_t joint = SIZE_MAX;     // the faulted joint (joint faults)
+  JointHealth health{};             // what the joint reported
+  double stall_ms = 0.0;            // RunEnd::stalled: how old the newest command was
+  [[nodiscard]] bool any() const { return end != RunEnd::normal; }
+};
+
+struct RunOutcome {
+  RunEnd end = RunEnd::normal;
+  SafeState safe_state = SafeState::joint_damping;
+  std::string cause;        // "joint fault: left_knee (driver error 0x4)", "stale state", ...
+  double at = 0.0;          // seconds since the controller started, for a fault
+  std::size_t joint = SIZE_MAX;
+  int signal = 0;           // the signal that stopped the run (stop_on_signals), 0 if none
+  bool hand_back_ok = true;            // the robot confirmed it has control back (or nothing to hand back)
+  std::string hand_back;               // what the backend said when control ended
+  std::string safe_state_sent;         // what praxis sent last ("joint damping on 29 joints", ...)
+
+  [[nodiscard]] bool ok() const { return end == RunEnd::normal && hand_back_ok; }
+  [[nodiscard]] int exit_code() const { return ok() ? 0 : 1; }
+  [[nodiscard]] std::string summary() const {
+    std::string s = "run ended: " + std::string(to_string(end));
+    if (end != RunEnd::normal) {
+      char when[48];
+      std::snprintf(when, sizeof when, " at %.3f s", at);
+      s += " (" + cause + ")" + when;
+    }
+    if (signal != 0) s += ", stopped by signal " + std::to_string(signal);
+    s += "; safe state: " + std::string(to_string(safe_state));
+    if (!safe_state_sent.empty()) s += ", " + safe_state_sent;
+    if (!hand_back.empty()) s += "; hand-back: " + hand_back + (hand_back_ok ? "" : " (NOT confirmed)");
+    return s;
+  }
+};
+
+// "joint fault: left_knee_joint (offline, driver error 0x4)"
+[[nodiscard]] inline std::string describe_joint_fault(std::string_view joint_name, const JointHealth& h) {
+  std::string s = "joint fault: " + std::string(joint_name);
+  std::string what;
+  const auto add = [&](std::string_view w) {
+    if (!what.empty()) what += ", ";
+    what += w;
+  };
+  if (h.faults & k_joint_offline) add("offline");
+  if (h.faults & k_joint_over_range) add("over range");
+  if (h.faults & k_joint_driver_error) {
+    char code[40];
+    std::snprintf(code, sizeof code, "driver error 0x%x", static_cast<unsigned>(h.error_code));
+    add(code);
+  }
+  if (h.faults & k_joint_overheated) {
+    char t[40];
+    std::snprintf(t, sizeof t, "overheated, %.0f C", static_cast<double>(h.temperature));
+    add(t);
+  }
+  if (!what.empty()) s += " (" + what + ")";
+  return s;
+}
+
+}  // namespace praxis

@@ -1,0 +1,84 @@
+#pragma once
+// WithGamepad<B>: a backend whose robot reports no remote (Fourier Aurora, Walker Tienkung), with a
+// gamepad of the user's: every state read through it carries the newest GamepadState given to
+// set_gamepad() (a joystick reader, a keyboard, a test). Everything else is B's: the joints, the
+// requests, the status, the lifecycle, the safe state.
+//
+//   praxis::aurora::AuroraBackend<praxis::aurora::GR2> robot(options);
+//   praxis::WithGamepad pad(robot);
+//   praxis::RobotController<decltype(pad), MyController> controller(pad);
+//   ... on the joystick's thread: pad.set_gamepad(state);
+//
+// RobotController refuses a backend without a remote at compile time (nothing would ever leave
+// damping); this is the way to give it one. set_gamepad() is called from one thread, read() from
+// one (possibly another); neither blocks or allocates.
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/gamepad.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/mailbox.hpp"
+#include "praxis/core/robot_requests.hpp"
+#include "praxis/core/robot_state.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/core/wakeup.hpp"
+#include "praxis/hardware/backend.hpp"
+#include "praxis/hardware/capabilities.hpp"
+
+namespace praxis {
+
+template <Backend B>
+class WithGamepad {
+ public:
+  using model = typename B::model;
+  static constexpr std::size_t N = model::joint_count;
+  static constexpr Capabilities capabilities = capabilities_of<B>();
+  static constexpr JointModeSet joint_modes = joint_modes_of<B>();
+  static constexpr SafeState safe_state = safe_state_of<B>();
+  static constexpr bool has_remote = true;
+
+  explicit WithGamepad(B& backend) : backend_(backend) {}
+
+  void set_gamepad(const GamepadState& pad) { pads_.publish(pad); }
+
+  bool read(RobotState<N>& state, TimePoint now) {
+    (void)pads_.fetch();
+    if (!backend_.read(state, now)) return false;
+    state.gamepad = pads_.value();
+    return true;
+  }
+  void write(const JointCommand<N>& command, TimePoint now) { backend_.write(command, now); }
+
+  void post(const RobotRequests& r)
+    requires PostsRequests<B>
+  {
+    backend_.post(r);
+  }
+  bool read_status(RobotStatus& s)
+    requires ReportsStatus<B>
+  {
+    return backend_.read_status(s);
+  }
+  LifecycleResult acquire(Duration timeout)
+    requires HasLifecycle<B>
+  {
+    return backend_.acquire(timeout);
+  }
+  LifecycleResult release(Duration timeout)
+    requires HasLifecycle<B>
+  {
+    return backend_.release(timeout);
+  }
+  void set_wakeup(Wakeup* w)
+    requires WakesOnState<B>
+  {
+    backend_.set_wakeup(w);
+  }
+
+  [[nodiscard]] B& backend() { return backend_; }
+
+ private:
+  B& backend_;
+  LatestValue<GamepadState> pads_;
+};
+
+}  // namespace praxis
