@@ -5,17 +5,27 @@
 // not known), and per limb the three command topics:
 //
 //   rt/<limb>/cmd_ctrl  hybrid mode, applied as the motor PD law to the mock joints
-//   rt/<limb>/cmd_vel   velocity mode: a motor keeps its speed until it is sent speed 0, whatever
-//                       arrives on cmd_ctrl meanwhile (the fake ignores and counts those elements)
+//   rt/<limb>/cmd_vel   velocity mode: a motor keeps its speed until it is sent speed 0 (the
+//                       vendor's arm manual, 8.7.2). Whether a cmd_ctrl / cmd_pos releases a motor
+//                       latched at a nonzero speed is not documented: by default it does not (the
+//                       fake ignores and counts those elements), --ctrl-unlatches makes it.
+//                       After speed 0 the motor stays in velocity mode, holding still, until the
+//                       next cmd_ctrl / cmd_pos.
 //   rt/<limb>/cmd_pos   position servo (the model's gains towards pos); praxis never sends it
 //
 // A command sample naming a motor the model lacks, a motor of another limb, or a non-finite value
 // is refused whole and counted by reason. --fault makes a motor report an error code from a time
-// on; --silent-limb stops a limb's status from a time on. At exit it prints (and with --report
-// writes) what happened as JSON: counts per topic, the motors still turning, final_q.
+// on; --silent-limb stops a limb's status from a time on; --offline takes a motor off the bus for a
+// while: its status element reads error 33072 (the manual's "device offline") with speed 0 (with
+// the without_error layout, which cannot say so, its limb's status is not published), every
+// command element for it is dropped, and the motor keeps doing what it was last told (a motor
+// latched in velocity mode keeps turning). At exit it prints (and with --report writes) what
+// happened as JSON: counts per topic, the motors still turning or in velocity mode, what each
+// offline window saw, final_q.
 //
 //   praxis-fake-tienkung --robot pro --domain 0 --interface lo [--layout with_error]
-//                        [--fault 2.0:51:33072] [--silent-limb 2.0:arm] [--duration 10] [--report r.json]
+//                        [--fault 2.0:51:33072] [--silent-limb 2.0:arm] [--offline spin+0.3:12:1.0]
+//                        [--ctrl-unlatches] [--duration 10] [--report r.json]
 
 #include <CLI/CLI.hpp>
 
@@ -63,6 +73,8 @@ struct Settings {
   std::string layout = "with_error";
   std::vector<std::string> faults;  // "T:MOTOR_ID:CODE"
   std::vector<std::string> silent;  // "T:limb"
+  std::vector<std::string> offline;  // "WHEN:MOTOR_ID:SECONDS", WHEN = T or spin+T
+  bool ctrl_unlatches = false;
   double duration = 0.0;
   std::string report;
 };
@@ -76,6 +88,48 @@ struct Silence {
   double at = 0;
   tk::Limb limb = tk::Limb::leg;
 };
+
+// A motor off the bus from `at` seconds (after the fake's start, or after the motor was first sent a
+// nonzero speed) for `seconds`.
+struct Offline {
+  bool after_spin = false;
+  double at = 0;
+  std::uint16_t motor = 0;
+  double seconds = 0;
+  // What happened (seconds since the fake's start; NaN: not yet).
+  double from = std::nan(""), to = std::nan("");
+  bool turning_when_back = false;
+  double stopped_after_back = std::nan("");  // seconds after `to` when a speed 0 stopped it
+};
+
+template <tk::TienkungModel M>
+std::vector<Offline> parse_offline(const std::vector<std::string>& texts) {
+  std::vector<Offline> out;
+  for (const auto& text : texts) {
+    Offline o;
+    std::string rest = text;
+    if (rest.rfind("spin+", 0) == 0) {
+      o.after_spin = true;
+      rest = rest.substr(5);
+    }
+    long id = -1;
+    char c1 = 0, c2 = 0;
+    std::istringstream in(rest);
+    if (!(in >> o.at >> c1 >> id >> c2 >> o.seconds) || c1 != ':' || c2 != ':' || !(o.at >= 0) ||
+        !(o.seconds > 0) || id < 0 || id > 0xffff || !in.eof()) {
+      throw std::invalid_argument("--offline: expected WHEN:MOTOR_ID:SECONDS (WHEN seconds after the start, or "
+                                  "spin+S: S seconds after the motor was first sent a nonzero speed), got \"" +
+                                  text + "\"");
+    }
+    o.motor = static_cast<std::uint16_t>(id);
+    if (tk::joint_of_motor<M>(o.motor) == M::joint_count) {
+      throw std::invalid_argument("--offline: " + std::string(M::name) + " has no motor " + std::to_string(id) +
+                                  " (in \"" + text + "\")");
+    }
+    out.push_back(o);
+  }
+  return out;
+}
 
 template <tk::TienkungModel M>
 std::vector<Fault> parse_faults(const std::vector<std::string>& texts) {
@@ -141,6 +195,7 @@ struct TopicCounts {
   std::uint64_t stiff_samples = 0;          // cmd_ctrl: some element kp > 0
   bool last_all_kp_zero = false;
   std::uint64_t zero_speeds = 0;  // cmd_vel: speed-0 elements that stopped a turning motor
+  std::uint64_t dropped_offline = 0;  // elements for a motor that was off the bus
 };
 
 enum class Kind : std::uint8_t { ctrl, vel, pos };
@@ -154,7 +209,7 @@ class MotorBoard {
  public:
   static constexpr std::size_t N = M::joint_count;
 
-  MotorBoard() {
+  explicit MotorBoard(bool ctrl_unlatches) : ctrl_unlatches_(ctrl_unlatches) {
     command_.mode.fill(praxis::JointMode::disabled);  // motors unpowered until told otherwise
   }
 
@@ -170,12 +225,17 @@ class MotorBoard {
       const Element& e = elements[k];
       const std::size_t j = tk::joint_of_motor<M>(e.name);
       const auto i = static_cast<Eigen::Index>(j);
+      if (offline_[j]) {  // off the bus: it never hears this
+        ++c.dropped_offline;
+        continue;
+      }
       if constexpr (requires { e.kp; }) {  // cmd_ctrl
         stiff = stiff || e.kp > 0.0f;
-        if (turning_[j]) {
+        if (turning_[j] && !ctrl_unlatches_) {
           ++c.ignored_while_turning;
           continue;
         }
+        turning_[j] = false;
         command_.mode[j] = praxis::JointMode::position;
         command_.kp[i] = e.kp;
         command_.kd[i] = e.kd;
@@ -183,17 +243,22 @@ class MotorBoard {
         command_.dq[i] = e.spd;
         command_.tau_ff[i] = e.tor;
       } else if constexpr (requires { e.pos; }) {  // cmd_pos
-        if (turning_[j]) {
+        if (turning_[j] && !ctrl_unlatches_) {
           ++c.ignored_while_turning;
           continue;
         }
+        turning_[j] = false;
         command_.mode[j] = praxis::JointMode::position;
         command_.kp[i] = M::default_kp[j];
         command_.kd[i] = M::default_kd[j];
         command_.q[i] = e.pos;
         command_.dq[i] = command_.tau_ff[i] = 0.0;
       } else {  // cmd_vel
-        if (e.spd == 0.0f && turning_[j]) ++c.zero_speeds;
+        if (e.spd == 0.0f && turning_[j]) {
+          ++c.zero_speeds;
+          last_stop_[j] = praxis::Clock::now();
+        }
+        if (e.spd != 0.0f && first_spin_[j] == praxis::TimePoint{}) first_spin_[j] = praxis::Clock::now();
         turning_[j] = e.spd != 0.0f;
         command_.mode[j] = praxis::JointMode::velocity;
         command_.dq[i] = e.spd;
@@ -228,6 +293,31 @@ class MotorBoard {
   std::size_t max_turning() const {
     std::lock_guard lock(mutex_);
     return max_turning_;
+  }
+  // Motors whose last command was cmd_vel (turning, or holding speed 0 in velocity mode).
+  std::vector<std::uint16_t> velocity_mode_motors() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::uint16_t> out;
+    for (std::size_t j = 0; j < N; ++j) {
+      if (command_.mode[j] == praxis::JointMode::velocity) out.push_back(M::motor_ids[j]);
+    }
+    return out;
+  }
+  void set_offline(std::size_t j, bool off) {
+    std::lock_guard lock(mutex_);
+    offline_[j] = off;
+  }
+  bool turning(std::size_t j) const {
+    std::lock_guard lock(mutex_);
+    return turning_[j];
+  }
+  praxis::TimePoint first_spin(std::size_t j) const {
+    std::lock_guard lock(mutex_);
+    return first_spin_[j];
+  }
+  praxis::TimePoint last_stop(std::size_t j) const {
+    std::lock_guard lock(mutex_);
+    return last_stop_[j];
   }
 
  private:
@@ -266,8 +356,12 @@ class MotorBoard {
   }
 
   mutable std::mutex mutex_;
+  const bool ctrl_unlatches_;
   praxis::JointCommand<N> command_;
   std::array<bool, N> turning_{};
+  std::array<bool, N> offline_{};
+  std::array<praxis::TimePoint, N> first_spin_{};  // the first nonzero speed it heard
+  std::array<praxis::TimePoint, N> last_stop_{};   // the last speed 0 that stopped it
   std::size_t max_turning_ = 0;
   std::array<TopicCounts, tk::k_limb_kinds * k_kinds> counts_{};
 };
@@ -302,6 +396,7 @@ int run(const Settings& s) {
   using Wire = tk::StatusWire<L>;
   const auto faults = parse_faults<M>(s.faults);
   const auto silences = parse_silences<M>(s.silent);
+  auto offline = parse_offline<M>(s.offline);
 
   praxis::dds::Participant participant({s.domain, s.interface});
   const tk::TopicNames topics;
@@ -309,7 +404,7 @@ int run(const Settings& s) {
   const praxis::dds::TopicQos qos{.reliable = true, .depth = 10};
   const auto status_type = praxis::dds::with_type_name(Wire::descriptor(), types.motor_status);
 
-  MotorBoard<M> board;
+  MotorBoard<M> board(s.ctrl_unlatches);
   using CtrlSub = praxis::dds::DecodingSubscriber<tk::CmdMotorCtrlWire, Nothing, Intake<M, tk::CmdMotorCtrlWire>>;
   using VelSub =
       praxis::dds::DecodingSubscriber<tk::CmdSetMotorSpeedWire, Nothing, Intake<M, tk::CmdSetMotorSpeedWire>>;
@@ -367,6 +462,29 @@ int run(const Settings& s) {
     const auto now = praxis::Clock::now();
     const double t = praxis::to_seconds(now - t0);
     if (s.duration > 0 && t > s.duration) break;
+    // Motors going off the bus and coming back.
+    std::array<bool, N> off{};
+    for (Offline& o : offline) {
+      const std::size_t j = tk::joint_of_motor<M>(o.motor);
+      double start = o.at;
+      if (o.after_spin) {
+        const auto spin = board.first_spin(j);
+        start = spin == praxis::TimePoint{} ? std::nan("") : praxis::to_seconds(spin - t0) + o.at;
+      }
+      const bool now_off = t >= start && t < start + o.seconds;
+      if (now_off && std::isnan(o.from)) {
+        o.from = t;
+        board.set_offline(j, true);
+      } else if (!now_off && !std::isnan(o.from) && std::isnan(o.to)) {
+        o.to = t;
+        o.turning_when_back = board.turning(j);
+        board.set_offline(j, false);
+      }
+      if (!std::isnan(o.to) && std::isnan(o.stopped_after_back) && o.turning_when_back && !board.turning(j)) {
+        o.stopped_after_back = praxis::to_seconds(board.last_stop(j) - t0) - o.to;
+      }
+      off[j] = off[j] || now_off;
+    }
     robot.write(board.command(), now);
     robot.read(state, now);
     const bool slow_tick = ticks++ % 2 == 0;  // 500 Hz: every limb but the legs, and the IMU
@@ -377,6 +495,12 @@ int run(const Settings& s) {
       const bool silent = std::any_of(silences.begin(), silences.end(),
                                       [&](const Silence& x) { return x.limb == limb.limb && t >= x.at; });
       if (silent) continue;
+      if constexpr (L == tk::StatusLayout::without_error) {
+        // This layout cannot say "offline": a limb with a motor off the bus is not published.
+        bool limb_off = false;
+        for (std::size_t n = 0; n < limb.count; ++n) limb_off = limb_off || off[limb.first + n];
+        if (limb_off) continue;
+      }
       typename Wire::Message msg{};
       stamp(msg.header, empty_frame);
       for (std::size_t n = 0; n < limb.count; ++n) {
@@ -392,6 +516,11 @@ int run(const Settings& s) {
         if constexpr (L != tk::StatusLayout::without_error) {
           for (const Fault& f : faults) {
             if (f.motor == e.name && t >= f.at) e.error = f.code;  // the latest one in force wins
+          }
+          if (off[j]) {  // nothing measured: no speed, the manual's "device offline"
+            e.speed = 0.0f;
+            e.current = 0.0f;
+            e.error = static_cast<std::uint32_t>(tk::MotorError::offline);
           }
         }
         if constexpr (L == tk::StatusLayout::with_voltage) e.voltage = 48.0f;
@@ -444,6 +573,7 @@ int run(const Settings& s) {
         j["last_all_kp_zero"] = c.last_all_kp_zero;
       }
       if (kind == Kind::vel) j["zero_speeds"] = c.zero_speeds;
+      j["dropped_offline"] = c.dropped_offline;
       return j;
     };
     limbs[std::string(tk::to_string(l))] = {{"status_topic", names.status},
@@ -454,6 +584,16 @@ int run(const Settings& s) {
   }
   report["turning_at_exit"] = board.turning_motors();
   report["max_turning"] = board.max_turning();
+  report["velocity_mode_at_exit"] = board.velocity_mode_motors();
+  auto& windows = report["offline"] = nlohmann::json::array();
+  const auto number_or_null = [](double x) { return std::isnan(x) ? nlohmann::json() : nlohmann::json(x); };
+  for (const Offline& o : offline) {
+    windows.push_back({{"motor", o.motor},
+                       {"from", number_or_null(o.from)},
+                       {"to", number_or_null(o.to)},
+                       {"turning_when_back", o.turning_when_back},
+                       {"stopped_after_back", number_or_null(o.stopped_after_back)}});
+  }
   auto& injected = report["faults"] = nlohmann::json::array();
   for (const Fault& f : faults) injected.push_back({{"t", f.at}, {"motor", f.motor}, {"code", f.code}});
   auto& silenced = report["silent_limbs"] = nlohmann::json::array();
@@ -490,6 +630,12 @@ int main(int argc, char** argv) {
                  "from T seconds on, motor MOTOR_ID reports error CODE (33072 offline, 1 over-temperature, ...): "
                  "T:MOTOR_ID:CODE");
   app.add_option("--silent-limb", s.silent, "from T seconds on, rt/LIMB/status is not published: T:LIMB");
+  app.add_option("--offline", s.offline,
+                 "motor MOTOR_ID off the bus for SECONDS (status error 33072, commands to it dropped, it keeps its "
+                 "last command), from WHEN: seconds after the start, or spin+S, S seconds after it was first sent a "
+                 "nonzero speed: WHEN:MOTOR_ID:SECONDS");
+  app.add_flag("--ctrl-unlatches", s.ctrl_unlatches,
+               "a cmd_ctrl / cmd_pos releases a motor latched in velocity mode (undocumented; by default it does not)");
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
   app.add_option("--report", s.report, "write what happened as JSON to this file at exit");
   CLI11_PARSE(app, argc, argv);

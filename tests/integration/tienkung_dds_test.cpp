@@ -252,6 +252,122 @@ TEST_CASE("tienkung over DDS: a joint in velocity mode keeps turning until the b
   CHECK(report["limbs"]["head"]["cmd_ctrl"]["received"] == 0);  // mode none: no hybrid command at all
 }
 
+// The vendor's velocity latch (the fake's default: a cmd_ctrl does not release a motor turning in
+// velocity mode): damping replacing a velocity command reaches the motor only if its speed 0
+// arrived first, in the same write.
+TEST_CASE("tienkung over DDS: damping replacing velocity mode finds the motor already sent speed 0",
+          "[tienkung][dds][two-process][velocity]") {
+  FakeTienkung fake("pro");
+  constexpr std::size_t N = tk::Pro::joint_count;
+  constexpr std::size_t left_elbow = 16;
+  static_assert(tk::Pro::motor_ids[left_elbow] == 14);
+  tk::TienkungBackend<tk::Pro> robot(Rig<tk::Pro>::backend_options());
+  const auto acquired = robot.acquire(10s);
+  INFO("acquire: " << acquired.message);
+  REQUIRE(acquired.ok);
+
+  praxis::RobotState<N> state;
+  praxis::JointCommand<N> turn;
+  turn.mode.fill(praxis::JointMode::none);
+  turn.mode[left_elbow] = praxis::JointMode::velocity;
+  turn.dq[left_elbow] = -0.5;
+  for (int k = 0; k < 50; ++k) {
+    robot.read(state, praxis::Clock::now());
+    robot.write(turn, praxis::Clock::now());
+    std::this_thread::sleep_for(2ms);
+  }
+  praxis::JointCommand<N> damping;
+  praxis::damp_covered(damping, state.q, 2.0);
+  const auto until = praxis::Clock::now() + 5s;
+  while (robot.turning_joints() > 0 && praxis::Clock::now() < until) {
+    robot.read(state, praxis::Clock::now());
+    robot.write(damping, praxis::Clock::now());
+    std::this_thread::sleep_for(2ms);
+  }
+  CHECK(robot.turning_joints() == 0);
+  CHECK(robot.stops_confirmed() == 1);
+  for (int k = 0; k < 50; ++k) {  // damping goes on a little
+    robot.read(state, praxis::Clock::now());
+    robot.write(damping, praxis::Clock::now());
+    std::this_thread::sleep_for(2ms);
+  }
+  CHECK(robot.release(1s).ok);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  const auto& arm = report["limbs"]["arm"];
+  CHECK(arm["cmd_vel"]["zero_speeds"] == 1);
+  CHECK(arm["cmd_ctrl"]["ignored_while_turning"] == 0);  // no damping reached a latched motor
+  CHECK(arm["cmd_ctrl"]["kp_zero_samples"].get<int>() >= 50);
+  CHECK(report["velocity_mode_at_exit"].empty());
+  CHECK(report["turning_at_exit"].empty());
+}
+
+// A motor off the bus when its speed 0 leaves never hears it; it comes back still latched. The
+// backend keeps sending speed 0 until the status shows it stopped, online and error-free.
+TEST_CASE("tienkung over DDS: a velocity joint stopped while its motor is offline is stopped when it comes back",
+          "[tienkung][dds][two-process][velocity][errors]") {
+  // Motor 14 (left elbow) goes off the bus 0.3 s after it is first sent a speed, for 1 s.
+  FakeTienkung fake("pro", {"--offline", "spin+0.3:14:1.0"});
+  constexpr std::size_t N = tk::Pro::joint_count;
+  constexpr std::size_t left_elbow = 16;
+  tk::TienkungBackend<tk::Pro> robot(Rig<tk::Pro>::backend_options());
+  const auto acquired = robot.acquire(10s);
+  INFO("acquire: " << acquired.message);
+  REQUIRE(acquired.ok);
+
+  praxis::RobotState<N> state;
+  praxis::JointCommand<N> turn;
+  turn.mode.fill(praxis::JointMode::none);
+  turn.mode[left_elbow] = praxis::JointMode::velocity;
+  turn.dq[left_elbow] = -0.5;
+  const auto offline = [&] { return (state.health[left_elbow].faults & praxis::k_joint_offline) != 0; };
+  auto until = praxis::Clock::now() + 5s;
+  while (!offline() && praxis::Clock::now() < until) {
+    robot.read(state, praxis::Clock::now());
+    robot.write(turn, praxis::Clock::now());
+    std::this_thread::sleep_for(2ms);
+  }
+  REQUIRE(offline());
+
+  // Damping while it is offline: the stop stays pending.
+  praxis::JointCommand<N> damping;
+  praxis::damp_covered(damping, state.q, 2.0);
+  for (int k = 0; k < 100; ++k) {
+    robot.read(state, praxis::Clock::now());
+    robot.write(damping, praxis::Clock::now());
+    std::this_thread::sleep_for(2ms);
+  }
+  const bool still_offline = offline();
+  CHECK(robot.turning_joints() == 1);
+  // Until it is back and stopped.
+  until = praxis::Clock::now() + 8s;
+  while (robot.turning_joints() > 0 && praxis::Clock::now() < until) {
+    robot.read(state, praxis::Clock::now());
+    robot.write(damping, praxis::Clock::now());
+    std::this_thread::sleep_for(2ms);
+  }
+  CHECK(robot.turning_joints() == 0);
+  CHECK_FALSE(offline());
+  CHECK(std::abs(state.dq[left_elbow]) < 0.05);
+  CHECK(robot.release(1s).ok);
+
+  const auto report = fake.stop();
+  INFO(report.dump());
+  REQUIRE(report["offline"].size() == 1);
+  const auto& window = report["offline"][0];
+  REQUIRE(window["to"].is_number());
+  if (still_offline) {
+    // The damping above all fell into the window: the motor came back turning, and the stop that
+    // reached it was one sent after it came back.
+    CHECK(window["turning_when_back"] == true);
+    REQUIRE(window["stopped_after_back"].is_number());
+    CHECK(window["stopped_after_back"].get<double>() >= 0.0);
+  }
+  CHECK(report["limbs"]["arm"]["cmd_vel"]["dropped_offline"].get<int>() > 0);
+  CHECK(report["turning_at_exit"].empty());
+  CHECK(report["velocity_mode_at_exit"].empty());
+}
+
 TEST_CASE("tienkung over DDS: a leg motor reporting 33072 (offline) sends the controller to damping",
           "[tienkung][dds][two-process][errors]") {
   // The fault comes 3 s after the fake's start: well after taking control, even on a loaded machine.

@@ -8,10 +8,12 @@
 //     nothing to switch on the robot (only one program may publish a limb's command topics, and
 //     which one does is settled by the remote and the services started on the robot, fact sheet
 //     B.6: stop the vendor's locomotion first).
-//   - velocity mode keeps a motor turning until it receives speed 0. The backend sends that speed 0
-//     whenever a joint leaves velocity mode (the runtime's damping replacing the command after a
-//     fault, a command that stops covering it, disabled), in release() and in its destructor
-//     (stop_turning_joints()).
+//   - velocity mode keeps a motor turning until it receives speed 0. When a joint leaves velocity
+//     mode (the runtime's damping replacing the command after a fault, a command that stops
+//     covering it, disabled) the backend sends speed 0 on every write - before the limb's cmd_ctrl -
+//     until the limb's status shows the motor stopped, online and error-free (velocity_stops.hpp);
+//     only then is the joint counted stopped. release() and the destructor keep stopping until
+//     that is confirmed or their timeout passes, and say which joints were not (confirm_stops()).
 //   - arm zeroing (rt/arm/cmd_set_zero) exists only as ArmZeroing (arm_zeroing.hpp), which cannot
 //     be made while the backend is in control; while one exists the backend cannot be taken into
 //     control and write() sends nothing.
@@ -26,6 +28,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -39,6 +42,7 @@
 #include "praxis/hardware/tienkung/codec.hpp"
 #include "praxis/hardware/tienkung/models.hpp"
 #include "praxis/hardware/tienkung/topics.hpp"
+#include "praxis/hardware/tienkung/velocity_stops.hpp"
 #include "praxis/transport/dds.hpp"
 
 namespace praxis::tienkung {
@@ -72,7 +76,15 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   }
 
   using Base::Base;
-  ~TienkungBackend() { stop_turning_joints(); }
+  // Stops what still turns, waiting up to options().stop_timeout for the statuses to confirm it; a
+  // joint not confirmed is named on stderr (a destructor has no one else to tell).
+  ~TienkungBackend() {
+    if (this->codec_context().stops.not_stopped() == 0) return;
+    const std::size_t left = confirm_stops(this->options().stop_timeout);
+    if (left > 0) {
+      std::fprintf(stderr, "praxis tienkung: %s\n", unconfirmed_report(this->options().stop_timeout).c_str());
+    }
+  }
   TienkungBackend(const TienkungBackend&) = delete;
   TienkungBackend& operator=(const TienkungBackend&) = delete;
 
@@ -90,27 +102,53 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
     return withheld_.load(std::memory_order_relaxed);
   }
 
-  // Sends speed 0 on cmd_vel to every joint still turning in velocity mode, and nothing else.
-  // Returns how many joints it stopped. Called by release() and the destructor; call it yourself
-  // when you stop writing for another reason. Not concurrently with write().
+  // Sends speed 0 on cmd_vel, once, to every joint in velocity mode or whose stop is not yet
+  // confirmed, and nothing else; returns how many joints that is. It does not wait: keep calling
+  // it (or write()) until turning_joints() is 0, or call confirm_stops(). Not concurrently with
+  // write().
   std::size_t stop_turning_joints() noexcept {
-    const auto& turning = this->codec_context().turning;
-    std::size_t n = 0;
-    for (const bool t : turning) n += t ? 1 : 0;
+    const std::size_t n = turning_joints();
     if (n == 0) return 0;
-    // A command covering no joint sends no cmd_ctrl, and speed 0 to every turning joint.
+    // A command covering no joint sends no cmd_ctrl, and speed 0 to every joint not stopped.
     Base::write(none_, Clock::now());
     return n;
   }
 
-  // Joints last sent a nonzero speed (writer side; for tests and reports).
-  [[nodiscard]] std::size_t turning_joints() const {
-    std::size_t n = 0;
-    for (const bool t : this->codec_context().turning) n += t ? 1 : 0;
-    return n;
+  // Sends speed 0 every 2 ms and reads the statuses until every joint that was in velocity mode is
+  // confirmed stopped or `timeout` passed; returns how many are not confirmed. Off the control
+  // loop (release(), the destructor, or yours after the loop stopped): it reads and writes itself.
+  std::size_t confirm_stops(Duration timeout) {
+    const auto deadline = Clock::now() + timeout;
+    RobotState<N> scratch{};
+    for (;;) {
+      this->read(scratch, Clock::now());  // the statuses are the evidence
+      if (stop_turning_joints() == 0) return 0;
+      if (Clock::now() >= deadline) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    this->read(scratch, Clock::now());
+    if (stop_turning_joints() == 0) return 0;  // the last statuses confirmed them
+    return turning_joints();
   }
-  [[nodiscard]] std::uint64_t zero_speeds_sent() const {
-    return this->codec_context().zero_speeds_sent.load(std::memory_order_relaxed);
+
+  // Joints in velocity mode or whose stop the statuses have not confirmed yet (for tests and
+  // reports; counted stopped only once confirmed).
+  [[nodiscard]] std::size_t turning_joints() const { return this->codec_context().stops.not_stopped(); }
+  // Speed-0 elements sent (every write repeats them until confirmed), and stops confirmed.
+  [[nodiscard]] std::uint64_t zero_speeds_sent() const { return this->codec_context().stops.zeros_sent(); }
+  [[nodiscard]] std::uint64_t stops_confirmed() const { return this->codec_context().stops.stops_confirmed(); }
+  // "speed 0 not confirmed within 500 ms for: left_elbow (motor 14, status: error 33072)", or "".
+  [[nodiscard]] std::string unconfirmed_report(Duration waited) const {
+    std::string names;
+    const auto& stops = this->codec_context().stops;
+    for (std::size_t j = 0; j < N; ++j) {
+      if (stops.phase(j) == SpeedPhase::idle) continue;
+      names += (names.empty() ? "" : ", ") + std::string(M::joints[j].name) + " (motor " +
+               std::to_string(M::motor_ids[j]) + ")";
+    }
+    if (names.empty()) return {};
+    return "speed 0 not confirmed by the status within " + std::to_string(to_ms(waited)) +
+           " ms (moving, offline, faulted or silent) for: " + names;
   }
 
   // ---- lifecycle ----
@@ -172,16 +210,23 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
                 std::string(to_string(Layout)) + "); commands on rt/<limb>/cmd_ctrl and cmd_vel"};
   }
 
-  LifecycleResult release(Duration) {
+  // Stops every joint still in velocity mode (speed 0 until the statuses confirm it, within
+  // `timeout`), then stops sending. Fails, naming the joints, when a stop is not confirmed: such a
+  // motor may turn on (or again, when it comes back online).
+  LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
-    const std::size_t stopped = stop_turning_joints();
-    lifecycle_.store(LifecycleStage::released);
+    const std::size_t stopping = turning_joints();
+    const std::size_t left = stopping > 0 ? confirm_stops(timeout) : 0;
+    const std::string unconfirmed = left > 0 ? unconfirmed_report(timeout) : std::string();
+    lifecycle_.store(left > 0 ? LifecycleStage::failed : LifecycleStage::released);
     auto control = detail::Holder::control;
     holder_.compare_exchange_strong(control, detail::Holder::nobody);  // an ArmZeroing's claim stays
+    if (left > 0) return {false, LifecycleStage::failed, "stopped sending commands; " + unconfirmed};
     return {true, LifecycleStage::released,
             "stopped sending commands" +
-                (stopped > 0 ? "; speed 0 sent to " + std::to_string(stopped) + " joints in velocity mode"
-                             : std::string())};
+                (stopping > 0 ? "; speed 0 sent to " + std::to_string(stopping) +
+                                    " joints in velocity mode, confirmed stopped by their status"
+                              : std::string())};
   }
 
   bool read_status(RobotStatus& out) {

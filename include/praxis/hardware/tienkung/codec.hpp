@@ -8,8 +8,8 @@
 //   decode_limb_status<M, Limb>              LimbStatus -> the limb's q, dq, tau and health
 // and rt/imu/status (Imu): imu_from_wire, decode_imu.
 // Send, per limb: encode_limb_ctrl (cmd_ctrl, the hybrid mode: position, torque and disabled
-// joints) and encode_limb_speed (cmd_vel: velocity joints, and speed 0 for joints leaving velocity
-// mode), with CtrlToWire / SpeedToWire lending the sample storage.
+// joints) and encode_limb_speed (cmd_vel: velocity joints, and speed 0 for joints that left velocity
+// mode until their status confirms them stopped), with CtrlToWire / SpeedToWire lending the sample storage.
 //
 // The MotorStatus layout (StatusLayout) is fixed per backend. Robots of different generations send
 // different layouts under the same DDS type name (fact sheet B.7), so a wrong choice is not a type
@@ -50,6 +50,7 @@
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/robot_state.hpp"
 #include "praxis/hardware/tienkung/models.hpp"
+#include "praxis/hardware/tienkung/velocity_stops.hpp"
 #include "praxis/transport/dds_sequence.hpp"
 
 namespace praxis::tienkung {
@@ -349,27 +350,25 @@ bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out,
   return true;
 }
 
-// The velocity-mode message of limb L. A motor in velocity mode keeps turning until it receives
-// speed 0 on cmd_vel, whatever else it is sent: `turning` remembers (writer side) which joints were
-// last sent a nonzero speed, and every such joint no longer in velocity mode - damping took over,
-// the command stopped covering it (none), it was disabled - is sent speed 0 here, once. A command
-// covering no joint at all therefore stops every turning joint (the backend's stop). False when
-// there is nothing to send.
+// The velocity-mode message of limb L: its joints in velocity mode with their speed, and speed 0
+// for every joint that left velocity mode (damping took over, the command stopped covering it, it
+// was disabled) until the limb's status confirms it stopped (velocity_stops.hpp: a motor keeps
+// turning until speed 0 reaches it, and one sent while the motor was offline is lost). A command
+// covering no joint at all therefore keeps stopping every joint not yet confirmed (the backend's
+// stop). `wall` is Clock::now(). False when there is nothing to send.
 template <TienkungModel M, Limb L>
-bool encode_limb_speed(const JointCommand<M::joint_count>& c, std::array<bool, M::joint_count>& turning,
+bool encode_limb_speed(const JointCommand<M::joint_count>& c, VelocityStops<M::joint_count>& stops, TimePoint wall,
                        LimbSpeed& out) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
   static_assert(has_limb<M>(L), "encode_limb_speed: the model has no such limb");
   out.cmds.size = 0;
   for (std::size_t j = limb->first; j < limb->first + limb->count; ++j) {
     float speed = 0.0f;
-    if (c.mode[j] == JointMode::velocity) {
-      speed = static_cast<float>(c.dq[static_cast<Eigen::Index>(j)]);
-    } else if (!turning[j]) {
+    if (!stops.next(j, c.mode[j] == JointMode::velocity, static_cast<float>(c.dq[static_cast<Eigen::Index>(j)]), wall,
+                    speed)) {
       continue;
     }
     out.cmds[out.cmds.size++] = SetMotorSpeedWire{M::motor_ids[j], speed, limb->velocity_current_limit};
-    turning[j] = speed != 0.0f;
   }
   if (out.cmds.size == 0) return false;
   out.stamp = ros_now();

@@ -8,9 +8,12 @@
 // other topics are merged in as they arrive; a limb whose status has been silent for longer than
 // `limb_timeout` when a leg status arrives has its joints reported offline, and an IMU silent for
 // longer than `imu_timeout` makes the state invalid (both make the runtime damp).
-// Commands: per limb, rt/<limb>/cmd_ctrl (CmdMotorCtrl), rt/<limb>/cmd_vel (CmdSetMotorSpeed) and,
+// Commands: per limb, rt/<limb>/cmd_vel (CmdSetMotorSpeed), rt/<limb>/cmd_ctrl (CmdMotorCtrl) and,
 // with BackendOptions::position_command = servo, rt/<limb>/cmd_pos (CmdSetMotorPosition),
-// each sent only when the command has something for it (codec.hpp).
+// each sent only when the command has something for it (codec.hpp). A write sends them in that
+// order: a limb's cmd_vel leaves before its cmd_ctrl and cmd_pos, so a joint leaving velocity mode
+// gets its speed 0 before the command that replaces it (a motor latched in velocity mode is not
+// released by a cmd_ctrl; the damping that follows a speed 0 then reaches a motor that took it).
 //
 // Topic names (B.3, B.7: ROS 2 topic /arm/status is DDS topic rt/arm/status) and DDS type names
 // (bodyctrl_msgs::msg::dds_::<Type>_, the rmw mapping) are options with those defaults. The QoS
@@ -80,6 +83,13 @@ struct BackendOptions {
   // JointMode::position on cmd_ctrl (hybrid, praxis' gains) or on cmd_pos (the motor's servo).
   PositionCommand position_command = PositionCommand::hybrid;
   ServoLimits servo{};
+  // A joint that left velocity mode is sent speed 0 on every write until its status reads
+  // |speed| < stopped_speed (rad/s), online and error-free for stop_confirm_time, after a speed 0
+  // that left while it read online (velocity_stops.hpp). release() waits for that up to its
+  // timeout, the destructor up to stop_timeout.
+  float stopped_speed = 0.05f;
+  Duration stop_confirm_time = std::chrono::milliseconds(20);
+  Duration stop_timeout = std::chrono::milliseconds(500);
   // ArmZeroing (arm_zeroing.hpp): refused while the backend wrote a command this recently, and how
   // long it waits for the body service to subscribe rt/arm/cmd_set_zero.
   Duration zeroing_quiet_period = std::chrono::seconds(1);
@@ -100,22 +110,27 @@ struct TienkungTopics {
 
   struct Context {
     explicit Context(const Options& o)
-        : limb_timeout(o.limb_timeout), imu_timeout(o.imu_timeout), position(o.position_command), servo(o.servo) {}
+        : limb_timeout(o.limb_timeout),
+          imu_timeout(o.imu_timeout),
+          position(o.position_command),
+          servo(o.servo),
+          stops(StopRule{o.stopped_speed, o.stop_confirm_time, o.limb_timeout}) {}
     Duration limb_timeout;
     Duration imu_timeout;
     PositionCommand position;
     ServoLimits servo;
     // Reader side: when each state topic last delivered a valid sample (limbs, then the IMU).
     std::array<TimePoint, k_limbs + 1> last_seen{};
-    // Writer side: joints last sent a nonzero speed on cmd_vel (see encode_limb_speed).
-    std::array<bool, N> turning{};
-    std::atomic<std::uint64_t> zero_speeds_sent{0};  // speed-0 elements sent to stop a turning joint
+    // Velocity mode's stops: the statuses observed on the reader side, each joint's phase on the
+    // writer side (velocity_stops.hpp).
+    VelocityStops<N> stops;
   };
 
   template <std::size_t I>
   static bool decode_limb(const LimbStatus& in, TimePoint received, RobotState<N>& out, Context& c) {
     if (!decode_limb_status<M, M::limbs[I].limb>(in, out)) return false;
     c.last_seen[I] = received;
+    for (const MotorReading& m : in.motors.view()) c.stops.observe(joint_of_motor<M>(m.name), m.speed, m.error, received);
     if constexpr (I == 0) mark_silent_limbs(received, out, c);
     return true;
   }
@@ -135,15 +150,8 @@ struct TienkungTopics {
   }
   template <std::size_t I>
   static bool encode_speed(const JointCommand<N>& command, TimePoint, Context& c, LimbSpeed& out) {
-    constexpr LimbSpec limb = M::limbs[I];
-    std::array<bool, N> was = c.turning;
-    if (!encode_limb_speed<M, limb.limb>(command, c.turning, out)) return false;
-    std::uint64_t zeros = 0;
-    for (std::size_t j = limb.first; j < limb.first + limb.count; ++j) {
-      zeros += was[j] && command.mode[j] != JointMode::velocity ? 1 : 0;
-    }
-    c.zero_speeds_sent.fetch_add(zeros, std::memory_order_relaxed);
-    return true;
+    // The statuses' arrival times are Clock's; the cycle's `now` may be a simulated clock.
+    return encode_limb_speed<M, M::limbs[I].limb>(command, c.stops, Clock::now(), out);
   }
 
   static auto state_topics(const Options& o) {
@@ -160,18 +168,19 @@ struct TienkungTopics {
   }
 
   static auto command_topics(const Options& o) {
-    auto hybrid_and_speed = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return std::tuple_cat(std::tuple{ctrl_topic<I>(o), speed_topic<I>(o)}...);
+    // A limb's cmd_vel before its cmd_ctrl: DdsBackend::write() sends in table order.
+    auto speed_and_hybrid = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return std::tuple_cat(std::tuple{speed_topic<I>(o), ctrl_topic<I>(o)}...);
     }(std::make_index_sequence<k_limbs>{});
     auto servo = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::tuple{position_topic<I>(o)...};
     }(std::make_index_sequence<k_limbs>{});
-    return std::tuple_cat(std::move(hybrid_and_speed), std::move(servo));
+    return std::tuple_cat(std::move(speed_and_hybrid), std::move(servo));
   }
 
   // Command-table indices of limb I's topics (cmd_pos after all the others).
-  static constexpr std::size_t ctrl_topic_index(std::size_t limb_index) { return 2 * limb_index; }
-  static constexpr std::size_t speed_topic_index(std::size_t limb_index) { return 2 * limb_index + 1; }
+  static constexpr std::size_t speed_topic_index(std::size_t limb_index) { return 2 * limb_index; }
+  static constexpr std::size_t ctrl_topic_index(std::size_t limb_index) { return 2 * limb_index + 1; }
   static constexpr std::size_t position_topic_index(std::size_t limb_index) { return 2 * k_limbs + limb_index; }
 
  private:

@@ -5,14 +5,18 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -50,15 +54,19 @@ static_assert(praxis::WakesOnState<DdsLite>);
 static_assert(praxis::joint_modes_of<LoopPro>().contains(JointMode::velocity));
 constexpr std::size_t P = Pro::joint_count;
 
-// A limb status of model M: joint j at q = base + 0.01 j, the given motors with an error code.
+// A limb status of model M: joint j at q = base + 0.01 j, the given motors with an error code or
+// a speed (others still).
 template <class M>
-tk::LimbStatus status_of(Limb limb, double base, const std::map<std::uint16_t, std::uint32_t>& errors = {}) {
+tk::LimbStatus status_of(Limb limb, double base, const std::map<std::uint16_t, std::uint32_t>& errors = {},
+                         const std::map<std::uint16_t, float>& speeds = {}) {
   const tk::LimbSpec& spec = *tk::find_limb<M>(limb);
   tk::LimbStatus s;
   for (std::size_t j = spec.first; j < spec.first + spec.count; ++j) {
     const std::uint16_t id = M::motor_ids[j];
     const auto e = errors.find(id);
-    s.motors[s.motors.size++] = {id, static_cast<float>(base + 0.01 * static_cast<double>(j)), 0.0f, 1.0f, 35.0f,
+    const auto v = speeds.find(id);
+    s.motors[s.motors.size++] = {id, static_cast<float>(base + 0.01 * static_cast<double>(j)),
+                                 v == speeds.end() ? 0.0f : v->second, 1.0f, 35.0f,
                                  e == errors.end() ? 0u : e->second, 0.0f};
   }
   return s;
@@ -78,12 +86,13 @@ struct LoopRobot {
         arm_ctrl(bus, "rt/arm/cmd_ctrl"),
         leg_vel(bus, "rt/leg/cmd_vel"),
         arm_vel(bus, "rt/arm/cmd_vel") {}
-  void all(double base, const std::map<std::uint16_t, std::uint32_t>& errors = {}) {
-    arm.write(status_of<Pro>(Limb::arm, base, errors));
-    waist.write(status_of<Pro>(Limb::waist, base, errors));
-    head.write(status_of<Pro>(Limb::head, base, errors));
+  void all(double base, const std::map<std::uint16_t, std::uint32_t>& errors = {},
+           const std::map<std::uint16_t, float>& speeds = {}) {
+    arm.write(status_of<Pro>(Limb::arm, base, errors, speeds));
+    waist.write(status_of<Pro>(Limb::waist, base, errors, speeds));
+    head.write(status_of<Pro>(Limb::head, base, errors, speeds));
     imu.write(level_imu());
-    leg.write(status_of<Pro>(Limb::leg, base, errors));
+    leg.write(status_of<Pro>(Limb::leg, base, errors, speeds));
   }
   praxis::transport::LoopbackPublisher<tk::LimbStatus> leg, arm, waist, head;
   praxis::transport::LoopbackPublisher<tk::ImuReading> imu;
@@ -235,6 +244,36 @@ TEST_CASE("tienkung backend: each limb's topics get only that limb's joints", "[
   CHECK(robot.commands_skipped<LoopPro::vendor::ctrl_topic_index(0)>() == 1);  // the legs' topic declined
 }
 
+// The robot's statuses every 2 ms from a thread of their own (what a robot does while release() or
+// the destructor waits), the given motors with a speed or an error.
+struct StatusFeeder {
+  StatusFeeder(LoopRobot& robot, std::map<std::uint16_t, std::uint32_t> errors = {},
+               std::map<std::uint16_t, float> speeds = {})
+      : thread([&robot, errors = std::move(errors), speeds = std::move(speeds), this] {
+          while (!stop.load()) {
+            robot.all(0.0, errors, speeds);
+            std::this_thread::sleep_for(2ms);
+          }
+        }) {}
+  ~StatusFeeder() {
+    stop = true;
+    thread.join();
+  }
+  std::atomic<bool> stop{false};
+  std::thread thread;
+};
+
+// The statuses are fresh for as long as a loaded machine may take between two lines of a test.
+tk::BackendOptions patient_options() {
+  tk::BackendOptions o;
+  o.limb_timeout = 10s;
+  o.link_timeout = 10s;
+  o.imu_timeout = 10s;
+  o.stop_confirm_time = 4ms;
+  o.stop_timeout = 100ms;
+  return o;
+}
+
 TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, release() and the destructor",
           "[tienkung][backend][velocity]") {
   praxis::transport::LoopbackBus bus;
@@ -246,7 +285,7 @@ TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, r
   spin.mode[14] = JointMode::velocity;  // motor 12
   spin.dq[14] = 0.5;
   {
-    LoopPro robot(bus, tk::BackendOptions{});
+    LoopPro robot(bus, patient_options());
     pro.all(0.0);
     REQUIRE(robot.read(s, praxis::Clock::now()));
 
@@ -259,7 +298,8 @@ TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, r
     CHECK(robot.turning_joints() == 1);
 
     // The runtime's damping replaces the command: cmd_ctrl holds the joint with kd, and cmd_vel
-    // gets speed 0 (the motor would otherwise keep turning).
+    // gets speed 0 (the motor would otherwise keep turning) - on every write, until a status that
+    // arrived after it shows the motor still for stop_confirm_time.
     praxis::JointCommand<P> damping;
     praxis::damp_covered(damping, s.q, 2.0);
     robot.write(damping, praxis::Clock::now());
@@ -272,19 +312,36 @@ TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, r
     CHECK(ctrl.message.cmds[1].kp == 0.0f);
     CHECK(ctrl.message.cmds[1].kd == 2.0f);
     CHECK(robot.zero_speeds_sent() == 1);
-    CHECK(robot.turning_joints() == 0);
+    CHECK(robot.turning_joints() == 1);  // sent, not yet confirmed
     robot.write(damping, praxis::Clock::now());
-    CHECK_FALSE(pro.arm_vel.fetch(vel));  // once
+    REQUIRE(pro.arm_vel.fetch(vel));  // again
+    CHECK(vel.message.cmds[0].spd == 0.0f);
+    const auto confirm_by = praxis::Clock::now() + 5s;
+    while (robot.turning_joints() > 0 && praxis::Clock::now() < confirm_by) {
+      std::this_thread::sleep_for(2ms);
+      pro.all(0.0);
+      robot.read(s, praxis::Clock::now());
+      robot.write(damping, praxis::Clock::now());
+    }
+    CHECK(robot.turning_joints() == 0);
+    CHECK(robot.stops_confirmed() == 1);
+    (void)pro.arm_vel.fetch(vel);
+    robot.write(damping, praxis::Clock::now());
+    CHECK_FALSE(pro.arm_vel.fetch(vel));  // confirmed: no more speed 0
     REQUIRE(pro.arm_ctrl.fetch(ctrl));    // while damping goes on
 
-    // release() stops a turning joint.
+    // release() stops a turning joint and waits for its status to confirm it.
     pro.all(0.0);
     REQUIRE(robot.acquire(100ms).ok);
     robot.write(spin, praxis::Clock::now());
     REQUIRE(pro.arm_vel.fetch(vel));
-    const auto released = robot.release(100ms);
-    CHECK(released.ok);
-    CHECK(released.message.find("speed 0 sent to 1 joint") != std::string::npos);
+    {
+      StatusFeeder feeder(pro);
+      const auto released = robot.release(5s);
+      CHECK(released.ok);
+      CHECK_THAT(released.message, Catch::Contains("speed 0 sent to 1 joint") && Catch::Contains("confirmed"));
+    }
+    CHECK(robot.turning_joints() == 0);
     REQUIRE(pro.arm_vel.fetch(vel));
     CHECK(vel.message.cmds[0].name == 12);
     CHECK(vel.message.cmds[0].spd == 0.0f);
@@ -294,6 +351,156 @@ TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, r
     robot.write(spin, praxis::Clock::now());
     REQUIRE(pro.arm_vel.fetch(vel));
     CHECK(vel.message.cmds[0].spd == 0.5f);
+  }
+  REQUIRE(pro.arm_vel.fetch(vel));
+  CHECK(vel.message.cmds[0].name == 12);
+  CHECK(vel.message.cmds[0].spd == 0.0f);
+}
+
+// A loopback transport that records the order in which the backend's publishers write.
+struct RecordingBus : praxis::transport::LoopbackBus {
+  std::vector<std::string> sent;
+  std::ptrdiff_t position(const std::string& topic) const {
+    const auto it = std::find(sent.begin(), sent.end(), topic);
+    return it == sent.end() ? -1 : it - sent.begin();
+  }
+};
+template <class T>
+class RecordingPublisher {
+ public:
+  template <class Descriptor, class Qos>
+  RecordingPublisher(RecordingBus& bus, std::string_view topic, Descriptor, Qos)
+      : bus_(&bus), topic_(topic), inner_(bus, topic) {}
+  bool write(const T& message) {
+    bus_->sent.push_back(topic_);
+    return inner_.write(message);
+  }
+
+ private:
+  RecordingBus* bus_;
+  std::string topic_;
+  praxis::transport::LoopbackPublisher<T> inner_;
+};
+struct RecordingTransport {
+  using Context = RecordingBus;
+  template <class T>
+  using Publisher = RecordingPublisher<T>;
+  template <class T>
+  using Subscriber = praxis::transport::LoopbackSubscriber<T>;
+};
+using RecordedPro = tk::TienkungBackend<Pro, StatusLayout::with_error, RecordingTransport>;
+
+TEST_CASE("tienkung backend: in one write a limb's speed 0 leaves before its cmd_ctrl",
+          "[tienkung][backend][velocity][order]") {
+  // A motor latched in velocity mode keeps turning until speed 0 reaches it: the damping on
+  // cmd_ctrl that replaces a velocity command must find the motor already told to stop.
+  RecordingBus bus;
+  RecordedPro robot(bus, patient_options());
+  LoopRobot pro(bus);
+  praxis::RobotState<P> s;
+  pro.all(0.0);
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  auto spin = none_command();
+  spin.mode[14] = spin.mode[3] = JointMode::velocity;  // motor 12 (arm), motor 54 (leg)
+  spin.dq[14] = 0.5;
+  spin.dq[3] = -0.5;
+  robot.write(spin, praxis::Clock::now());
+
+  praxis::JointCommand<P> damping;
+  praxis::damp_covered(damping, s.q, 2.0);
+  for (int k = 0; k < 3; ++k) {  // the first speed 0, and its repeats until confirmed
+    INFO("write " << k);
+    bus.sent.clear();
+    robot.write(damping, praxis::Clock::now());
+    for (const char* limb : {"leg", "arm"}) {
+      INFO(limb);
+      const auto vel = bus.position("rt/" + std::string(limb) + "/cmd_vel");
+      const auto ctrl = bus.position("rt/" + std::string(limb) + "/cmd_ctrl");
+      REQUIRE(vel >= 0);
+      REQUIRE(ctrl >= 0);
+      CHECK(vel < ctrl);
+    }
+    CHECK(bus.position("rt/waist/cmd_vel") == -1);  // nothing to stop there
+  }
+}
+
+TEST_CASE("tienkung backend: an offline motor keeps its pending stop, and gets it first when it comes back",
+          "[tienkung][backend][velocity][faults]") {
+  RecordingBus bus;
+  tk::BackendOptions options = patient_options();
+  LoopRobot pro(bus);
+  praxis::transport::Stamped<tk::LimbSpeed> vel{};
+  praxis::RobotState<P> s;
+  auto spin = none_command();
+  spin.mode[14] = JointMode::velocity;  // motor 12, left_shoulder_roll
+  spin.dq[14] = 0.5;
+  praxis::JointCommand<P> damping;
+  const auto write_damping = [&](RecordedPro& robot) {
+    bus.sent.clear();
+    robot.write(damping, praxis::Clock::now());
+  };
+  {
+    RecordedPro robot(bus, options);
+    pro.all(0.0);
+    REQUIRE(robot.acquire(1s).ok);
+    praxis::damp_covered(damping, s.q, 2.0);
+    robot.write(spin, praxis::Clock::now());
+    REQUIRE(pro.arm_vel.fetch(vel));
+    CHECK(vel.message.cmds[0].spd == 0.5f);
+
+    // Motor 12 drops off the bus (33072, speed 0: nothing measured) and the command becomes
+    // damping: its speed 0 goes out, is lost, and goes out again on every write.
+    for (int k = 0; k < 20; ++k) {
+      pro.all(0.0, {{12, 33072}});
+      robot.read(s, praxis::Clock::now());
+      write_damping(robot);
+      REQUIRE(pro.arm_vel.fetch(vel));
+      REQUIRE(vel.message.cmds.size == 1);
+      CHECK(vel.message.cmds[0].name == 12);
+      CHECK(vel.message.cmds[0].spd == 0.0f);
+      std::this_thread::sleep_for(1ms);
+    }
+    CHECK(robot.turning_joints() == 1);  // not counted stopped
+    CHECK(robot.stops_confirmed() == 0);
+    CHECK(robot.zero_speeds_sent() >= 20);
+
+    // release() while it is offline: the stop is not confirmed, and release says which joint.
+    praxis::LifecycleResult released;
+    {
+      StatusFeeder offline(pro, {{12, 33072}});
+      released = robot.release(50ms);
+    }
+    CHECK_FALSE(released.ok);
+    CHECK_THAT(released.message, Catch::Contains("left_shoulder_roll (motor 12)"));
+    CHECK(robot.turning_joints() == 1);
+
+    // Back on the bus, turning at its latched speed: speed 0 is still what it gets, first.
+    pro.all(0.0, {}, {{12, 0.5f}});
+    robot.read(s, praxis::Clock::now());
+    write_damping(robot);
+    REQUIRE(pro.arm_vel.fetch(vel));
+    CHECK(vel.message.cmds[0].name == 12);
+    CHECK(vel.message.cmds[0].spd == 0.0f);
+    CHECK(bus.position("rt/arm/cmd_vel") < bus.position("rt/arm/cmd_ctrl"));
+    CHECK(robot.turning_joints() == 1);
+    // It stops: confirmed after stop_confirm_time of still statuses, and then no more speed 0.
+    const auto confirm_by = praxis::Clock::now() + 5s;
+    while (robot.turning_joints() > 0 && praxis::Clock::now() < confirm_by) {
+      std::this_thread::sleep_for(2ms);
+      pro.all(0.0);
+      robot.read(s, praxis::Clock::now());
+      write_damping(robot);
+    }
+    CHECK(robot.turning_joints() == 0);
+    CHECK(robot.stops_confirmed() == 1);
+    write_damping(robot);
+    CHECK(bus.position("rt/arm/cmd_vel") == -1);
+    CHECK(bus.position("rt/arm/cmd_ctrl") >= 0);
+
+    // Stopped while offline, never back: the destructor tries for stop_timeout, then gives up.
+    robot.write(spin, praxis::Clock::now());
+    pro.all(0.0, {{12, 33072}});
+    robot.read(s, praxis::Clock::now());
   }
   REQUIRE(pro.arm_vel.fetch(vel));
   CHECK(vel.message.cmds[0].name == 12);
@@ -702,7 +909,13 @@ TEST_CASE("tienkung backend over Cyclone: limb statuses in, per-limb commands ou
           "[tienkung][backend][dds]") {
   RawLite lite(k_domain_main, true);
   std::vector<std::pair<std::uint16_t, float>> speeds;
+  // Speed 0 repeats until the status confirms it: what arrived since is drained.
+  const auto drain_speeds = [&] {
+    while (!lite.take_speed(50ms).empty()) {
+    }
+  };
   {
+    std::optional<Streamer> until_destroyed;  // statuses while the backend's destructor confirms its stop
     DdsLite robot(DdsLite::robot("lo", k_domain_main));
     REQUIRE(lite.wait_readers());
     REQUIRE(lite.wait_writers());
@@ -737,10 +950,16 @@ TEST_CASE("tienkung backend over Cyclone: limb statuses in, per-limb commands ou
     speeds = lite.take_speed();
     REQUIRE(speeds.size() == 1);
     CHECK(speeds[0] == std::pair<std::uint16_t, float>{54, 0.25f});
-    CHECK(robot.release(1s).ok);  // speed 0 to the knee
+    {
+      Streamer stream(lite, 0.2f);  // the knee reads still: release() confirms its stop
+      const auto released = robot.release(3s);
+      INFO(released.message);
+      CHECK(released.ok);  // speed 0 to the knee
+    }
     speeds = lite.take_speed();
     REQUIRE(speeds.size() == 1);
     CHECK(speeds[0] == std::pair<std::uint16_t, float>{54, 0.0f});
+    drain_speeds();
 
     // Released, quiet for the default second: zeroing motor 23 reaches the robot as "23".
     std::this_thread::sleep_for(1100ms);
@@ -760,6 +979,7 @@ TEST_CASE("tienkung backend over Cyclone: limb statuses in, per-limb commands ou
     speeds = lite.take_speed();
     REQUIRE(speeds.size() == 1);
     CHECK(speeds[0].second == 0.25f);
+    until_destroyed.emplace(lite, 0.2f);
   }
   // ... and the backend's destructor stopped it.
   speeds = lite.take_speed();

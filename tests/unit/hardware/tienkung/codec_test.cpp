@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -16,6 +17,7 @@
 
 namespace tienkung_codec_test {
 
+using namespace std::chrono_literals;
 namespace tk = praxis::tienkung;
 using tk::Limb;
 using tk::Lite;
@@ -319,63 +321,109 @@ TEST_CASE("tienkung codec: cmd_ctrl carries a limb's position, torque and disabl
   CHECK(wire.header.stamp.sec == arm.stamp.sec);
 }
 
-TEST_CASE("tienkung codec: cmd_vel sends velocity joints, and speed 0 once to every joint that leaves velocity mode",
+TEST_CASE("tienkung codec: cmd_vel sends velocity joints, and speed 0 to every joint that left velocity mode",
           "[tienkung][codec][command][velocity]") {
-  std::array<bool, P> turning{};
+  tk::VelocityStops<P> stops(tk::StopRule{0.05f, 20ms, 50ms});
+  const praxis::TimePoint t0{std::chrono::seconds(100)};
   tk::LimbSpeed out;
   auto c = none_command();
   c.mode[0] = c.mode[3] = praxis::JointMode::velocity;
   c.dq[0] = 0.4;
   c.dq[3] = -0.2;
-  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(c, turning, out));
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(c, stops, t0, out));
   REQUIRE(out.cmds.size == 2);
   CHECK(out.cmds[0].name == 51);
   CHECK(out.cmds[0].spd == 0.4f);
   CHECK(out.cmds[0].cur == 10.0f);  // the legs' current limit
   CHECK(out.cmds[1].name == 54);
   CHECK(out.cmds[1].spd == -0.2f);
-  CHECK(turning[0]);
-  CHECK(turning[3]);
+  CHECK(stops.phase(0) == tk::SpeedPhase::velocity);
+  CHECK(stops.not_stopped() == 2);
 
-  // Damping replaces the command (position mode, kp 0): speed 0 for both, on cmd_vel.
+  // Damping replaces the command (position mode, kp 0): speed 0 for both, on cmd_vel, and again
+  // on every write while no status has confirmed them stopped.
   praxis::JointVector<P> q = praxis::JointVector<P>::Zero();
   praxis::JointCommand<P> damping;
   praxis::damp_covered(damping, q, 2.0);
-  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, turning, out));
-  REQUIRE(out.cmds.size == 2);
-  CHECK(out.cmds[0].name == 51);
-  CHECK(out.cmds[0].spd == 0.0f);
-  CHECK(out.cmds[1].name == 54);
-  CHECK(out.cmds[1].spd == 0.0f);
-  CHECK_FALSE(turning[0]);
-  CHECK_FALSE(turning[3]);
-  // Once: the next damping command has nothing for cmd_vel.
-  CHECK_FALSE(tk::encode_limb_speed<Pro, Limb::leg>(damping, turning, out));
+  for (int k = 0; k < 3; ++k) {
+    REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + std::chrono::microseconds(100 * k), out));
+    REQUIRE(out.cmds.size == 2);
+    CHECK(out.cmds[0].name == 51);
+    CHECK(out.cmds[0].spd == 0.0f);
+    CHECK(out.cmds[1].name == 54);
+    CHECK(out.cmds[1].spd == 0.0f);
+  }
+  CHECK(stops.stopping() == 2);
+  CHECK(stops.zeros_sent() == 6);
 
-  // A velocity target of 0 is itself the stop.
+  // A fully still, error-free reading that arrived before any speed 0 left while the motor read
+  // online proves nothing; the one that left at 1.1 ms did (the readings at 1 ms said online).
+  stops.observe(0, 0.0f, 0, t0 + 1ms);
+  stops.observe(3, -0.2f, 0, t0 + 1ms);
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 1100us, out));
+  CHECK(out.cmds.size == 2);
+  // Joint 0 reads still; joint 3 goes offline (33072, speed 0): its speed 0 may be lost.
+  stops.observe(0, 0.0f, 0, t0 + 2ms);
+  stops.observe(3, 0.0f, 33072, t0 + 2ms);
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 2100us, out));
+  CHECK(out.cmds.size == 2);  // still for less than confirm_time: both again
+  // 23 ms of stillness for joint 0: confirmed, no more speed 0 for it. Joint 3 keeps its stop.
+  stops.observe(0, 0.01f, 0, t0 + 25ms);
+  stops.observe(3, 0.0f, 33072, t0 + 25ms);
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 25100us, out));
+  REQUIRE(out.cmds.size == 1);
+  CHECK(out.cmds[0].name == 54);
+  CHECK(out.cmds[0].spd == 0.0f);
+  CHECK(stops.phase(0) == tk::SpeedPhase::idle);
+  CHECK(stops.stops_confirmed() == 1);
+  // Joint 3 back online, turning at its latched speed: speed 0 goes on; then still, but only a
+  // status older than status_timeout (50 ms) at the next write: not evidence.
+  stops.observe(3, -0.2f, 0, t0 + 30ms);
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 30100us, out));
+  REQUIRE(out.cmds.size == 1);
+  stops.observe(3, 0.0f, 0, t0 + 31ms);
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 31100us, out));
+  stops.observe(3, 0.0f, 0, t0 + 60ms);
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 200ms, out));  // 140 ms stale
+  REQUIRE(out.cmds.size == 1);
+  CHECK(stops.phase(3) == tk::SpeedPhase::stopping);
+  // Fresh readings again (the speed 0 at 201.1 ms is the first to count), still from 202 ms to
+  // 223 ms: confirmed.
+  stops.observe(3, 0.0f, 0, t0 + 201ms);
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 201100us, out));
+  stops.observe(3, 0.0f, 0, t0 + 202ms);
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 202100us, out));
+  stops.observe(3, 0.0f, 0, t0 + 223ms);
+  CHECK_FALSE(tk::encode_limb_speed<Pro, Limb::leg>(damping, stops, t0 + 223100us, out));
+  CHECK(stops.phase(3) == tk::SpeedPhase::idle);
+  CHECK(stops.stops_confirmed() == 2);
+  CHECK(stops.not_stopped() == 0);
+
+  // A velocity target of 0 is sent as such, and the joint stays in velocity mode.
   c.dq[0] = 0.0;
   c.mode[3] = praxis::JointMode::none;
-  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(c, turning, out));
+  const praxis::TimePoint t1 = t0 + 1s;
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(c, stops, t1, out));
   REQUIRE(out.cmds.size == 1);
   CHECK(out.cmds[0].spd == 0.0f);
-  CHECK_FALSE(turning[0]);
+  CHECK(stops.phase(0) == tk::SpeedPhase::velocity);
 
   // A joint the command stops covering (none) is stopped too; other limbs are not this one's.
   c.dq[0] = 1.0;
   c.mode[22] = praxis::JointMode::velocity;  // an arm joint
   c.dq[22] = 0.3;
-  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(c, turning, out));
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(c, stops, t1, out));
   REQUIRE(out.cmds.size == 1);
-  REQUIRE(tk::encode_limb_speed<Pro, Limb::arm>(c, turning, out));
-  CHECK(out.cmds[0].name == 23);  // joint 22: right_shoulder_roll
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::arm>(c, stops, t1, out));
+  CHECK(out.cmds[0].name == 23);   // joint 22: right_shoulder_roll
   CHECK(out.cmds[0].cur == 8.0f);  // the arms' current limit
   const auto stop = none_command();
-  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(stop, turning, out));
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::leg>(stop, stops, t1, out));
   REQUIRE(out.cmds.size == 1);
   CHECK(out.cmds[0].name == 51);
   CHECK(out.cmds[0].spd == 0.0f);
-  CHECK(turning[22]);  // the arm's stop goes out on the arm's topic
-  REQUIRE(tk::encode_limb_speed<Pro, Limb::arm>(stop, turning, out));
+  CHECK(stops.phase(22) == tk::SpeedPhase::velocity);  // the arm's stop goes out on the arm's topic
+  REQUIRE(tk::encode_limb_speed<Pro, Limb::arm>(stop, stops, t1, out));
   CHECK(out.cmds[0].name == 23);
   CHECK(out.cmds[0].spd == 0.0f);
 
@@ -385,8 +433,6 @@ TEST_CASE("tienkung codec: cmd_vel sends velocity joints, and speed 0 once to ev
   CHECK(wire.cmds._length == 1);
   CHECK(wire.cmds._buffer[0].name == 23);
   CHECK(wire.cmds._buffer[0].cur == 8.0f);
-
-  CHECK_FALSE(tk::encode_limb_speed<Pro, Limb::arm>(stop, turning, out));
 }
 
 TEST_CASE("tienkung models: motor ids, limbs and the canonical joint order", "[tienkung][models]") {
