@@ -34,6 +34,7 @@ extern char** environ;
 #include <unistd.h>
 
 #include <praxis/control/robot_controller.hpp>
+#include <praxis/control/signals.hpp>
 #ifdef PRAXIS_WITH_DDS
 #include <praxis/hardware/unitree/arm_sdk.hpp>
 #include <praxis/hardware/unitree/backend.hpp>
@@ -72,26 +73,15 @@ struct Settings {
   std::string self;  // argv[0], to find praxis-fake-robot next to this program
 };
 
-// The running controller, for Ctrl-C: request_stop() only stores a flag and wakes the loop.
-void* g_running = nullptr;
-void (*g_stop)(void*) = nullptr;
-
-template <class Controller>
-struct StopOnSignal {
-  explicit StopOnSignal(Controller& c) {
-    g_running = &c;
-    g_stop = [](void* p) { static_cast<Controller*>(p)->request_stop(); };
-  }
-  ~StopOnSignal() {
-    g_stop = nullptr;
-    g_running = nullptr;
-  }
-  StopOnSignal(const StopOnSignal&) = delete;
-  StopOnSignal& operator=(const StopOnSignal&) = delete;
-};
-
-void on_signal(int) {
-  if (g_stop && g_running) g_stop(g_running);
+// How the run ended, printed, and the program's exit code: 0 for a normal end, and for the story's
+// own scripted tilt (the fault the demo is there to show) when the robot was handed back; 1 for
+// anything else (another fault, a lost link, a stall, an unconfirmed hand-back).
+int report_outcome(const praxis::RunOutcome& outcome, bool tilt_scripted) {
+  std::printf("%s\n", outcome.summary().c_str());
+  const bool scripted = tilt_scripted && outcome.end == praxis::RunEnd::fault && outcome.hand_back_ok &&
+                        outcome.cause == praxis::motion::to_string(praxis::motion::SelectionCause::tilt);
+  if (scripted) std::printf("(the fault is the story's scripted tilt)\n");
+  return scripted ? 0 : outcome.exit_code();
 }
 
 template <class Controller>
@@ -154,7 +144,7 @@ int run_demo(const Settings& s) {
   robot.tilt(2.0, 0.3, at(0.75 * d));                                                   // it falls over
 
   praxis::RobotController<Robot, Ctrl> controller(robot, options);
-  const StopOnSignal stop_on_signal(controller);
+  const praxis::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends damped
   controller.load_params(params);
 
   std::printf("praxis demo: mock %s lying on the floor, %zu joints, control period %.1f ms, %s\n",
@@ -164,12 +154,13 @@ int run_demo(const Settings& s) {
               0.45 * d, 0.75 * d);
 
   double worst_stand_error = 0.0;
+  praxis::RunOutcome outcome;
   if (s.realtime) {
-    controller.run_for(praxis::from_seconds(d));
+    outcome = controller.run_for(praxis::from_seconds(d));
   } else {
     const auto period = controller.period();
     std::size_t cycle = 0;
-    for (praxis::TimePoint t = t0 + period; t <= at(d); t += period) {
+    for (praxis::TimePoint t = t0 + period; t <= at(d) && !controller.stop_requested(); t += period) {
       controller.step(t);
       // Simulated time outruns the reporter thread, whose cycle-log queue holds 2048 rows: without
       // a pause the log loses rows and the plots get gaps. Waiting here, between cycles, costs the
@@ -183,6 +174,7 @@ int run_demo(const Settings& s) {
       }
     }
   }
+  if (!s.realtime) outcome = controller.finish();  // step()-driven: the safe state, the outcome
   controller.flush();
 
   print_transitions(controller);
@@ -200,7 +192,7 @@ int run_demo(const Settings& s) {
                 static_cast<unsigned long long>(controller.dropped_reports()));
   }
   if (!run_folder.empty()) std::printf("logs: %s\n", run_folder.string().c_str());
-  return 0;  // a run that ended normally, in whatever state
+  return report_outcome(outcome, true);
 }
 
 #ifdef PRAXIS_WITH_DDS
@@ -314,8 +306,8 @@ int run_demo_dds(const Settings& s) {
   }
   praxis::RobotController<Backend, Ctrl> controller(robot, options);
   controller.load_params(params);
-  const StopOnSignal stop_on_signal(controller);
-  controller.run_for(praxis::from_seconds(d));
+  const praxis::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends in the robot's safe state
+  const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
   print_transitions(controller);
   praxis::LinkHealth link;
@@ -337,7 +329,8 @@ int run_demo_dds(const Settings& s) {
                  static_cast<unsigned long long>(link.states_rejected));
     return 3;
   }
-  return 0;  // a run that ended normally, in whatever state
+  // The fake robot's script tilts it, as the mock story does; a real robot's operator ends with L2+B.
+  return report_outcome(outcome, s.backend == "fake-robot");
 }
 #endif
 
@@ -370,7 +363,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   s.self = argv[0];
 
-  std::signal(SIGINT, on_signal);
   try {
     if (s.backend == "sim" && s.robot != "go2" && s.robot != "g1") {
       throw std::invalid_argument("--backend sim: praxis-sim has MuJoCo models of go2 and g1, not " + s.robot);

@@ -235,8 +235,26 @@ class Runtime {
     signal_.store(signal, std::memory_order_relaxed);
     stop_.store(true, std::memory_order_release);
   }
+  // Whether a stop was requested (request_stop(), a signal) and not yet consumed by a run's end or
+  // finish(): what a step()-driven loop checks.
+  [[nodiscard]] bool stop_requested() const { return stop_.load(std::memory_order_acquire); }
   // How the last run ended (also after one whose exception run() rethrew).
   [[nodiscard]] const RunOutcome& outcome() const { return outcome_; }
+
+  // Ends step()-driven control the way run() ends: the robot's safe state, control handed back,
+  // and how the stepped run went (its first fault, the hand-back). step() may start again after it.
+  RunOutcome finish() {
+    outcome_ = RunOutcome{};
+    outcome_.safe_state = k_safe_state;
+    leave_safe(input_.info.now);
+    const auto handed = release();
+    outcome_.hand_back_ok = handed.ok;
+    if constexpr (HasLifecycle<B>) outcome_.hand_back = handed.message;
+    write_outcome();
+    first_fault_ = {};
+    stop_.store(false, std::memory_order_release);
+    return outcome_;
+  }
 
   // ---- inspection (from the thread that calls step(), or after run() returned) ----
   [[nodiscard]] const motion::MotionSelection& selection() const {
