@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <praxis/control/motion_controller.hpp>
+#include <praxis/control/signals.hpp>
 #include <praxis/hardware/booster/backend.hpp>
 #include <praxis/hardware/booster/event_log.hpp>
 #include <praxis/hardware/booster/interface_params.hpp>
@@ -139,7 +140,8 @@ int run_booster_story(const std::string& self, std::uint32_t domain, const std::
   motion.behaviour().steps = booster_steps();
   std::printf("DDS domain %u, interface \"%s\": running the behaviour for 12 s\n", domain, interface.c_str());
   std::fflush(stdout);
-  motion.run_for(std::chrono::seconds(12));
+  const praxis::StopOnSignals stop_on_signals(motion);  // Ctrl-C: Damping is requested, the robot handed back
+  const auto outcome = motion.run_for(std::chrono::seconds(12));
   const auto& acquired = motion.acquired();
   if (!acquired || !acquired->ok) {
     std::printf("could not take the robot: %s\n", acquired ? acquired->message.c_str() : "no lifecycle");
@@ -249,7 +251,8 @@ int run_booster_story(const std::string& self, std::uint32_t domain, const std::
                   report["odometry"]["x"].get<double>());
     }
   }
-  return 0;
+  std::printf("%s\n", outcome.summary().c_str());
+  return outcome.exit_code();
 }
 
 }  // namespace example

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include <praxis/control/motion_controller.hpp>
+#include <praxis/control/signals.hpp>
 #include <praxis/graph/introspection.hpp>
 #include <praxis/hardware/mock/mock_robot.hpp>
 #include <praxis/hardware/unitree/g1.hpp>
@@ -46,6 +47,7 @@ int run(const std::string& dot_file, const std::string& scripts_dir) {
   praxis::MotionOptions options;
   options.print = false;  // the demo prints the changes itself
   Motion motion(robot, library, options);
+  const praxis::StopOnSignals stop_on_signals(motion);  // Ctrl-C: the timeline ends in damping
 
   if (!dot_file.empty()) {
     std::ofstream out(dot_file);
@@ -69,7 +71,7 @@ int run(const std::string& dot_file, const std::string& scripts_dir) {
   const auto at = [](double s) { return praxis::TimePoint{} + praxis::from_seconds(s); };
   std::size_t next = 0;
   auto last = m::MotionType::damping;
-  while (now < at(15.0)) {
+  while (now < at(15.0) && !motion.stop_requested()) {
     now += std::chrono::milliseconds(2);
     if (next < std::size(timeline) && now >= at(timeline[next].first)) {
       motion.behaviour().command = timeline[next].second;
@@ -87,9 +89,11 @@ int run(const std::string& dot_file, const std::string& scripts_dir) {
       last = sel.current;
     }
   }
+  const auto outcome = motion.finish();  // the robot's safe state, and how the run went
   std::printf("commands sent: %llu, non-finite: %llu\n", static_cast<unsigned long long>(robot.commands_received()),
               static_cast<unsigned long long>(robot.non_finite_commands()));
-  return 0;
+  std::printf("%s\n", outcome.summary().c_str());
+  return outcome.exit_code();
 }
 
 }  // namespace
