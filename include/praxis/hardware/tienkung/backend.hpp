@@ -80,9 +80,12 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   // joint not confirmed is named on stderr (a destructor has no one else to tell).
   ~TienkungBackend() {
     if (this->codec_context().stops.not_stopped() == 0) return;
-    const std::size_t left = confirm_stops(this->options().stop_timeout);
-    if (left > 0) {
-      std::fprintf(stderr, "praxis tienkung: %s\n", unconfirmed_report(this->options().stop_timeout).c_str());
+    try {
+      const std::size_t left = confirm_stops(this->options().stop_timeout);
+      if (left > 0) {
+        std::fprintf(stderr, "praxis tienkung: %s\n", unconfirmed_report(this->options().stop_timeout).c_str());
+      }
+    } catch (...) {  // the report's strings; the stops themselves were sent
     }
   }
   TienkungBackend(const TienkungBackend&) = delete;
@@ -96,6 +99,7 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
       withheld_.fetch_add(1, std::memory_order_relaxed);
       return;
     }
+    last_command_ = command;
     Base::write(command, now);
   }
   [[nodiscard]] std::uint64_t commands_withheld_while_zeroing() const {
@@ -103,14 +107,19 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   }
 
   // Sends speed 0 on cmd_vel, once, to every joint in velocity mode or whose stop is not yet
-  // confirmed, and nothing else; returns how many joints that is. It does not wait: keep calling
-  // it (or write()) until turning_joints() is 0, or call confirm_stops(). Not concurrently with
-  // write().
+  // confirmed, each limb's followed by the last command written without its velocity joints (the
+  // runtime's damping frame, typically: a motor that takes the speed 0 then takes that command
+  // too, rather than staying in velocity mode at speed 0); returns how many joints that is. It
+  // does not wait: keep calling it (or write()) until turning_joints() is 0, or call
+  // confirm_stops(). Not concurrently with write().
   std::size_t stop_turning_joints() noexcept {
     const std::size_t n = turning_joints();
     if (n == 0) return 0;
-    // A command covering no joint sends no cmd_ctrl, and speed 0 to every joint not stopped.
-    Base::write(none_, Clock::now());
+    stop_command_ = last_command_;
+    for (auto& mode : stop_command_.mode) {
+      if (mode == JointMode::velocity) mode = JointMode::none;
+    }
+    Base::write(stop_command_, Clock::now());
     return n;
   }
 
@@ -287,7 +296,8 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
     return c;
   }
 
-  const JointCommand<N> none_ = make_none();
+  JointCommand<N> last_command_ = make_none();  // writer side: what write() sent last
+  JointCommand<N> stop_command_ = make_none();  // writer side: it, without its velocity joints
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
   std::atomic<detail::Holder> holder_{detail::Holder::nobody};
   std::atomic<Duration::rep> last_write_ns_{0};  // 0: never written

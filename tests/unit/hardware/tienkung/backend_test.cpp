@@ -422,6 +422,19 @@ TEST_CASE("tienkung backend: in one write a limb's speed 0 leaves before its cmd
     }
     CHECK(bus.position("rt/waist/cmd_vel") == -1);  // nothing to stop there
   }
+  // The stop the hand-back repeats: speed 0, then the last command (the damping) on cmd_ctrl, so
+  // the motor that takes the speed 0 takes the damping too rather than holding in velocity mode.
+  praxis::transport::Stamped<tk::LimbCtrl> ctrl{};
+  while (pro.arm_ctrl.fetch(ctrl)) {
+  }
+  bus.sent.clear();
+  CHECK(robot.stop_turning_joints() == 2);
+  CHECK(bus.position("rt/arm/cmd_vel") >= 0);
+  CHECK(bus.position("rt/arm/cmd_vel") < bus.position("rt/arm/cmd_ctrl"));
+  REQUIRE(pro.arm_ctrl.fetch(ctrl));
+  CHECK(ctrl.message.cmds[1].name == 12);
+  CHECK(ctrl.message.cmds[1].kp == 0.0f);
+  CHECK(ctrl.message.cmds[1].kd == 2.0f);
 }
 
 TEST_CASE("tienkung backend: an offline motor keeps its pending stop, and gets it first when it comes back",
