@@ -22,8 +22,14 @@
 //   velocity_source_cmd: 0, 1 or 2. velocity_cmd: only in locomotion (3) with the velocity source
 //     navigation (2), and within the model's velocity ranges (a command outside is refused, not
 //     clamped: it says the client ignored the ranges).
+//   PdStand's stance stage (A.5, A.7): robot_stand_pose_state is published only in it, stable_level
+//     rises from 0 once it began (stance_after after entering PdStand), and group commands for the
+//     upper groups (waist, head, arms) are accepted in it.
 // `refuse_state` makes the robot refuse one whole-body state for the error tests; that refusal is
 // the robot's choice, not the client's mistake, so it is counted apart from the violations.
+// `switch_latency`: an accepted request takes effect that much later (a real GR-2 was measured at
+// 1.5 s); until then aurora_state keeps reporting the old state. restart(): the robot's software
+// started again, back in Default with the joystick's velocity source.
 
 #include <array>
 #include <cmath>
@@ -72,8 +78,10 @@ inline constexpr std::size_t k_violation_kinds = 14;
 }
 
 struct RulesOptions {
-  Duration stable_after = std::chrono::seconds(2);  // PdStand reaches stable_level > 100 after this
+  Duration stable_after = std::chrono::seconds(2);  // PdStand's stance reaches stable_level > 100 after this
   std::optional<std::uint8_t> refuse_state;         // a whole-body state the robot refuses
+  Duration switch_latency = Duration::zero();       // an accepted request takes effect this much later
+  Duration stance_after = Duration::zero();         // PdStand's stance stage begins this long after entering
 };
 
 // Aurora's stable_level runs 0..110 on the real robot; > 100 is "stable".
@@ -110,10 +118,21 @@ class FsmRules {
   }
   [[nodiscard]] std::uint64_t refused_requests() const { return refused_; }
 
-  // PdStand's stability, rising linearly to the maximum at stable_after (0 outside PdStand).
+  [[nodiscard]] std::uint64_t restarts() const { return restarts_; }
+  // A request accepted and not yet in effect (switch_latency).
+  [[nodiscard]] std::optional<WholeBodyState> pending() const {
+    return pending_ ? std::optional<WholeBodyState>(pending_->state) : std::nullopt;
+  }
+
+  // PdStand's stance stage: robot_stand_pose_state is published, the upper groups take commands.
+  [[nodiscard]] bool in_stance(TimePoint now) const {
+    return state_ == WholeBodyState::pd_stand && now - entered_at_ >= options_.stance_after;
+  }
+  // PdStand's stability, rising linearly from the stance's start to the maximum at stable_after
+  // (0 outside the stance).
   [[nodiscard]] std::uint8_t stable_level(TimePoint now) const {
-    if (state_ != WholeBodyState::pd_stand) return 0;
-    const Duration in = now - entered_at_;
+    if (!in_stance(now)) return 0;
+    const Duration in = now - entered_at_ - options_.stance_after;
     if (in >= options_.stable_after) return k_stable_level_max;
     const double share = to_seconds(in) / to_seconds(options_.stable_after);
     return static_cast<std::uint8_t>(share * k_stable_level_threshold);
@@ -121,10 +140,11 @@ class FsmRules {
   [[nodiscard]] bool stable(TimePoint now) const { return stable_level(now) > k_stable_level_threshold; }
 
   // The groups joint commands may drive now.
-  [[nodiscard]] GroupMask commandable_groups() const {
+  [[nodiscard]] GroupMask commandable_groups(TimePoint now) const {
     switch (state_) {
       case WholeBodyState::user_cmd: return aurora::k_all_groups<M>;
       case WholeBodyState::upper_body_user_cmd: return aurora::upper_body_groups<M>();
+      case WholeBodyState::pd_stand: return in_stance(now) ? aurora::upper_body_groups<M>() : GroupMask{0};
       default:
         if (state_ == aurora::k_locomotion_state &&
             upper_body_ == static_cast<std::uint8_t>(aurora::UpperBodyState::remote_ctrl)) {
@@ -144,11 +164,29 @@ class FsmRules {
 
   // ---- requests ----
 
-  // True when the robot changed (or already was in) the state.
+  // Applies a request accepted switch_latency ago; call it every tick before reporting.
+  void tick(TimePoint now) {
+    if (pending_ && now >= pending_->at) {
+      enter(pending_->state, now);
+      pending_.reset();
+    }
+  }
+
+  // The robot's software started again: Default, no stand, the joystick's source, nothing pending.
+  void restart(TimePoint now) {
+    pending_.reset();
+    velocity_source_ = 0;
+    ++restarts_;
+    enter(WholeBodyState::no_task, now);
+  }
+
+  // True when the robot accepted the change (it takes effect after switch_latency) or already was
+  // in the state.
   bool request_whole_body(std::uint8_t desired, TimePoint now) {
     if (desired >= aurora::k_whole_body_states) return count(Violation::unsupported_state);
     const auto want = static_cast<WholeBodyState>(desired);
-    if (want == state_) return true;
+    if (pending_ && pending_->state == want) return true;  // a resend while the switch is under way
+    if (want == state_ && !pending_) return true;
     if (options_.refuse_state == desired) {
       ++refused_;
       return false;
@@ -169,7 +207,12 @@ class FsmRules {
         break;
       default: return count(Violation::unsupported_state);
     }
-    enter(want, now);
+    if (options_.switch_latency > Duration::zero()) {
+      pending_ = Pending{want, now + options_.switch_latency};
+    } else {
+      pending_.reset();
+      enter(want, now);
+    }
     return true;
   }
 
@@ -201,7 +244,7 @@ class FsmRules {
 
   // ---- commands ----
 
-  GroupVerdict check_group_command(const aurora::GroupCommandValue& c) {
+  GroupVerdict check_group_command(const aurora::GroupCommandValue& c, TimePoint now) {
     GroupMask carried = 0;
     for (std::size_t e = 0; e < c.groups.size; ++e) {
       const auto& entry = c.groups[e];
@@ -221,7 +264,7 @@ class FsmRules {
       }
       carried |= GroupMask{1} << g;
     }
-    if ((carried & ~commandable_groups()) != 0 || carried == 0) return refuse(Violation::group_outside_state);
+    if ((carried & ~commandable_groups(now)) != 0 || carried == 0) return refuse(Violation::group_outside_state);
     return {true, carried};
   }
 
@@ -262,7 +305,14 @@ class FsmRules {
     return {};
   }
 
+  struct Pending {
+    WholeBodyState state;
+    TimePoint at;
+  };
+
   RulesOptions options_;
+  std::optional<Pending> pending_;
+  std::uint64_t restarts_ = 0;
   WholeBodyState state_ = WholeBodyState::no_task;
   std::uint8_t upper_body_ = 0;
   std::uint8_t velocity_source_ = 0;

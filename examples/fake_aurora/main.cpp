@@ -7,13 +7,23 @@
 // publishes aurora_state, robot_control_group_state, base_data_pub and contact_data_pub at 500 Hz
 // (robot_stand_pose_state too while in PdStand), all best effort, keep last 1, like Aurora.
 // Aurora's remote is a joystick on the robot, not a DDS topic, so there is no --gamepad here.
-// At exit it prints (and with --report writes) what happened as JSON.
+// At exit it prints (and with --report writes) what happened as JSON, with the group commands
+// received per whole-body state (a client must send none outside the states that take them).
 //
 //   praxis-fake-aurora --robot gr2 --domain 123 --interface lo [--prefix gr2/SN0042]
-//                      [--stable-after 2.0] [--refuse-state 10] [--duration 10] [--report r.json]
+//                      [--stable-after 2.0] [--stance-after 0.5] [--switch-latency 1.5]
+//                      [--pd-stand-knee 0.3] [--restart-at 3 | --restart-after-control 1]
+//                      [--restart-silence 0.5 --restart-fsm-delay 0.2]
+//                      [--refuse-state 10] [--duration 10] [--report r.json]
+//
+// --restart-at: the robot's software restarts at that time: it goes silent (publishes nothing and
+// takes no command: received ones are counted and dropped), then comes back in Default with the
+// model's gains. Its topics come back one by one (each writer is discovered anew, the FSM task
+// starts after the drivers): aurora_state only --restart-fsm-delay after the others.
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -21,8 +31,10 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -59,6 +71,13 @@ struct Settings {
   std::string prefix;  // ROBOT_NAME/SERIAL
   std::string type_names = "documented";
   double stable_after = 2.0;
+  double stance_after = 0.0;
+  double switch_latency = 0.0;
+  double pd_stand_knee = 0.0;
+  double restart_at = -1.0;
+  double restart_after_control = -1.0;
+  double restart_silence = 0.5;
+  double restart_fsm_delay = 0.2;
   int refuse_state = k_no_refusal;
   double duration = 0.0;
   std::string report;
@@ -165,11 +184,25 @@ int run(const Settings& s) {
   const auto t0 = praxis::Clock::now();
   fa::RulesOptions rules_options;
   rules_options.stable_after = praxis::from_seconds(s.stable_after);
+  rules_options.stance_after = praxis::from_seconds(s.stance_after);
+  rules_options.switch_latency = praxis::from_seconds(s.switch_latency);
   if (s.refuse_state != k_no_refusal) rules_options.refuse_state = static_cast<std::uint8_t>(s.refuse_state);
   fa::FsmRules<M> rules(rules_options, t0);
 
   praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
   robot.set_joint_positions(M::stand_pose);
+
+  // The pose PdStand holds: the model's stand pose, or a crouch with the knees bent by
+  // --pd-stand-knee and the hips and ankles pitched half of it back (the real PdStand pose is
+  // UNVERIFIED; a GR-2 was seen with 0.3 rad at the knees).
+  std::array<double, N> pd_stand_pose = M::stand_pose;
+  for (std::size_t j = 0; j < N; ++j) {
+    const std::string_view name = M::joints[j].name;
+    if (name.find("knee") != std::string_view::npos) pd_stand_pose[j] += s.pd_stand_knee;
+    if (name.find("hip_pitch") != std::string_view::npos || name.find("ankle_pitch") != std::string_view::npos) {
+      pd_stand_pose[j] -= 0.5 * s.pd_stand_knee;
+    }
+  }
 
   std::printf("praxis-fake-aurora: %s on DDS domain %u, interface %s, topics \"%s\"..., state %s\n",
               std::string(M::name).c_str(), s.domain, s.interface.c_str(), topics.aurora_state.c_str(),
@@ -183,6 +216,15 @@ int run(const Settings& s) {
   praxis::JointCommand<N> targets;
   std::array<bool, N> effort_mode{};
   std::uint64_t groups_applied = 0, configs_applied = 0, velocities_accepted = 0;
+  std::array<std::uint64_t, a::k_whole_body_states> group_commands_in_state{};  // received, by the state then
+  std::uint64_t received_while_down = 0;
+  nlohmann::json source_log = nlohmann::json::array();  // every change of the velocity source: time, source
+  // When the restart happens: at a fixed time, or a while after the robot first entered UserCmd /
+  // UpperBodyUserCmd (a restart mid-run, whenever the client took control).
+  std::optional<praxis::TimePoint> restart_at;
+  if (s.restart_at >= 0.0) restart_at = t0 + praxis::from_seconds(s.restart_at);
+  praxis::TimePoint back_at{}, fsm_back_at{};
+  bool restarted = false;
   nlohmann::json config_log = nlohmann::json::array();  // every applied configuration: time, kp per joint
   a::VelocityValue velocity{};
   a::WholeBodyState last_state = rules.state();
@@ -218,6 +260,33 @@ int run(const Settings& s) {
     const auto now = praxis::Clock::now();
     if (s.duration > 0 && now - t0 > praxis::from_seconds(s.duration)) break;
 
+    // ---- a restart: silent and deaf, then back in Default with the model's gains ----
+    if (!restart_at && s.restart_after_control >= 0.0 &&
+        (rules.state() == a::WholeBodyState::user_cmd || rules.state() == a::WholeBodyState::upper_body_user_cmd)) {
+      restart_at = now + praxis::from_seconds(s.restart_after_control);
+    }
+    if (restart_at && !restarted && now >= *restart_at) {
+      restarted = true;
+      back_at = now + praxis::from_seconds(s.restart_silence);
+      fsm_back_at = back_at + praxis::from_seconds(s.restart_fsm_delay);
+      rules.restart(now);
+      a::default_gains<M>(kp, kd);
+      std::printf("praxis-fake-aurora: restarting at %.3f s\n", praxis::to_seconds(now - t0));
+      std::fflush(stdout);
+    }
+    if (restarted && now < back_at) {
+      const auto drop = [&](const auto&) { ++received_while_down; };
+      config_in.take(drop);
+      group_in.take(drop);
+      whole_body_in.take(drop);
+      upper_body_in.take(drop);
+      source_in.take(drop);
+      velocity_in.take(drop);
+      continue;  // the mock joints wait with it
+
+    }
+    const bool fsm_silent = restarted && now < fsm_back_at;
+
     // ---- commands, then requests, each sample judged in order ----
     // Commands first: one that arrives in the same tick as a state request was sent before it (a
     // client sends commands only after it saw the state it asked for reported).
@@ -241,12 +310,13 @@ int run(const Settings& s) {
       config_log.push_back({{"t", praxis::to_seconds(now - t0)}, {"kp", std::vector<double>(kp.data(), kp.data() + N)}});
     });
     group_in.take([&](const a::GroupCommandWire& w) {
+      ++group_commands_in_state[static_cast<std::size_t>(rules.state())];
       a::GroupCommandValue v;
       if (a::group_command_from_wire(w, v) != nullptr) {
         rules.record(fa::Violation::partial_group);
         return;
       }
-      if (!rules.check_group_command(v).accepted) return;
+      if (!rules.check_group_command(v, now).accepted) return;
       for (std::size_t e = 0; e < v.groups.size; ++e) {
         const auto& entry = v.groups[e];
         const std::size_t g = a::group_index<M>(entry.name.view());
@@ -270,7 +340,12 @@ int run(const Settings& s) {
 
     whole_body_in.take([&](const a::WholeBodyRequestWire& w) { rules.request_whole_body(w.desired_state, now); });
     upper_body_in.take([&](const a::UpperBodyRequestWire& w) { rules.request_upper_body(w.desired_state); });
-    source_in.take([&](const a::VelocitySourceWire& w) { rules.request_velocity_source(w.desired_source); });
+    source_in.take([&](const a::VelocitySourceWire& w) {
+      const auto before = rules.velocity_source();
+      if (rules.request_velocity_source(w.desired_source) && rules.velocity_source() != before) {
+        source_log.push_back({{"t", praxis::to_seconds(now - t0)}, {"source", rules.velocity_source()}});
+      }
+    });
     velocity_in.take([&](const a::VelocityWire& w) {
       const a::VelocityValue v{w.vx, w.vy, w.yaw};
       if (rules.check_velocity(v)) {
@@ -278,6 +353,7 @@ int run(const Settings& s) {
         ++velocities_accepted;
       }
     });
+    rules.tick(now);
     if (rules.state() != last_state) {
       // A new state starts from where the joints are: nothing jumps to an old target.
       hold_current(0, N);
@@ -285,7 +361,7 @@ int run(const Settings& s) {
     }
     // ---- the joints: the robot's own controller, or the client's groups ----
     const a::WholeBodyState st = rules.state();
-    const a::GroupMask client_groups = rules.commandable_groups();
+    const a::GroupMask client_groups = rules.commandable_groups(now);
     for (std::size_t g = 0; g < G; ++g) {
       const bool client = (client_groups & (a::GroupMask{1} << g)) != 0;
       for (std::size_t k = 0; k < M::groups[g].count; ++k) {
@@ -305,7 +381,9 @@ int run(const Settings& s) {
           case a::WholeBodyState::joint_stand:
           case a::WholeBodyState::pd_stand:
           case a::WholeBodyState::user_a:  // the robot's own walking keeps the stand pose here
-            applied.q[i] = st == a::WholeBodyState::joint_stand ? 0.0 : M::stand_pose[j];
+            applied.q[i] = st == a::WholeBodyState::joint_stand ? 0.0
+                           : st == a::WholeBodyState::pd_stand  ? pd_stand_pose[j]
+                                                                : M::stand_pose[j];
             applied.kp[i] = M::default_kp[j];
             applied.kd[i] = M::default_kd[j];
             break;
@@ -351,9 +429,9 @@ int run(const Settings& s) {
     fsm_msg.velocity_command_source = rules.velocity_source();
     fsm_msg.whole_body_fsm_state = static_cast<std::uint8_t>(st);
     fsm_msg.upper_body_fsm_state = rules.upper_body();
-    if (fsm_pub.write(fsm_msg)) ++published_fsm;
+    if (!fsm_silent && fsm_pub.write(fsm_msg)) ++published_fsm;
 
-    if (st == a::WholeBodyState::pd_stand) {
+    if (rules.in_stance(now)) {
       a::StandPoseStateWire stand_msg{};
       stand_msg.header.frame_id = frame;
       stand_msg.stable_level = stable_level;
@@ -414,6 +492,15 @@ int run(const Settings& s) {
   }
   report["violations_total"] = rules.total_violations();
   report["refused_requests"] = rules.refused_requests();
+  report["restarts"] = rules.restarts();
+  if (restarted) report["restart_t"] = praxis::to_seconds(*restart_at - t0);
+  report["received_while_down"] = received_while_down;
+  auto& by_state = report["group_commands_in_state"] = nlohmann::json::object();
+  for (std::size_t st = 0; st < group_commands_in_state.size(); ++st) {
+    by_state[std::to_string(st)] = group_commands_in_state[st];
+  }
+  report["velocity_source"] = rules.velocity_source();
+  report["velocity_sources"] = source_log;
   report["groups_applied"] = groups_applied;
   report["motor_configs_applied"] = configs_applied;
   report["velocities_accepted"] = velocities_accepted;
@@ -446,6 +533,23 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"documented", "topic-names"}));
   app.add_option("--stable-after", s.stable_after, "seconds PdStand takes to report stable_level > 100")
       ->check(CLI::PositiveNumber);
+  app.add_option("--stance-after", s.stance_after,
+                 "seconds after entering PdStand before its stance stage (stand pose published, stable level rising)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--switch-latency", s.switch_latency,
+                 "seconds an accepted whole-body request takes to take effect (a GR-2 was measured at 1.5)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--pd-stand-knee", s.pd_stand_knee, "radians PdStand bends the knees by (0: the model's stand pose)");
+  app.add_option("--restart-at", s.restart_at, "seconds after start when the robot's software restarts (back in Default)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--restart-after-control", s.restart_after_control,
+                 "seconds after the robot first entered UserCmd / UpperBodyUserCmd when its software restarts")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--restart-silence", s.restart_silence, "seconds the restarting robot publishes nothing and takes no command")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--restart-fsm-delay", s.restart_fsm_delay,
+                 "seconds after the other topics that aurora_state comes back from a restart")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--refuse-state", s.refuse_state, "a whole-body state (0..11) the robot refuses to enter")
       ->check(CLI::Range(0, static_cast<int>(a::k_whole_body_states) - 1));
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");

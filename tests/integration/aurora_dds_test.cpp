@@ -128,7 +128,7 @@ TEST_CASE("fake aurora rules: the FSM's preconditions, complete groups only, com
   // UserCmd from Default, and group commands outside UserCmd: refused, counted by kind.
   CHECK_FALSE(rules.request_whole_body(10, t0));
   CHECK(rules.violations(fa::Violation::transition_precondition) == 1);
-  CHECK_FALSE(rules.check_group_command(all_groups()).accepted);
+  CHECK_FALSE(rules.check_group_command(all_groups(), t0).accepted);
   CHECK(rules.violations(fa::Violation::group_outside_state) == 1);
 
   // PdStand, then UserCmd only once stable (stable_level above 100 after stable_after).
@@ -141,26 +141,26 @@ TEST_CASE("fake aurora rules: the FSM's preconditions, complete groups only, com
   CHECK(rules.state() == a::WholeBodyState::user_cmd);
 
   // In UserCmd: every complete group accepted; one joint short in a group rejects the message.
-  const auto verdict = rules.check_group_command(all_groups());
+  const auto verdict = rules.check_group_command(all_groups(), t0);
   CHECK(verdict.accepted);
   CHECK(verdict.groups == a::k_all_groups<a::GR2>);
   auto partial = all_groups();
   partial.groups[4].position.size = 6;  // left_manipulator has 7 joints
-  CHECK_FALSE(rules.check_group_command(partial).accepted);
+  CHECK_FALSE(rules.check_group_command(partial, t0).accepted);
   CHECK(rules.violations(fa::Violation::partial_group) == 1);
   auto unknown = all_groups();
   unknown.groups[2].name.assign("torso");
-  CHECK_FALSE(rules.check_group_command(unknown).accepted);
+  CHECK_FALSE(rules.check_group_command(unknown, t0).accepted);
   CHECK(rules.violations(fa::Violation::unknown_group) == 1);
 
   // UpperBodyUserCmd: the legs are no longer the client's.
   CHECK(rules.request_whole_body(11, t0 + 2s));
-  CHECK_FALSE(rules.check_group_command(all_groups()).accepted);
+  CHECK_FALSE(rules.check_group_command(all_groups(), t0).accepted);
   CHECK(rules.violations(fa::Violation::group_outside_state) == 2);
   auto upper = all_groups();
   for (std::size_t g = 0; g < 4; ++g) upper.groups[g] = upper.groups[g + 2];
   upper.groups.size = 4;
-  CHECK(rules.check_group_command(upper).accepted);
+  CHECK(rules.check_group_command(upper, t0).accepted);
 
   // Walking: velocity_cmd only after the navigation source, and within the GR-2's ranges.
   CHECK(rules.request_whole_body(2, t0 + 3s));

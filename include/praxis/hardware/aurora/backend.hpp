@@ -11,9 +11,18 @@
 //
 // FSM requests and the initial PD configuration are sent by acquire() / release() only, on the
 // caller's thread, never from the cycle (write() sends the command's kp / kd on
-// robot_motor_cfg_group_cmd when they change, at most every WireOptions::gain_period). read() and write() never block. Commands leave only
-// between a successful acquire() and release(), and only while aurora_state reports the state
-// acquire() established.
+// robot_motor_cfg_group_cmd when they change, at most every WireOptions::gain_period; release()
+// sends no gains at all, so a hand-back never takes the stiffness off the legs). read() and write()
+// never block. Commands leave only between a successful acquire() and release(), and only while a
+// recent aurora_state (within link_timeout) reports the state acquire() established: a robot that
+// restarted (back in Default) or went silent gets nothing, write() counts what it withheld and
+// read_status() reports the loss (lifecycle failed, link down without aurora_state) for the runtime.
+// acquire() and release() believe only reports that arrived after their own requests.
+//
+// Stand pose: acquire() records the joint positions measured in the stable PdStand just before it
+// asks for UserCmd; stand_pose() returns that pose (BackendOptions::stand_pose = measured, the
+// default) or the model's stand_pose (model), for the motion layer's Stand to hold instead of
+// straightening the knees PdStand bent.
 //
 // Two ways in, like Booster's backend:
 //   Access::joints       (default) joint control as above: UserCmd / UpperBodyUserCmd.
@@ -21,9 +30,12 @@
 //                        worker (locomotion.hpp) sends the FSM requests, the velocity source and
 //                        velocity_cmd; joint commands are never sent.
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -50,14 +62,20 @@ inline constexpr std::uint32_t k_default_domain = 123;  // Aurora's config.yaml 
 
 enum class Access : std::uint8_t { joints, locomotion };
 
+// Which pose Stand should hold on this robot (AuroraBackend::stand_pose()).
+enum class StandPoseSource : std::uint8_t { measured, model };
+
 struct BackendOptions {
   dds::DdsOptions dds{k_default_domain, ""};
-  Duration link_timeout = std::chrono::milliseconds(100);  // state topics run at 500 Hz
+  // State topics run at 500 Hz. Also how recent aurora_state must be for praxis to count itself in
+  // control, and how old a report acquire() / release() still believe.
+  Duration link_timeout = std::chrono::milliseconds(100);
   WireOptions wire{};
   SequenceOptions sequence{};  // its topic names are taken from `wire` by the backend
   Duration poll_period = std::chrono::milliseconds(2);  // acquire() / release() look this often
   // Access::locomotion: the worker's period (Aurora's RL runs at 50 Hz).
   Duration worker_period = std::chrono::milliseconds(20);
+  StandPoseSource stand_pose = StandPoseSource::measured;
 };
 
 template <AuroraModel M, Access A = Access::joints, class Transport = dds::DdsTransport>
@@ -71,8 +89,11 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   static constexpr Capabilities capabilities =
       A == Access::locomotion ? Capabilities{.modes = true, .locomotion = true} : Capabilities{};
   // The robot balances itself: control ends by holding the measured pose with the gains in force
-  // while release() asks for PdStand (never kp 0 on the legs), or, walking, by the FSM request.
-  static constexpr SafeState safe_state = A == Access::locomotion ? SafeState::mode_request : SafeState::hand_back;
+  // while release() asks for PdStand (never kp 0 on the legs). Walking too ends by release(): the
+  // velocity source back to the joystick, then PdStand from state 3. (A mode request would be
+  // "damping", which Aurora maps to SecurityProtection: damping 2 s, then zero torque, a standing
+  // robot falls.)
+  static constexpr SafeState safe_state = SafeState::hand_back;
   // Aurora's state topics carry no remote.
   static constexpr bool has_remote = false;
 
@@ -113,6 +134,7 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     lifecycle_.store(LifecycleStage::acquiring);
     auto& c = this->codec_context();
     c.control_state.store(Topics::k_not_in_control, std::memory_order_release);
+    have_stand_pose_ = false;
     const auto& o = this->options();
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
@@ -125,14 +147,18 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
       return fail(std::move(why));
     }
     if constexpr (A == Access::locomotion) {
+      WalkingOptions walking;
+      walking.resend_period = o.sequence.resend_period;
+      walking.sample_timeout = o.link_timeout;
+      walking.stable_threshold = o.sequence.stable_threshold;
+      walking.state_timeout = std::max(o.sequence.pd_stand_timeout, o.sequence.control_state_timeout);
+      walking.stable_timeout = o.sequence.stable_timeout;
       handler_ = std::make_unique<LocomotionHandler<M>>(
-          [&c] { return FsmReport{c.whole_body.load(std::memory_order_acquire), c.velocity_source.load()}; },
+          [this] { return report(); },
           LocomotionSink{[this](WholeBodyState s) { send_request(s); },
-                         [this](VelocitySource s) {
-                           sources_->write(StateRequestValue{static_cast<std::uint8_t>(s)});
-                         },
+                         [this](VelocitySource s) { send_source(s); },
                          [this](const VelocityValue& v) { velocities_->write(v); }},
-          o.sequence.resend_period);
+          walking);
       worker_ = std::make_unique<RequestWorker<LocomotionHandler<M>>>(*handler_, o.worker_period);
       worker_->start();
       lifecycle_.store(LifecycleStage::in_control);
@@ -152,8 +178,11 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
                 o.wire.topics.group_command};
   }
 
-  // Stops the commands, then asks for BackendOptions::sequence.release_state and awaits it for
-  // `timeout` or sequence.release_timeout, whichever is shorter.
+  // Stops the commands, then hands back what praxis holds, judged by a recent aurora_state:
+  // joints: BackendOptions::sequence.release_state requested from the control state only (a robot
+  // already there needs nothing; a robot elsewhere was lost before and is not moved); walking: the
+  // velocity source back to the joystick, then the release state from state 3 only. Each wait lasts
+  // `timeout` or sequence.release_timeout, whichever is shorter. Sends no gains.
   LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
     this->codec_context().control_state.store(Topics::k_not_in_control, std::memory_order_release);
@@ -161,27 +190,85 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     worker_.reset();
     auto options = sequence_options();
     if (timeout > Duration::zero() && timeout < options.release_timeout) options.release_timeout = timeout;
-    auto sequence = FsmSequence::release(options);
+    auto sequence = A == Access::locomotion ? FsmSequence::release_walking(options) : FsmSequence::release(options);
     if (auto r = run(sequence); !r.ok) return r;
+    const auto& t = this->options().wire.topics;
+    std::string message =
+        sequence.note().empty()
+            ? "robot in " + FsmSequence::state_name(static_cast<std::uint8_t>(options.release_state))
+            : sequence.note();
+    message += A == Access::locomotion ? "; velocity source handed back to the joystick"
+                                       : "; stopped sending " + t.group_command;
+    if (!sequence.incomplete().empty()) return fail(message + "; but " + sequence.incomplete());
     lifecycle_.store(LifecycleStage::released);
-    return {true, LifecycleStage::released,
-            "robot in " + FsmSequence::state_name(static_cast<std::uint8_t>(this->options().sequence.release_state)) +
-                "; stopped sending " + this->options().wire.topics.group_command};
+    return {true, LifecycleStage::released, std::move(message)};
   }
 
   // ---- status ----
 
+  // Never blocks or allocates (the cycle calls it). While praxis holds the robot, a missing or
+  // disagreeing aurora_state is reported at once: lifecycle failed (control lost) and, without a
+  // recent aurora_state, the link down.
   bool read_status(RobotStatus& out) {
+    const auto now = Clock::now();
+    const auto& c = this->codec_context();
+    const bool fsm_fresh = c.fsm_fresh(now);
     if constexpr (A == Access::locomotion) {
       if (worker_) worker_->read_status(out);  // the worker's view of requests and modes
+      out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
     } else {
-      out.assumed_mode = lifecycle_.load() == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
+      const auto stage = lifecycle_.load(std::memory_order_relaxed);
+      out.assumed_mode = stage == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
+      out.lifecycle = stage == LifecycleStage::in_control && !c.in_control(now) ? LifecycleStage::failed : stage;
       ++out.sequence;
     }
-    out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
-    out.reported_mode = robot_mode_of(this->codec_context().whole_body.load(std::memory_order_acquire));
+    out.reported_mode = fsm_fresh ? robot_mode_of(c.whole_body.load(std::memory_order_acquire)) : RobotMode::unknown;
     this->read_link(out.link);
+    if (lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control) {
+      out.link.connected = out.link.connected && fsm_fresh;
+    }
     return true;
+  }
+
+  // Joint access: praxis holds the robot now (acquired, not released, and a recent aurora_state
+  // reports the control state).
+  [[nodiscard]] bool in_control() const {
+    return lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control &&
+           this->codec_context().in_control(Clock::now());
+  }
+  // Why praxis does not hold the robot, in words ("no aurora_state for 1.2 s (the last one reported
+  // UserCmd (10))"); empty while it does. Allocates: for messages outside the cycle.
+  [[nodiscard]] std::string control_loss() const {
+    if (lifecycle_.load(std::memory_order_relaxed) != LifecycleStage::in_control || in_control()) return {};
+    const auto& c = this->codec_context();
+    const auto now = Clock::now();
+    const auto& t = this->options().wire.topics;
+    const auto at = c.fsm_at();
+    const int state = c.whole_body.load(std::memory_order_acquire);
+    if (!at) return "no sample on " + t.aurora_state + " at all";
+    const std::string last = FsmSequence::state_name(static_cast<std::uint8_t>(state));
+    if (!c.fsm_fresh(now)) {
+      return "no " + t.aurora_state + " for " + FsmSequence::seconds_text(now - *at) + " (the last one reported " +
+             last + ")";
+    }
+    return t.aurora_state + " reports " + last + " where praxis held " +
+           FsmSequence::state_name(static_cast<std::uint8_t>(c.control_state.load(std::memory_order_relaxed))) +
+           " (the robot restarted, or its joystick or its own safety took over)";
+  }
+
+  // ---- the stand pose ----
+
+  // The joint positions measured at take-control, in the stable PdStand just before UserCmd was
+  // requested (nullopt before a successful take-control).
+  [[nodiscard]] std::optional<std::array<double, N>> measured_stand_pose() const {
+    if (!have_stand_pose_) return std::nullopt;
+    return stand_pose_;
+  }
+  // The pose Stand should hold: the measured one (BackendOptions::stand_pose = measured, when there
+  // is one) or the model's stand_pose.
+  [[nodiscard]] std::array<double, N> stand_pose() const {
+    if (this->options().stand_pose == StandPoseSource::measured && have_stand_pose_) return stand_pose_;
+    return M::stand_pose;
   }
 
   // ---- what the robot reported, readable from any thread ----
@@ -207,6 +294,11 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   }
   [[nodiscard]] std::uint64_t commands_refused() const { return this->codec_context().refused.load(); }
   [[nodiscard]] std::uint64_t commands_outside_control() const { return this->codec_context().outside_control.load(); }
+  // Of those, withheld because no aurora_state arrived within link_timeout.
+  [[nodiscard]] std::uint64_t commands_without_fresh_state() const {
+    return this->codec_context().without_fresh_state.load();
+  }
+  [[nodiscard]] std::uint64_t source_requests_sent() const { return source_requests_sent_.load(); }
   [[nodiscard]] std::uint64_t groups_withheld() const { return this->codec_context().withheld_groups.load(); }
   [[nodiscard]] std::uint64_t group_commands_sent() const { return Base::template commands_sent<k_group_command_topic>(); }
   [[nodiscard]] std::uint64_t gain_updates_sent() const { return Base::template commands_sent<k_motor_config_topic>(); }
@@ -255,8 +347,26 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   SequenceOptions sequence_options() const {
     SequenceOptions s = this->options().sequence;
     const auto& t = this->options().wire.topics;
-    s.topics = {t.aurora_state, t.stand_pose, t.whole_body_request, t.motor_config};
+    s.topics = {t.aurora_state, t.stand_pose, t.whole_body_request, t.motor_config, t.velocity_source};
+    s.sample_timeout = this->options().link_timeout;
+    if constexpr (A == Access::locomotion) s.control_state = k_locomotion_state;
     return s;
+  }
+
+  // What the robot reported, with arrival times (any thread).
+  FsmReport report() const {
+    const auto& c = this->codec_context();
+    FsmReport r;
+    if (const auto at = c.fsm_at()) {
+      r.whole_body = c.whole_body.load(std::memory_order_relaxed);
+      r.velocity_source = c.velocity_source.load(std::memory_order_relaxed);
+      r.whole_body_at = *at;
+    }
+    if (const auto at = c.stand_at()) {
+      r.stable_level = c.stable_level.load(std::memory_order_relaxed);
+      r.stable_level_at = *at;
+    }
+    return r;
   }
 
   GroupMask allowed_groups() const {
@@ -266,18 +376,35 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
 
   // Drives a sequence to its end: reads the robot's reports, sends what the sequence asks for.
   LifecycleResult run(FsmSequence& sequence) {
-    auto& c = this->codec_context();
     RobotState<N> scratch{};
     sequence.start(Clock::now());
+    bool measured = false;
     for (;;) {
-      this->read(scratch, Clock::now());  // merges aurora_state and the stand pose into the context
+      // Merges aurora_state and the stand pose into the context; keeps the newest measured state.
+      measured = this->read(scratch, Clock::now()) || measured;
+      const FsmReport r = report();
       Observation seen;
-      if (const int s = c.whole_body.load(std::memory_order_acquire); s >= 0) seen.whole_body = static_cast<std::uint8_t>(s);
-      if (const int l = c.stable_level.load(std::memory_order_relaxed); l >= 0) seen.stable_level = static_cast<std::uint8_t>(l);
+      if (r.whole_body >= 0) {
+        seen.whole_body = static_cast<std::uint8_t>(r.whole_body);
+        seen.velocity_source = static_cast<std::uint8_t>(r.velocity_source);
+        seen.whole_body_at = r.whole_body_at;
+      }
+      if (r.stable_level >= 0) {
+        seen.stable_level = static_cast<std::uint8_t>(r.stable_level);
+        seen.stable_level_at = r.stable_level_at;
+      }
       const SequenceAction a = sequence.step(seen, Clock::now());
       switch (a.kind) {
-        case SequenceAction::Kind::request_state: send_request(a.state); break;
+        case SequenceAction::Kind::request_state:
+          // The pose the robot stands in, just before it is asked for the control state.
+          if (a.state == this->options().sequence.control_state && !have_stand_pose_ && measured) {
+            for (std::size_t j = 0; j < N; ++j) stand_pose_[j] = scratch.q[static_cast<Eigen::Index>(j)];
+            have_stand_pose_ = true;
+          }
+          send_request(a.state);
+          break;
         case SequenceAction::Kind::send_motor_config: send_initial_gains(); break;
+        case SequenceAction::Kind::request_source: send_source(a.source); break;
         case SequenceAction::Kind::done: return {true, lifecycle_.load(), ""};
         case SequenceAction::Kind::failed: return fail(sequence.error());
         case SequenceAction::Kind::none: break;
@@ -305,6 +432,12 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     requests_->write(StateRequestValue{static_cast<std::uint8_t>(s)});
     fsm_requests_sent_.fetch_add(1, std::memory_order_relaxed);
   }
+  void send_source(VelocitySource s) {
+    if constexpr (A == Access::locomotion) {
+      sources_->write(StateRequestValue{static_cast<std::uint8_t>(s)});
+      source_requests_sent_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
 
   LifecycleResult fail(std::string why) {
     lifecycle_.store(LifecycleStage::failed);
@@ -320,7 +453,10 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   std::unique_ptr<RequestWorker<LocomotionHandler<M>>> worker_;
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
   std::atomic<std::uint64_t> fsm_requests_sent_{0};
+  std::atomic<std::uint64_t> source_requests_sent_{0};
   std::uint64_t motor_configs_sent_ = 0;
+  std::array<double, N> stand_pose_{};  // written by acquire() only
+  bool have_stand_pose_ = false;
 };
 
 }  // namespace praxis::aurora

@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -120,14 +121,20 @@ struct AuroraTopics {
   static constexpr int k_not_in_control = -1;
 
   struct Context {
-    explicit Context(const Options& o) : follow_gains(o.wire.follow_command_gains), gain_period(o.wire.gain_period) {}
+    explicit Context(const Options& o)
+        : follow_gains(o.wire.follow_command_gains), gain_period(o.wire.gain_period), link_timeout(o.link_timeout) {}
 
     // ---- written on the reading thread (read()), read anywhere ----
+    // Each value with the time its sample arrived (0: none yet): a value is believed only while it
+    // is fresh, and a sequence only takes values that arrived after its own request.
     std::atomic<int> whole_body{k_not_reported};  // aurora_state.whole_body_fsm_state
     std::atomic<int> upper_body{k_not_reported};
     std::atomic<int> velocity_source{k_not_reported};
+    std::atomic<Duration::rep> fsm_received{0};     // aurora_state's arrival, Clock ticks
     std::atomic<int> stable_level{k_not_reported};  // robot_stand_pose_state.stable_level
+    std::atomic<Duration::rep> stand_received{0};
     std::atomic<std::uint64_t> fsm_reports{0};
+    std::atomic<std::uint64_t> stand_reports{0};
     std::atomic<std::uint64_t> group_state_rejections{0};
     std::atomic<std::uint64_t> last_state_fault{0};  // packed StateDecode (pack / unpack below)
     LatestValue<ContactState> contact;               // one reader: read_contact()
@@ -139,17 +146,35 @@ struct AuroraTopics {
 
     // ---- written on the writing thread (write()) ----
     std::atomic<std::uint64_t> outside_control{0};  // commands not sent: the robot not in control_state
+    std::atomic<std::uint64_t> without_fresh_state{0};  // of those: no aurora_state within link_timeout
     std::atomic<std::uint64_t> refused{0};          // commands refused by the encoder (partial group, ...)
     std::atomic<std::uint64_t> withheld_groups{0};  // groups not sent: not accepted in control_state
     std::atomic<std::uint64_t> last_command_fault{0};
     bool follow_gains;
     Duration gain_period;
+    Duration link_timeout;
     JointVector<N> sent_kp = JointVector<N>::Constant(-1.0), sent_kd = JointVector<N>::Constant(-1.0);
     TimePoint gains_sent_at{};
 
-    [[nodiscard]] bool in_control() const {
+    // When the last aurora_state arrived (nullopt: none yet).
+    [[nodiscard]] std::optional<TimePoint> fsm_at() const {
+      const auto t = fsm_received.load(std::memory_order_acquire);
+      return t == 0 ? std::nullopt : std::optional<TimePoint>(TimePoint(Duration(t)));
+    }
+    [[nodiscard]] std::optional<TimePoint> stand_at() const {
+      const auto t = stand_received.load(std::memory_order_acquire);
+      return t == 0 ? std::nullopt : std::optional<TimePoint>(TimePoint(Duration(t)));
+    }
+    // aurora_state arrived within link_timeout before `now`.
+    [[nodiscard]] bool fsm_fresh(TimePoint now) const {
+      const auto at = fsm_at();
+      return at.has_value() && now - *at <= link_timeout;
+    }
+    // In control only while a fresh aurora_state says the robot is in the state acquire()
+    // established: a cached report is not believed (the robot may have restarted meanwhile).
+    [[nodiscard]] bool in_control(TimePoint now) const {
       const int need = control_state.load(std::memory_order_acquire);
-      return need != k_not_in_control && whole_body.load(std::memory_order_acquire) == need;
+      return need != k_not_in_control && whole_body.load(std::memory_order_acquire) == need && fsm_fresh(now);
     }
   };
 
@@ -192,23 +217,34 @@ struct AuroraTopics {
     c.contact.publish(ContactState{in, received, ++c.contact_count});
     return true;
   }
-  static bool decode_fsm(const AuroraStateValue& in, TimePoint, RobotState<N>&, Context& c) {
-    c.whole_body.store(in.whole_body, std::memory_order_release);
+  static bool decode_fsm(const AuroraStateValue& in, TimePoint received, RobotState<N>&, Context& c) {
+    c.whole_body.store(in.whole_body, std::memory_order_relaxed);
     c.upper_body.store(in.upper_body, std::memory_order_relaxed);
     c.velocity_source.store(in.velocity_source, std::memory_order_relaxed);
     c.fsm_reports.fetch_add(1, std::memory_order_relaxed);
+    c.fsm_received.store(stamp_of(received), std::memory_order_release);  // last: publishes the values
     return true;
   }
-  static bool decode_stand(const StandPoseValue& in, TimePoint, RobotState<N>&, Context& c) {
+  static bool decode_stand(const StandPoseValue& in, TimePoint received, RobotState<N>&, Context& c) {
     c.stable_level.store(in.stable_level, std::memory_order_relaxed);
+    c.stand_reports.fetch_add(1, std::memory_order_relaxed);
+    c.stand_received.store(stamp_of(received), std::memory_order_release);
     return true;
+  }
+  // A receive time as stored (never 0, which means "none yet").
+  static Duration::rep stamp_of(TimePoint t) {
+    const auto r = t.time_since_epoch().count();
+    return r == 0 ? 1 : r;
   }
 
   // ---- encode (writing thread) ----
 
-  static bool encode_groups(const JointCommand<N>& command, TimePoint, Context& c, GroupCommandValue& out) {
-    if (!c.in_control()) {
+  static bool encode_groups(const JointCommand<N>& command, TimePoint now, Context& c, GroupCommandValue& out) {
+    if (!c.in_control(now)) {
       c.outside_control.fetch_add(1, std::memory_order_relaxed);
+      if (c.control_state.load(std::memory_order_relaxed) != k_not_in_control && !c.fsm_fresh(now)) {
+        c.without_fresh_state.fetch_add(1, std::memory_order_relaxed);
+      }
       return false;
     }
     const CommandEncode r = encode_group_command<M>(command, c.allowed_groups.load(std::memory_order_relaxed), out);
@@ -242,7 +278,7 @@ struct AuroraTopics {
   }
 
   static bool encode_gains(const JointCommand<N>& command, TimePoint now, Context& c, MotorConfigValue& out) {
-    if (!c.follow_gains || !c.in_control()) return false;
+    if (!c.follow_gains || !c.in_control(now)) return false;
     if (now - c.gains_sent_at < c.gain_period) return false;
     const GroupMask changed = changed_gains(command, c, c.allowed_groups.load(std::memory_order_relaxed));
     if (changed == 0) return false;
