@@ -48,8 +48,8 @@ struct UserControlMotion {
       cmd.kd[i] = adapter.kd(j);
       cmd.dq[i] = adapter.dq_des(j);
       cmd.tau_ff[i] = adapter.tau_ff(j);
+      cmd.mode[j] = adapter.mode(j);
     }
-    cmd.mode.fill(JointMode::position);
   }
 
   // The pose the controller starts from: where dispatching leads and what STAND holds.

@@ -20,6 +20,11 @@
 // and may have, with the names of the framework's RobotInterface,
 //   jvel_des           velocity targets (rad/s), N joint values; 0 when absent
 //   tau_ff             feed-forward torques (Nm), N joint values; 0 when absent
+// and, to command joints in another mode than position (the backend must accept it):
+//   joint_mode         std::array<praxis::JointMode, N>, each joint's mode (position, velocity,
+//                      torque); every joint in position when absent. A controller with it declares
+//                      `static constexpr praxis::JointModeSet joint_modes{...}`, the modes it uses,
+//                      so a robot that cannot send one of them is a compile error.
 
 #include <array>
 #include <cmath>
@@ -32,6 +37,7 @@
 
 #include "praxis/control/unitree_framework.hpp"
 #include "praxis/core/gamepad.hpp"
+#include "praxis/core/joint_command.hpp"
 #include "praxis/core/robot_state.hpp"
 
 namespace praxis {
@@ -125,6 +131,16 @@ constexpr bool jvel_des_fits() {
   }
 }
 template <class C>
+constexpr bool joint_mode_fits() {
+  if constexpr (requires(C& c) { c.joint_mode; } && controller_joint_count<C>() > 0) {
+    return std::is_same_v<std::remove_cvref_t<decltype(std::declval<C&>().joint_mode)>,
+                          std::array<JointMode, controller_joint_count<C>()>> &&
+           requires { C::joint_modes; };
+  } else {
+    return true;
+  }
+}
+template <class C>
 constexpr bool tau_ff_fits() {
   if constexpr (requires(C& c) { c.tau_ff; } && controller_joint_count<C>() > 0) {
     return joint_values<decltype(std::declval<C&>().tau_ff), controller_joint_count<C>()>;
@@ -140,7 +156,7 @@ concept HasControllerMembers = requires(C& c) {
   c.kp;
   c.kd;
 } && detail::has_joint_members<C> && detail::jpos_des_fits<C>() && detail::kp_fits<C>() &&
-    detail::kd_fits<C>() && detail::jvel_des_fits<C>() && detail::tau_ff_fits<C>();
+    detail::kd_fits<C>() && detail::jvel_des_fits<C>() && detail::tau_ff_fits<C>() && detail::joint_mode_fits<C>();
 
 template <class C, std::size_t N>
 concept SnakeCaseController =
@@ -211,6 +227,11 @@ constexpr bool check_user_controller() {
                   "USER_CTRL: the optional `tau_ff` (feed-forward torques) must be "
                   "std::array<float|double, N> or an Eigen fixed-size vector of N, N being the size "
                   "of `init_pos`");
+    static_assert(detail::joint_mode_fits<C>(),
+                  "USER_CTRL: the optional `joint_mode` must be std::array<praxis::JointMode, N>, N being "
+                  "the size of `init_pos`, and a controller with it declares the modes it uses: "
+                  "`static constexpr praxis::JointModeSet joint_modes{praxis::JointMode::position, "
+                  "praxis::JointMode::velocity}` (so a robot that cannot send one is a compile error)");
     constexpr bool snake_any = requires(C& c) { c.calculate(); };
     constexpr bool framework_any = requires(C& c) { c.Calculate(); };
     static_assert(snake_any || framework_any,
@@ -256,6 +277,7 @@ class ControllerAdapter {
       !std::convertible_to<decltype(std::declval<C&>().kd), double>;
   static constexpr bool has_jvel_des = requires(C& c) { c.jvel_des; };
   static constexpr bool has_tau_ff = requires(C& c) { c.tau_ff; };
+  static constexpr bool has_joint_mode = requires(C& c) { c.joint_mode; };
 
   ControllerAdapter() = default;
   explicit ControllerAdapter(C controller) : ctrl_(std::move(controller)) {}
@@ -326,6 +348,15 @@ class ControllerAdapter {
     } else {
       (void)j;
       return 0.0;
+    }
+  }
+  // Joint j's mode: the controller's joint_mode, position for a controller without it.
+  [[nodiscard]] JointMode mode(std::size_t j) const {
+    if constexpr (has_joint_mode) {
+      return ctrl_.joint_mode[j];
+    } else {
+      (void)j;
+      return JointMode::position;
     }
   }
   [[nodiscard]] double tau_ff(std::size_t j) const {
