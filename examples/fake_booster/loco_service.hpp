@@ -3,7 +3,7 @@
 // the robot's state machine would, so a client's mistakes (walking from Damping, kicking outside
 // Soccer) show up as the 409s the real robot gives. Every call is recorded with its arrival time.
 //
-// Rules (the robot starts in Damping):
+// Rules (the robot starts in Damping unless LocoServiceOptions::start_mode says otherwise):
 //   ChangeMode   Damping and Prepare from any mode; Walking, Soccer, Custom only from Prepare or
 //                from one another (409 otherwise); a value that is not a RobotMode 0..4 is 400
 //   Move         Walking or Soccer          RotateHead  Walking, Soccer or Custom
@@ -14,9 +14,16 @@
 // about a request the server understood, while an id the service does not have is a malformed
 // request. A body that is not a JSON object, or lacks a key or has one of the wrong type, is 400.
 // GetUp's "version" and VisualKick's "version" may be missing (V1): vendor clients omit them.
+//
+// Faults, as options (the acceptance rules of a slow, lossy or reluctant robot): every answer late
+// (reply_delay) or one API's (answer_after); answers lost (never_answer, drop_every, drop_probability
+// with a seed: the robot acts, only the answer is lost); one API refused once with a code, not acted
+// on (refuse_once: a 502 on the first ChangeMode is a state machine that did not switch); 429 when
+// called too often (min_interval).
 
 #include <cstdint>
 #include <initializer_list>
+#include <random>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,6 +40,16 @@ struct LocoServiceOptions {
   std::set<std::int64_t> never_answer = {};            // api ids whose answers are withheld
   // > 0: a call arriving sooner than this after the last accepted call of the same API is 429.
   Duration min_interval = Duration::zero();
+  Duration reply_delay = Duration::zero();  // every answer this much later (answer_after wins for its API)
+  // api id (0: any API) -> k: the answers to its k-th, 2k-th, ... call are lost.
+  std::map<std::int64_t, std::uint32_t> drop_every = {};
+  // api id -> n: the answers to exactly these calls of it (1: its first call) are lost.
+  std::map<std::int64_t, std::set<std::uint64_t>> lose_answer_to = {};
+  double drop_probability = 0.0;  // each answer is lost with this probability ...
+  std::uint64_t seed = 1;         // ... drawn from a generator seeded with this
+  // api id -> status: the first call of that API is answered with this status and not acted on.
+  std::map<std::int64_t, std::int32_t> refuse_once = {};
+  booster::Mode start_mode = booster::Mode::damping;  // the mode the robot is in when the service starts
 };
 
 struct ModeEntry {
@@ -43,7 +60,7 @@ struct ModeEntry {
 class LocoService {
  public:
   explicit LocoService(LocoServiceOptions options = {}, TimePoint start = TimePoint{})
-      : options_(std::move(options)), entries_{{booster::Mode::damping, start}} {}
+      : options_(std::move(options)), entries_{{options_.start_mode, start}}, random_(options_.seed) {}
 
   // Answers one call that arrived at `now`. The mode changes as soon as the call is handled, also
   // when its answer is delayed or withheld (the robot acted; the answer was slow or lost).
@@ -59,6 +76,10 @@ class LocoService {
                                      " ms; the minimum interval is " +
                                      std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
                                                         options_.min_interval).count()) + " ms")};
+    } else if (const auto refuse = options_.refuse_once.find(api_id);
+               refuse != options_.refuse_once.end() && refused_.insert(api_id).second) {
+      answer = {refuse->second, detail::message_body("API " + std::to_string(api_id) + " refused once with status " +
+                                                     std::to_string(refuse->second) + " (--refuse-once)")};
     } else {
       last_accepted_[api_id] = now;
       try {
@@ -67,13 +88,16 @@ class LocoService {
         answer = {booster::status::k_bad_request, detail::message_body(e.what())};
       }
     }
+    answer.delay = options_.reply_delay;
     if (const auto it = options_.answer_after.find(api_id); it != options_.answer_after.end()) answer.delay = it->second;
-    answer.never = options_.never_answer.count(api_id) != 0;
+    const bool lost = lose_answer(api_id);  // counted for every call, so "every k-th" means what it says
+    answer.never = options_.never_answer.count(api_id) != 0 || lost;
     calls_.push_back({now, api_id, std::string(body), answer.status, !answer.never});
     return answer;
   }
 
   [[nodiscard]] booster::Mode mode() const { return entries_.back().mode; }
+  [[nodiscard]] std::uint64_t answers_lost() const { return answers_lost_; }
   [[nodiscard]] bool visual_kick_active() const { return visual_kick_active_; }
   [[nodiscard]] int visual_kick_version() const { return visual_kick_version_; }
   [[nodiscard]] bool lying_down() const { return lying_down_; }
@@ -98,6 +122,27 @@ class LocoService {
 
  private:
   using Mode = booster::Mode;
+
+  // drop_every and drop_probability: whether this call's answer is lost.
+  bool lose_answer(std::int64_t api_id) {
+    const auto per_api = ++call_count_[api_id];
+    const auto any = ++call_count_any_;
+    bool lose = false;
+    if (const auto it = options_.drop_every.find(api_id); it != options_.drop_every.end() && it->second > 0) {
+      lose = per_api % it->second == 0;
+    }
+    if (const auto it = options_.drop_every.find(0); it != options_.drop_every.end() && it->second > 0) {
+      lose = lose || any % it->second == 0;
+    }
+    if (const auto it = options_.lose_answer_to.find(api_id); it != options_.lose_answer_to.end()) {
+      lose = lose || it->second.count(per_api) != 0;
+    }
+    if (options_.drop_probability > 0.0) {
+      lose = std::uniform_real_distribution<double>(0.0, 1.0)(random_) < options_.drop_probability || lose;
+    }
+    answers_lost_ += lose ? 1 : 0;
+    return lose;
+  }
 
   static Answer ok(std::string body = "") { return {booster::status::k_ok, std::move(body)}; }
   Answer conflict(std::string_view api, std::string_view allowed) const {
@@ -215,6 +260,11 @@ class LocoService {
   std::vector<ModeEntry> entries_;
   std::vector<RecordedCall> calls_;
   std::map<std::int64_t, TimePoint> last_accepted_;
+  std::set<std::int64_t> refused_;
+  std::map<std::int64_t, std::uint64_t> call_count_;
+  std::uint64_t call_count_any_ = 0;
+  std::uint64_t answers_lost_ = 0;
+  std::mt19937_64 random_;
   bool visual_kick_active_ = false;
   int visual_kick_version_ = 0;
   bool lying_down_ = false;

@@ -9,6 +9,8 @@
 //
 //   praxis-fake-booster --robot t1 --domain 0 --interface lo [--lying] [--gamepad "R2:0.5-3.0,A:4.0"]
 //                       [--hang-api 2001] [--delay-api 2000:300] [--duration 10] [--report report.json]
+//                       [--reply-delay-ms 60] [--drop-every 2000:2] [--drop-probability 0.1 --seed 7]
+//                       [--lose-answer 2000:1] [--refuse-once 2000:502] [--start-mode soccer]
 
 #include <CLI/CLI.hpp>
 
@@ -22,7 +24,9 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -63,6 +67,13 @@ struct Settings {
   std::vector<std::string> delay;
   std::vector<std::string> buttons;  // "T:ID:EVENT"
   double min_interval_ms = 0.0;
+  double reply_delay_ms = 0.0;
+  std::vector<std::string> drop_every;   // "ID:K"
+  std::vector<std::string> lose_answer;  // "ID:N"
+  double drop_probability = 0.0;
+  std::uint64_t seed = 1;
+  std::vector<std::string> refuse_once;  // "ID:CODE"
+  std::string start_mode = "damping";
   bool lying = false;
   double get_up_seconds = 2.0;
   double duration = 0.0;
@@ -107,6 +118,32 @@ std::string api_name(std::int64_t id) {
   }
 }
 
+// "ID:VALUE" (both integers), or an error naming the option and the expected form.
+std::pair<std::int64_t, long long> id_and_value(const std::string& text, const char* option, const char* form) {
+  const auto colon = text.find(':');
+  try {
+    if (colon == std::string::npos) throw std::invalid_argument("no colon");
+    std::size_t used = 0;
+    const auto id = std::stoll(text.substr(0, colon), &used);
+    if (used != colon) throw std::invalid_argument("trailing text");
+    const auto rest = text.substr(colon + 1);
+    const auto value = std::stoll(rest, &used);
+    if (used != rest.size()) throw std::invalid_argument("trailing text");
+    return {id, value};
+  } catch (const std::logic_error&) {
+    throw std::invalid_argument(std::string(option) + ": expected " + form + ", got \"" + text + "\"");
+  }
+}
+
+b::Mode mode_named(const std::string& name) {
+  if (name == "damping") return b::Mode::damping;
+  if (name == "prepare") return b::Mode::prepare;
+  if (name == "walking") return b::Mode::walking;
+  if (name == "soccer") return b::Mode::soccer;
+  if (name == "custom") return b::Mode::custom;
+  throw std::invalid_argument("--start-mode: expected damping, prepare, walking, soccer or custom, got \"" + name + "\"");
+}
+
 struct IntakeCounts {
   std::uint64_t applied = 0;         // in Custom: the command drives the joints
   std::uint64_t blended = 0;         // in another mode: weighted into the robot's own controller
@@ -133,6 +170,28 @@ int run(const Settings& s) {
         std::chrono::milliseconds(std::stoll(d.substr(colon + 1)));
   }
   loco_options.min_interval = praxis::from_seconds(s.min_interval_ms / 1000.0);
+  loco_options.reply_delay = praxis::from_seconds(s.reply_delay_ms / 1000.0);
+  for (const auto& d : s.drop_every) {
+    const auto [id, k] = id_and_value(d, "--drop-every", "ID:K (ID 0: any API)");
+    if (k <= 0) throw std::invalid_argument("--drop-every: K must be at least 1, got \"" + d + "\"");
+    loco_options.drop_every[id] = static_cast<std::uint32_t>(k);
+  }
+  for (const auto& d : s.lose_answer) {
+    const auto [id, n] = id_and_value(d, "--lose-answer", "ID:N (N: 1 for the API's first call)");
+    if (n <= 0) throw std::invalid_argument("--lose-answer: N must be at least 1, got \"" + d + "\"");
+    loco_options.lose_answer_to[id].insert(static_cast<std::uint64_t>(n));
+  }
+  loco_options.drop_probability = s.drop_probability;
+  loco_options.seed = s.seed;
+  for (const auto& r : s.refuse_once) {
+    const auto [id, code] = id_and_value(r, "--refuse-once", "ID:CODE");
+    loco_options.refuse_once[id] = static_cast<std::int32_t>(code);
+  }
+  loco_options.start_mode = mode_named(s.start_mode);
+  if (s.lying && loco_options.start_mode != Mode::damping && loco_options.start_mode != Mode::prepare) {
+    throw std::invalid_argument("--lying with --start-mode " + s.start_mode +
+                                ": a robot lying down is in Damping or Prepare, not walking");
+  }
   fb::LocoService loco(loco_options, t0);
   fb::LightService light;
   std::mutex loco_mutex, light_mutex;
@@ -190,9 +249,9 @@ int run(const Settings& s) {
   if (!s.lying) robot.set_joint_positions(M::stand_pose);
   if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, t0);
 
-  std::printf("praxis-fake-booster: %s on DDS domain %u, interface %s, %s space, %s, mode Damping\n",
+  std::printf("praxis-fake-booster: %s on DDS domain %u, interface %s, %s space, %s, mode %s\n",
               std::string(M::name).c_str(), s.domain, s.interface.c_str(), s.space.c_str(),
-              s.lying ? "lying" : "standing");
+              s.lying ? "lying" : "standing", std::string(b::to_string(loco_options.start_mode)).c_str());
   std::fflush(stdout);
 
   IntakeCounts intake;
@@ -355,6 +414,7 @@ int run(const Settings& s) {
   {
     std::lock_guard lock(loco_mutex);
     report["mode"] = std::string(b::to_string(loco.mode()));
+    report["answers_lost"] = loco.answers_lost();
     auto& modes = report["modes"] = nlohmann::json::array();
     for (const auto& e : loco.mode_entries()) {
       modes.push_back({{"t", praxis::to_seconds(e.at - t0)}, {"mode", std::string(b::to_string(e.mode))}});
@@ -365,6 +425,7 @@ int run(const Settings& s) {
                        {"api", c.api_id},
                        {"name", api_name(c.api_id)},
                        {"status", c.status},
+                       {"answered", c.answered},
                        {"body", c.body}});
     }
   }
@@ -415,6 +476,18 @@ int main(int argc, char** argv) {
   app.add_option("--hang-api", s.hang, "loco API ids never answered (the client's timeout is tested)");
   app.add_option("--delay-api", s.delay, "loco API answered late: ID:MS");
   app.add_option("--min-interval-ms", s.min_interval_ms, "answer 429 to the same API sooner than this");
+  app.add_option("--reply-delay-ms", s.reply_delay_ms, "answer every loco call this late (--delay-api wins for its API)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--drop-every", s.drop_every,
+                 "lose the answers to the K-th, 2K-th, ... call of a loco API: ID:K (ID 0: counting every API)");
+  app.add_option("--lose-answer", s.lose_answer, "lose the answer to the N-th call of a loco API: ID:N (2000:1)");
+  app.add_option("--drop-probability", s.drop_probability, "lose each loco answer with this probability")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--seed", s.seed, "seed of --drop-probability's draws");
+  app.add_option("--refuse-once", s.refuse_once,
+                 "answer the first call of a loco API with this status, without acting on it: ID:CODE (2000:502)");
+  app.add_option("--start-mode", s.start_mode, "the robot's mode at start (standing unless --lying)")
+      ->check(CLI::IsMember({"damping", "prepare", "walking", "soccer", "custom"}));
   app.add_option("--button", s.buttons, "publish a button event on rt/button_event: T:ID:EVENT (s, button, 0..7)");
   app.add_flag("--lying", s.lying, "start lying down (fallen): Prepare, then GetUp stands the robot up");
   app.add_option("--get-up-seconds", s.get_up_seconds, "how long getting up takes");

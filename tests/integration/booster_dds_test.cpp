@@ -152,8 +152,10 @@ TEST_CASE("booster over DDS: the validation list end to end against praxis-fake-
   CHECK(modes == std::vector<int>{1, 4, 0});
   for (const auto& e : report["modes"]) CHECK(e["mode"] != "Walking");
   const double prepare_at = time_of_first(loco_calls(report, "ChangeMode"));
-  // Nothing before it (the behaviour said nothing for its first 0.5 s).
-  CHECK(report["loco_calls"][0]["name"] == "ChangeMode");
+  // Nothing before it (the behaviour said nothing for its first 0.5 s) but acquire()'s question
+  // which mode the robot is in.
+  CHECK(report["loco_calls"][0]["name"] == "GetMode");
+  CHECK(report["loco_calls"][1]["name"] == "ChangeMode");
 
   // One get_up, at stand-up entry, accepted in Prepare; the robot stood up.
   const auto get_ups = loco_calls(report, "GetUp");

@@ -98,6 +98,23 @@ class Reader {
     return static_cast<std::int32_t>(x);
   }
 
+  Mode any_mode(const Json& v, const std::string& key) const {
+    constexpr std::string_view expected = R"("Damping", "Prepare", "Walking", "Custom" or "Soccer")";
+    if (!v.is_string()) fail(key, expected, describe(v));
+    const auto s = v.get<std::string>();
+    for (const Mode m : {Mode::damping, Mode::prepare, Mode::walking, Mode::custom, Mode::soccer}) {
+      if (s == to_string(m)) return m;
+    }
+    fail(key, expected, "\"" + s + "\"");
+  }
+
+  std::uint32_t attempts(const Json& v, const std::string& key) const {
+    if (!v.is_number_integer()) fail(key, "a whole number 1..100", describe(v));
+    const auto x = v.get<long long>();
+    if (x < 1 || x > 100) fail(key, "a whole number 1..100", std::to_string(x));
+    return static_cast<std::uint32_t>(x);
+  }
+
   Mode locomotion_mode(const Json& v, const std::string& key) const {
     constexpr std::string_view expected = R"("Soccer" or "Walking")";
     if (!v.is_string()) fail(key, expected, describe(v));
@@ -123,7 +140,8 @@ InterfaceParams read(const Json& root, const std::string& origin) {
   const std::string prefix;
   in.members(top, prefix,
              {"walking", "move_robot_message_interval", "kicking", "rotate_head_message_interval",
-              "sdk_request_timeout", "startup_wait", "locomotion_mode", "visual_kick_version", "get_up_version"},
+              "sdk_request_timeout", "startup_wait", "locomotion_mode", "visual_kick_version", "get_up_version",
+              "damping_request", "retry", "initial_mode"},
              [&](std::string_view name, const Json& v, const std::string& key) {
                if (name == "walking") {
                  in.members(v, key, {"hybrid_align_distance", "max_alignment_rate", "deceleration_distance"},
@@ -162,6 +180,25 @@ InterfaceParams read(const Json& root, const std::string& origin) {
                  p.visual_kick_version = in.version(v, key);
                } else if (name == "get_up_version") {
                  p.get_up_version = in.version(v, key);
+               } else if (name == "damping_request") {
+                 in.members(v, key, {"deadline", "attempt_timeout", "backoff"},
+                            [&](std::string_view n, const Json& d, const std::string& k) {
+                              const auto x = in.duration(d, k);
+                              if (n != "backoff" && x <= Duration::zero()) in.fail(k, "a positive duration", "zero");
+                              (n == "deadline"          ? p.damping_request.deadline
+                               : n == "attempt_timeout" ? p.damping_request.attempt_timeout
+                                                        : p.damping_request.backoff) = x;
+                            });
+               } else if (name == "retry") {
+                 in.members(v, key, {"max_attempts", "backoff"}, [&](std::string_view n, const Json& r, const std::string& k) {
+                   if (n == "max_attempts") {
+                     p.retry.max_attempts = in.attempts(r, k);
+                   } else {
+                     p.retry.backoff = in.duration(r, k);
+                   }
+                 });
+               } else if (name == "initial_mode") {
+                 p.initial_mode = in.any_mode(v, key);
                }
              });
   return p;

@@ -8,6 +8,12 @@
 // one JSON line with the field names of HULKs' "booster rpc scheduled" / "booster rpc completed"
 // logs, and handed to an optional writer.
 //
+// It also counts, per action, what became of the calls: scheduled, sent (went out at least once),
+// answered (the robot answered: with success or a refusal), ok, refused, timed out (sent, no answer
+// in time, or never sent before its deadline), dropped (never sent), and retries. A rate of calls
+// "made" is the rate of calls answered ok, not of calls scheduled: on a slow robot most of the
+// scheduled periodic calls are replaced by newer ones before they are sent.
+//
 // Thread-safe: the planner's worker schedules, executor threads complete. A mutex guards it (none
 // of this runs on the control thread). The writer is called under that mutex, so lines come out in
 // the order the events happened; it should only queue the line (e.g. an asynchronous logger).
@@ -47,6 +53,22 @@ struct Completed {
   std::uint32_t in_flight_at_start = 0;    // the call's Scheduled::in_flight
   std::uint32_t remaining_in_flight = 0;   // of this action, after this one
   std::int32_t code = 0;                   // the robot's status code (api.hpp status::), when it answered
+  std::uint32_t attempts = 1;              // how often it was tried (retries: attempts - 1)
+  bool sent = true;                        // at least one attempt went out
+  bool answered = true;                    // the robot answered (with success or a refusal)
+};
+
+// What became of one action's calls, counted since the log was made.
+struct ActionCounts {
+  std::uint64_t scheduled = 0;
+  std::uint64_t sent = 0;       // went out at least once
+  std::uint64_t answered = 0;   // the robot answered the last attempt (ok or refused)
+  std::uint64_t ok = 0;
+  std::uint64_t refused = 0;    // answered with a non-zero status
+  std::uint64_t timed_out = 0;  // no answer in time, or still queued at a periodic call's deadline
+  std::uint64_t dropped = 0;    // never sent: replaced, superseded, or the executor stopped
+  std::uint64_t failed = 0;     // an error without an answer (e.g. the kick stream not written)
+  std::uint64_t retries = 0;    // attempts after the first
 };
 
 [[nodiscard]] constexpr std::string_view to_string(Completed::Status s) {
@@ -67,6 +89,17 @@ class JsonLine {
     this->key(key);
     line_ += '"';
     line_ += value;  // only names praxis itself chose: nothing to escape
+    line_ += '"';
+    return *this;
+  }
+  // Text from elsewhere (an error message): quotes, backslashes and control characters escaped.
+  JsonLine& escaped(std::string_view key, std::string_view value) {
+    this->key(key);
+    line_ += '"';
+    for (const char ch : value) {
+      if (ch == '"' || ch == '\\') line_ += '\\';
+      line_ += static_cast<unsigned char>(ch) < 0x20 ? ' ' : ch;
+    }
     line_ += '"';
     return *this;
   }
@@ -134,6 +167,18 @@ class JsonLine {
   j.integer("sequence", static_cast<long long>(c.sequence)).text("action", to_string(c.action)).text("status", to_string(c.status));
   j.number("elapsed_ms", c.elapsed_ms).integer("in_flight_at_start", c.in_flight_at_start);
   j.integer("remaining_in_flight", c.remaining_in_flight).integer("code", c.code);
+  j.integer("attempts", c.attempts).boolean("sent", c.sent).boolean("answered", c.answered);
+  return std::move(j).finish();
+}
+
+// {"event":"booster rpc retry","sequence":1,"action":"change_mode","attempt":2,"after_code":502,...}
+[[nodiscard]] inline std::string retry_json_line(const Scheduled& s, std::uint32_t attempt, std::int32_t code,
+                                                 std::string_view why, Duration backoff) {
+  detail::JsonLine j("booster rpc retry");
+  j.integer("sequence", static_cast<long long>(s.sequence)).text("action", to_string(s.action));
+  if (s.action == Action::change_mode) j.text("mode", to_string(s.what.mode));
+  j.integer("attempt", attempt).integer("after_code", code).escaped("after", why);
+  j.number("backoff_ms", std::chrono::duration<double, std::milli>(backoff).count());
   return std::move(j).finish();
 }
 
@@ -158,18 +203,44 @@ class ActionLog {
   Scheduled schedule(const PlannedAction& what) {
     const std::lock_guard lock(mutex_);
     Scheduled s{++sequence_, what.action, ++in_flight_[index(what.action)], what};
+    ++counts_[index(what.action)].scheduled;
     if (writer_) writer_(to_json_line(s));
     return s;
   }
 
-  Completed complete(const Scheduled& call, Completed::Status status, Duration elapsed, std::int32_t code) {
+  // `attempts`, `sent` and `answered` as in Completed; the defaults describe a call made once that
+  // the robot answered (or, with a failed status, one that failed without an answer).
+  Completed complete(const Scheduled& call, Completed::Status status, Duration elapsed, std::int32_t code,
+                     std::uint32_t attempts = 1, bool sent = true, bool answered = true) {
     const std::lock_guard lock(mutex_);
     auto& count = in_flight_[index(call.action)];
     if (count > 0) --count;  // a completion reported twice must not wrap the count around
-    const Completed c{call.sequence, call.action, status,
-                      std::chrono::duration<double, std::milli>(elapsed).count(), call.in_flight, count, code};
+    if (status == Completed::dropped || status == Completed::timeout) answered = false;
+    if (status == Completed::dropped) sent = false;
+    const Completed c{call.sequence, call.action, status, std::chrono::duration<double, std::milli>(elapsed).count(),
+                      call.in_flight, count, code, attempts, sent, answered};
+    auto& n = counts_[index(call.action)];
+    n.sent += sent ? 1 : 0;
+    n.answered += answered ? 1 : 0;
+    n.ok += status == Completed::ok ? 1 : 0;
+    n.refused += status == Completed::error && answered ? 1 : 0;
+    n.failed += status == Completed::error && !answered ? 1 : 0;
+    n.timed_out += status == Completed::timeout ? 1 : 0;
+    n.dropped += status == Completed::dropped ? 1 : 0;
     if (writer_) writer_(to_json_line(c));
     return c;
+  }
+
+  // A failed attempt of `call` is tried again: `attempt` is the number of the next one.
+  void retry(const Scheduled& call, std::uint32_t attempt, std::int32_t code, std::string_view why, Duration backoff) {
+    const std::lock_guard lock(mutex_);
+    ++counts_[index(call.action)].retries;
+    if (writer_) writer_(retry_json_line(call, attempt, code, why, backoff));
+  }
+
+  [[nodiscard]] ActionCounts counts(Action a) const {
+    const std::lock_guard lock(mutex_);
+    return counts_[index(a)];
   }
 
   [[nodiscard]] std::uint32_t in_flight(Action a) const {
@@ -194,6 +265,7 @@ class ActionLog {
   Writer writer_;
   std::uint64_t sequence_ = 0;
   std::array<std::uint32_t, k_actions> in_flight_{};
+  std::array<ActionCounts, k_actions> counts_{};
 };
 
 }  // namespace praxis::booster

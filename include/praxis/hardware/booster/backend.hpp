@@ -16,12 +16,19 @@
 //                         asks for Prepare, lets the robot settle, then Custom, where rt/joint_ctrl
 //                         drives every joint; release() asks for BackendOptions::release_mode.
 //
+// Both start from what the robot reports: acquire() asks GetMode (2017) and the planner starts from
+// the answer (InterfaceParams::initial_mode when there is none). Both end with a mode request that is
+// delivered (end_request.hpp): retried until the robot confirms it or damping_request.deadline passes,
+// and release() says which — ok only when the robot confirmed. Failed mode changes in acquire() are
+// retried by InterfaceParams::retry (409 and the other final refusals are not).
+//
 //   praxis::booster::BoosterBackend<praxis::booster::K1> robot(options);                  // modes
 //   praxis::booster::BoosterBackend<praxis::booster::T1, praxis::booster::Access::joints> robot(options);
 //
 // read() and write() never block; RPCs run on the I/O worker and its executor (robot_modes) or in
 // acquire() / release() (both), never on the control thread.
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -36,6 +43,7 @@
 #include "praxis/core/robot_requests.hpp"
 #include "praxis/core/robot_status.hpp"
 #include "praxis/hardware/booster/api.hpp"
+#include "praxis/hardware/booster/end_request.hpp"
 #include "praxis/hardware/booster/event_log.hpp"
 #include "praxis/hardware/booster/interface_params.hpp"
 #include "praxis/hardware/booster/models.hpp"
@@ -183,26 +191,40 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       return {false, LifecycleStage::failed, why};
     }
     if constexpr (A == Access::joints) {
+      std::string start = start_mode_note();
       try {
-        loco_->change_mode(Mode::prepare);
+        change_mode_retried(Mode::prepare);
         std::this_thread::sleep_for(o.prepare_settle);
-        loco_->change_mode(Mode::custom);
+        change_mode_retried(Mode::custom);
       } catch (const std::exception& e) {
         lifecycle_.store(LifecycleStage::failed);
-        return {false, LifecycleStage::failed, std::string("taking joint control (Prepare, then Custom): ") + e.what()};
+        return {false, LifecycleStage::failed,
+                "taking joint control (Prepare, then Custom; " + start + "): " + std::string(e.what())};
       }
       lifecycle_.store(LifecycleStage::in_control);
       return {true, LifecycleStage::in_control,
-              "receiving " + o.wire.topics.low_state + "; robot in Custom mode (Prepare first, " +
+              "receiving " + o.wire.topics.low_state + "; " + start + "; robot in Custom mode (Prepare first, " +
                   std::to_string(to_ms(o.prepare_settle)) + " ms), commands on " + o.wire.topics.joint_ctrl};
     } else {
       // Discovery settles before the first call (HULKs waits the SDK's start-up time, 3 s); the
       // behaviour's first command may come at once, its RPCs wait for the server to match.
       const bool server = wait_for_rpc_server(o.interface.startup_wait);
+      // Start from what the robot reports, not from an assumption (HULKs assumes Damping).
+      StartMode start{o.interface.initial_mode, false};
+      std::string start_note;
+      try {
+        start.mode = loco_->get_mode(o.lifecycle_rpc_timeout);
+        start.reported = true;
+        start_note = "the robot reports " + std::string(to_string(start.mode));
+      } catch (const std::exception& e) {
+        start_note = "GetMode unanswered (" + std::string(e.what()) + "): assuming " +
+                     std::string(to_string(start.mode)) + " (initial_mode)";
+      }
+      assumed_.store(start.mode, std::memory_order_release);
       // A fresh schedule per run: nothing is called before this run's first command.
       handler_ = std::make_unique<RequestHandler>(
           *loco_, light_.get(), [kick = kick_.get()](const KickMessage& k) { return kick->publish(k); }, o.interface,
-          o.log ? o.log : std::make_shared<NoEventLog>(), /*threaded=*/true);
+          o.log ? o.log : std::make_shared<NoEventLog>(), /*threaded=*/true, start);
       handler_->set_fall_source(&this->codec_context().fall_state, &this->codec_context().get_ups_finished);
       handler_->set_poller([this] { log_buttons(); });
       handler_->set_mode_mirror(&assumed_);
@@ -211,38 +233,59 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       lifecycle_.store(LifecycleStage::in_control);
       return {true, LifecycleStage::in_control,
               "receiving " + o.wire.topics.low_state + "; loco service on " + o.wire.topics.loco_channel +
-                  (server ? "" : " (not matched yet: its RPCs will wait and time out until it is)") +
-                  "; no RPC before the behaviour's first command"};
+                  (server ? "" : " (not matched yet: its RPCs will wait and time out until it is)") + "; " +
+                  start_note + "; no RPC before the behaviour's first command"};
     }
   }
 
+  // Ends control with the robot's own mode, delivered: robot modes, Damping (the handler's end
+  // request, after anything queued); joint access, release_mode (the runtime sent joint damping
+  // before). ok only when the robot confirmed it (or praxis never commanded its modes); the message
+  // says "<mode> confirmed by the robot (...)" or "<mode> requested, not confirmed after N ms (...)".
   LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
     const auto& o = this->options();
     std::string message;
+    bool confirmed = true;
     if constexpr (A == Access::joints) {
-      try {
-        loco_->change_mode(o.release_mode);
-        message = "robot asked for " + std::string(to_string(o.release_mode)) + " mode; stopped sending " +
-                  o.wire.topics.joint_ctrl;
-      } catch (const std::exception& e) {
-        lifecycle_.store(LifecycleStage::failed);
-        return {false, LifecycleStage::failed,
-                std::string("handing back (") + std::string(to_string(o.release_mode)) + "): " + e.what()};
-      }
+      (void)timeout;
+      last_end_ = deliver_mode(*loco_, o.release_mode, o.interface.damping_request);
+      confirmed = last_end_.state == EndReport::State::confirmed;
+      message = describe(last_end_) + (confirmed ? "; stopped sending " : "; stopped sending anyway ") +
+                o.wire.topics.joint_ctrl;
     } else {
-      // The run's last requests (the runtime's closing damping) are served once more, then the
-      // calls already scheduled are given the release timeout to complete.
+      // The run's last requests (the runtime's closing Damping) are served once more; Damping is
+      // asked for again unless the robot confirmed it; then it is given the release timeout.
       if (worker_) {
         worker_->stop();
+        RobotStatus status;
+        (void)worker_->read_status(status);
         worker_->serve_once(Clock::now());
+        handler_->end_control(status, Clock::now());
         message = handler_->shut_down(timeout);
+        last_end_ = handler_->end_report();
+        for (std::size_t a = 0; a < k_actions; ++a) last_counts_[a] = handler_->actions().counts(static_cast<Action>(a));
+        confirmed = last_end_.state == EndReport::State::confirmed || last_end_.state == EndReport::State::none;
         worker_.reset();
         handler_.reset();
       }
     }
-    lifecycle_.store(LifecycleStage::released);
-    return {true, LifecycleStage::released, message};
+    const auto stage = confirmed ? LifecycleStage::released : LifecycleStage::failed;
+    lifecycle_.store(stage);
+    return {confirmed, stage, message};
+  }
+
+  // What became of the last release()'s mode request.
+  [[nodiscard]] const EndReport& end_report() const { return last_end_; }
+
+  // robot_modes: what became of each action's calls in this run (during it) or the last one (after
+  // release()): scheduled, sent, answered, ok, refused, ... (action_log.hpp). A rate of calls made
+  // is counts(a).ok over the time, not scheduled.
+  [[nodiscard]] ActionCounts call_counts(Action a) const
+    requires(A == Access::robot_modes)
+  {
+    if (handler_) return handler_->actions().counts(a);
+    return last_counts_[static_cast<std::size_t>(a)];
   }
 
   // ---- for tests and reports ----
@@ -273,6 +316,33 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   }
 
   static long long to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
+
+  // Joint access: what the robot reports at start, for the lifecycle message.
+  std::string start_mode_note() {
+    try {
+      return "the robot reported " + std::string(to_string(loco_->get_mode(this->options().lifecycle_rpc_timeout)));
+    } catch (const std::exception& e) {
+      return "GetMode unanswered (" + std::string(e.what()) + ")";
+    }
+  }
+
+  // A mode change in acquire(), retried by InterfaceParams::retry when the failure may pass (no
+  // answer, 100, 429, 500, 502); the last failure is thrown.
+  void change_mode_retried(Mode mode) {
+    const auto& o = this->options();
+    Duration backoff = o.interface.retry.backoff;
+    for (std::uint32_t attempt = 1;; ++attempt) {
+      try {
+        loco_->change_mode(mode, o.lifecycle_rpc_timeout);
+        return;
+      } catch (...) {
+        const CallResult r = failure_of(std::current_exception());
+        if (!r.retryable || attempt >= o.interface.retry.max_attempts) throw;
+      }
+      std::this_thread::sleep_for(backoff);
+      backoff *= 2;
+    }
+  }
   bool wait_for_rpc_server(Duration timeout) {
     if (auto* dds = dynamic_cast<DdsRpcChannel*>(loco_channel_)) return dds->wait_for_server(timeout);
     return true;
@@ -290,6 +360,8 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
   std::atomic<Mode> assumed_{Mode::damping};  // robot_modes: the handler's assumed mode, for write()
   std::atomic<std::uint64_t> withheld_{0};
+  EndReport last_end_{};
+  std::array<ActionCounts, k_actions> last_counts_{};
 };
 
 }  // namespace praxis::booster

@@ -31,6 +31,9 @@
 // "Due" means now - last >= interval; the "last sent" times start at the first tick, as the timers
 // of HULKs start with the node, so the first periodic call comes one interval after it.
 //
+// The mode assumed before the first change_mode is the one the robot reported at start (the backend
+// asks GetMode in acquire()), or InterfaceParams::initial_mode when it did not answer.
+//
 // The sink is any callable taking `const PlannedAction&`; if it also takes `const InputState&`, it
 // is told about input changes too (the "booster input state changed" log).
 
@@ -98,6 +101,12 @@ struct PlannedAction {
   std::int32_t version = 0;              // get_up and visual_kick: the API's "version" (from the parameters)
 };
 
+// The request that ends control: the robot's Damping mode (ARCHITECTURE.md §5a). The executor
+// delivers it before anything queued and retries it until the robot confirms (executor.hpp).
+[[nodiscard]] constexpr bool ends_control(const PlannedAction& a) {
+  return a.action == Action::change_mode && a.mode == Mode::damping;
+}
+
 // What the planner sees and assumes; the sink hears about every change.
 struct InputState {
   MotionKind motion_kind = MotionKind::damping;
@@ -128,7 +137,9 @@ struct InputState {
 
 class Interface {
  public:
-  explicit Interface(InterfaceParams params) : params_(params) {}
+  // `initial`: the robot's mode at start, as it reported it (GetMode), or InterfaceParams::initial_mode.
+  explicit Interface(InterfaceParams params) : Interface(params, params.initial_mode) {}
+  Interface(InterfaceParams params, Mode initial) : params_(params), assumed_(initial) {}
 
   template <class Sink>
   void tick(const RobotRequests& r, TimePoint now, Sink&& sink) {
@@ -138,6 +149,7 @@ class Interface {
     }
     // 1.
     if (!r.any) return;
+    commanded_ = true;
 
     // 2.
     const bool new_get_up = r.get_up != last_get_up_;
@@ -241,6 +253,8 @@ class Interface {
   }
 
   [[nodiscard]] Mode assumed_mode() const { return assumed_; }
+  // Whether requests with `any` arrived: praxis commands the robot (and must end that with Damping).
+  [[nodiscard]] bool commanded() const { return commanded_; }
   [[nodiscard]] bool visual_kick_active() const { return visual_kick_active_; }
   [[nodiscard]] const InputState& input_state() const { return input_; }
   [[nodiscard]] const InterfaceParams& params() const { return params_; }
@@ -273,8 +287,10 @@ class Interface {
 
   InterfaceParams params_;
   bool started_ = false;
-  // The robot starts in Damping, as HULKs assumes: a first Damping request then costs no call.
+  // From the robot's report at start (HULKs assumes Damping; praxis asks): a first request for the
+  // mode the robot is in costs no call.
   Mode assumed_ = Mode::damping;
+  bool commanded_ = false;
   bool visual_kick_active_ = false;
   bool standing_up_ = false;
   std::uint32_t last_get_up_ = 0;  // RobotRequests' initial value: a first request with 1 is a new one

@@ -3,7 +3,7 @@
 // executor in executor.hpp), read from a JSON file with comments (booster_interface.json5).
 //
 // The first keys are the ones the HULKs booster_interface reads, with its defaults and its way of
-// writing a duration ({"secs": 0, "nanos": 20000000}); the last four are praxis' own. A file may
+// writing a duration ({"secs": 0, "nanos": 20000000}); the others are praxis' own. A file may
 // hold the object at its top level or under the key "booster_interface". Keys left out keep their
 // defaults; an unknown key, a wrong type or a negative duration is an error naming the file and
 // the dotted key, because a misspelt interval silently keeping its default is worse than a refusal.
@@ -30,6 +30,26 @@ struct KickingParams {
   KickPowerParams kick_power;
 };
 
+// The request that ends control (Damping): it pre-empts every queued call and is retried until the
+// robot confirms it or `deadline` passes (executor.hpp). Each attempt is a ChangeMode(Damping) and,
+// answered with success, a GetMode that must report Damping; each of the two waits up to
+// `attempt_timeout`. praxis' own numbers: the fact sheet gives none (the SDK's per-call default is 1 s).
+struct EndRequestParams {
+  Duration deadline = std::chrono::seconds(2);
+  Duration attempt_timeout = std::chrono::milliseconds(400);
+  Duration backoff = std::chrono::milliseconds(50);  // between attempts
+};
+
+// Failed one-shot calls (change_mode to another mode, get_up, visual_kick, the LED calls) are tried
+// up to `max_attempts` times in all, waiting `backoff` before the first retry and twice as long before
+// each next one. Only failures that may pass are retried: no answer, and the statuses 100 (the robot
+// timed out), 429 (too frequent), 500 (internal error) and 502 (transition failed). 400, 409 and 501
+// are the robot's decision about the request and are reported, not repeated.
+struct RetryParams {
+  std::uint32_t max_attempts = 3;
+  Duration backoff = std::chrono::milliseconds(100);
+};
+
 struct InterfaceParams {
   WalkOptions walking;
   Duration move_robot_message_interval = std::chrono::milliseconds(20);  // ~50 Hz move_robot
@@ -44,6 +64,11 @@ struct InterfaceParams {
   Mode locomotion_mode = Mode::soccer;
   std::int32_t visual_kick_version = 1;  // VisualKick's "version": 0 V1, 1 V2 (stronger)
   std::int32_t get_up_version = 0;       // GetUp's "version": 0 V1, 1 V2
+  EndRequestParams damping_request;
+  RetryParams retry;
+  // The mode assumed at start when the robot does not answer GetMode (2017) in acquire(); a robot
+  // that answers is taken at its word. Damping: what a robot that was just switched on is in.
+  Mode initial_mode = Mode::damping;
 };
 
 // Reads `file` (see above); throws praxis::ParamError naming the file and key on any problem.

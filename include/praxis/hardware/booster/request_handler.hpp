@@ -6,18 +6,27 @@
 // with the per-call timeout `sdk_request_timeout` — so a hung RPC delays neither the worker nor
 // the control cycle. It keeps the RobotStatus the runtime reads:
 //
-//   assumed_mode       the planner's (optimistic: assumed when change_mode is scheduled)
-//   reported_mode      the mode of the last change_mode the robot answered with success
+//   assumed_mode       the planner's (optimistic: assumed when change_mode is scheduled); at start
+//                      the mode the robot reported (GetMode in acquire()), or the parameters'
+//                      initial_mode when it did not answer
+//   reported_mode      the mode the robot last reported: GetMode's answer, or the mode of the last
+//                      change_mode it answered with success
 //   last_request       the last completed call: its API id, outcome and the robot's status code
 //   requests_in_flight calls scheduled and not completed yet
 //   get_ups_completed  getting-up -> ready transitions on rt/fall_down
 //
-// and writes the structured log (event_log.hpp): behaviour_input (the planner's input state),
-// rpc (scheduled / completed, with sequence numbers and in-flight counts), primary_state (the
-// robot's fall state and confirmed mode) and, from the backend, button_input.
+// The Damping request ends control (end_request.hpp): the executor puts it before every queued call
+// and retries it until the robot confirms or the deadline passes; end_report() says which. At
+// release, end_control() asks for Damping once more unless the robot confirmed it since the last
+// other mode change, and shut_down() waits for the answer and says what it was.
+//
+// It writes the structured log (event_log.hpp): behaviour_input (the planner's input state),
+// rpc (scheduled / retry / completed, with sequence numbers and in-flight counts), primary_state
+// (the robot's fall state and reported mode) and, from the backend, button_input.
 //
 // threaded = false runs the executors inline at the worker's (simulated) time, for step() tests.
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -36,6 +45,7 @@
 #include "praxis/core/robot_status.hpp"
 #include "praxis/hardware/booster/action_log.hpp"
 #include "praxis/hardware/booster/api.hpp"
+#include "praxis/hardware/booster/end_request.hpp"
 #include "praxis/hardware/booster/event_log.hpp"
 #include "praxis/hardware/booster/executor.hpp"
 #include "praxis/hardware/booster/interface.hpp"
@@ -99,6 +109,12 @@ class KickPublisher {
   return 0;
 }
 
+// The robot's mode at start: what it reported (reported = true), or the assumption it starts from.
+struct StartMode {
+  Mode mode = Mode::damping;
+  bool reported = false;
+};
+
 class RequestHandler {
   // The blocking call behind each action, with the time left until its deadline.
   struct Perform {
@@ -112,18 +128,20 @@ class RequestHandler {
   using KickSink = std::function<bool(const KickMessage&)>;
 
   RequestHandler(LocoClient& loco, LightClient* light, KickSink kick, InterfaceParams params,
-                 std::shared_ptr<EventLog> log, bool threaded)
+                 std::shared_ptr<EventLog> log, bool threaded, StartMode start = {})
       : loco_(loco),
         light_(light),
         kick_(std::move(kick)),
         log_(log ? std::move(log) : std::make_shared<NoEventLog>()),
         threaded_(threaded),
-        interface_(params),
+        interface_(params, start.mode),
         actions_([log = log_](const std::string& line) { log->write("rpc", line); }),
         loco_calls_(Perform{this}, actions_, executor_options(params, threaded),
                     [this](const Completed& c, const PlannedAction& a, const CallResult& r) { completed(c, a, r); }),
         light_calls_(Perform{this}, actions_, executor_options(params, threaded),
-                     [this](const Completed& c, const PlannedAction& a, const CallResult& r) { completed(c, a, r); }) {}
+                     [this](const Completed& c, const PlannedAction& a, const CallResult& r) { completed(c, a, r); }) {
+    if (start.reported) confirmed_ = start.mode;
+  }
   RequestHandler(const RequestHandler&) = delete;
   RequestHandler& operator=(const RequestHandler&) = delete;
 
@@ -142,6 +160,7 @@ class RequestHandler {
 
   // ---- the worker thread ----
   void serve(const RobotRequests& wanted, RobotStatus& status, TimePoint now) {
+    if (wanted.any) last_wanted_ = wanted;
     if (poll_) poll_();
     interface_.tick(wanted, now, Sink{this, now});
     if (!threaded_) {
@@ -172,30 +191,69 @@ class RequestHandler {
     }
   }
 
-  // release(): the calls already scheduled (the run's closing damping request among them) are
-  // given until `timeout` to complete; a robot still assumed walking is then told to stand still;
-  // nothing is called after this.
+  // release(), on the caller's thread once the worker has stopped: the end of control is the robot's
+  // Damping mode. If praxis commanded the robot in this run, the last requests are served once more
+  // with Damping (the kick ends, walking and the head stop) and, unless the robot confirmed Damping
+  // since the last other mode change, a Damping request goes out now.
+  void end_control(RobotStatus& status, TimePoint now) {
+    if (!interface_.commanded()) return;
+    RobotRequests r = last_wanted_;
+    r.mode = RobotMode::damping;
+    r.locomotion = {};
+    r.head.active = false;
+    r.kick.active = false;
+    serve(r, status, now);
+    bool again = false;
+    {
+      std::lock_guard lock(mutex_);
+      again = end_.state == EndReport::State::none || end_.state == EndReport::State::not_confirmed;
+    }
+    if (again) {
+      PlannedAction a;
+      a.action = Action::change_mode;
+      a.mode = Mode::damping;
+      dispatch(a, now);
+      if (!threaded_) loco_calls_.run_pending(now);
+    }
+  }
+
+  // release(): waits until `timeout` for the Damping request to be confirmed or given up on (its own
+  // deadline comes first by default) and for the calls still out to complete; a robot that did not
+  // confirm Damping and may still be walking is then told to stand still; nothing is called after
+  // this. Returns what is true: "Damping confirmed by the robot (...)" or "Damping requested, not
+  // confirmed after 2000 ms (...)", and what else happened.
   std::string shut_down(Duration timeout) {
     const auto deadline = Clock::now() + timeout;
-    while (actions_.total_in_flight() > 0 && Clock::now() < deadline) {
+    const auto settled = [this] {
+      std::lock_guard lock(mutex_);
+      return end_.state != EndReport::State::pending;
+    };
+    while ((!settled() || actions_.total_in_flight() > 0) && Clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    std::string message = "booster_interface stopped with " + std::string(to_string(interface_.assumed_mode())) +
-                          " assumed";
+    const EndReport end = end_report();
+    std::string message = "booster_interface stopped: " + describe(end);
     if (const auto left = actions_.total_in_flight(); left > 0) {
       message += "; " + std::to_string(left) + " call(s) still unanswered";
     }
-    if (interface_.assumed_mode() == Mode::soccer || interface_.assumed_mode() == Mode::walking) {
+    const bool may_walk = end.state == EndReport::State::pending || end.state == EndReport::State::not_confirmed;
+    if (may_walk) {
       try {
         loco_.move(0.0, 0.0, 0.0, interface_.params().sdk_request_timeout * 5);
-        message += "; sent move_robot(0, 0, 0)";
+        message += "; sent move_robot(0, 0, 0) in case it still walks";
       } catch (const std::exception& e) {
-        message += std::string("; the final move_robot(0, 0, 0) failed: ") + e.what();
+        message += std::string("; the fallback move_robot(0, 0, 0) failed too: ") + e.what();
       }
     }
     loco_calls_.stop();
     light_calls_.stop();
     return message;
+  }
+
+  // What became of the last Damping request (none before the first).
+  [[nodiscard]] EndReport end_report() const {
+    std::lock_guard lock(mutex_);
+    return end_;
   }
 
   [[nodiscard]] const Interface& interface() const { return interface_; }
@@ -214,6 +272,8 @@ class RequestHandler {
     ExecutorOptions o;
     o.mode = threaded ? ExecutorMode::threaded : ExecutorMode::inline_calls;
     o.timeout = p.sdk_request_timeout;
+    o.retry = p.retry;
+    o.end = p.damping_request;
     return o;
   }
 
@@ -239,11 +299,33 @@ class RequestHandler {
       }
       case Action::set_leds:
       case Action::stop_leds: light_calls_.submit(a, now); break;
+      case Action::change_mode: {
+        {
+          std::lock_guard lock(mutex_);
+          end_ = EndReport{};  // another mode: a later release must ask for Damping again
+          if (ends_control(a)) {
+            end_.state = EndReport::State::pending;
+            end_.deadline = interface_.params().damping_request.deadline;
+          }
+        }
+        const auto sequence = loco_calls_.submit(a, now);
+        std::lock_guard lock(mutex_);
+        last_mode_sequence_ = std::max(last_mode_sequence_, sequence);
+        break;
+      }
       default: loco_calls_.submit(a, now); break;
     }
   }
 
   CallResult perform(const PlannedAction& a, Duration timeout) {
+    if (ends_control(a)) {
+      const ModeAttempt m = attempt_mode(loco_, a.mode, timeout);
+      if (m.mode_reported) {
+        std::lock_guard lock(mutex_);
+        end_mode_reported_ = true;
+      }
+      return m.result;
+    }
     try {
       switch (a.action) {
         case Action::change_mode: loco_.change_mode(a.mode, timeout); break;
@@ -252,29 +334,38 @@ class RequestHandler {
         case Action::rotate_head: loco_.rotate_head(a.pitch, a.yaw, timeout); break;
         case Action::visual_kick: loco_.visual_kick(a.enabled, a.version, timeout); break;
         case Action::set_leds:
-          if (light_ == nullptr) return {Completed::error, 0, "no light service"};
+          if (light_ == nullptr) return {Completed::error, 0, "no light service", false, false};
           light_->set_color(a.leds.r, a.leds.g, a.leds.b, timeout);
           break;
         case Action::stop_leds:
-          if (light_ == nullptr) return {Completed::error, 0, "no light service"};
+          if (light_ == nullptr) return {Completed::error, 0, "no light service", false, false};
           light_->stop(timeout);
           break;
         case Action::kick_publish: break;
       }
       return {Completed::ok, status::k_ok, ""};
-    } catch (const RpcStatusError& e) {
-      return {Completed::error, e.status(), e.what()};
-    } catch (const dds::RpcUnanswered& e) {  // RpcTimeout: nothing matched or nothing answered in time
-      return {Completed::timeout, status::k_timeout, e.what()};
-    } catch (const std::exception& e) {
-      return {Completed::error, -1, e.what()};
+    } catch (...) {
+      return failure_of(std::current_exception());
     }
   }
 
   // Executor threads (or the worker, inline).
   void completed(const Completed& c, const PlannedAction& a, const CallResult& r) {
-    if (c.status == Completed::dropped) return;  // never sent: says nothing about the robot
     std::lock_guard lock(mutex_);
+    // The outcome of the newest mode request, if it is a Damping request: an older one superseded by
+    // a newer one (dropped), or one overtaken by a later change to another mode, says nothing now.
+    if (ends_control(a) && c.sequence >= last_mode_sequence_) {
+      if (c.status != Completed::dropped || r.message != "superseded by the Damping request") {
+        end_.state = c.status == Completed::ok ? EndReport::State::confirmed : EndReport::State::not_confirmed;
+        end_.attempts = c.attempts;
+        end_.code = r.code;
+        end_.detail = r.message.empty() ? std::string(to_string(c.status)) : r.message;
+        end_.mode_reported = c.status == Completed::ok && end_mode_reported_;
+        end_.took = std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(c.elapsed_ms));
+        end_mode_reported_ = false;
+      }
+    }
+    if (c.status == Completed::dropped) return;  // never sent: says nothing about the robot
     if (a.action == Action::change_mode && c.status == Completed::ok) confirmed_ = a.mode;
     last_.id = api_id_of(a.action);
     last_.code = r.code;
@@ -312,9 +403,13 @@ class RequestHandler {
   bool threaded_;
   Interface interface_;  // worker thread only
   ActionLog actions_;
-  std::mutex mutex_;  // confirmed_, last_: written by the executors
+  mutable std::mutex mutex_;  // confirmed_, last_, end_: written by the executors
   Mode confirmed_ = Mode::unknown;
   RequestReport last_{};
+  EndReport end_{};
+  std::uint64_t last_mode_sequence_ = 0;
+  bool end_mode_reported_ = false;
+  RobotRequests last_wanted_{};  // worker thread (release: the caller, once the worker stopped)
   const std::atomic<std::int32_t>* fall_state_ = nullptr;
   const std::atomic<std::uint32_t>* get_ups_ = nullptr;
   std::int32_t logged_fall_ = -2;

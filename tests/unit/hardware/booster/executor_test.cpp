@@ -1,5 +1,7 @@
-// Booster call executor: single flight, deadlines counted from scheduling, coalescing of periodic
-// calls, inline (simulated clock) and threaded operation.
+// Booster call executor: single flight, periodic calls' deadlines counted from scheduling and their
+// coalescing, one-shot calls that wait their turn and are retried by the rule, the end request
+// (Damping) that pre-empts, never expires in the queue and is retried until confirmed or its
+// deadline, the counts of calls sent and answered, inline (simulated clock) and threaded operation.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -89,8 +91,8 @@ TEST_CASE("booster executor: inline mode performs waiting calls in order on the 
   CHECK(performed[1].action == b::Action::get_up);
   CHECK(performed[2].action == b::Action::move_robot);
   CHECK(performed[2].value == 0.3);
-  CHECK(performed[0].timeout == 70ms);  // what is left of the deadline
-  CHECK(performed[2].timeout == 80ms);
+  CHECK(performed[0].timeout == 100ms);  // a one-shot call: the whole timeout, from when it is sent
+  CHECK(performed[2].timeout == 80ms);   // a periodic one: what is left of its deadline
   const auto done = seen.snapshot();
   REQUIRE(done.size() == 3);
   CHECK(done[0].status == b::Completed::ok);
@@ -103,7 +105,8 @@ TEST_CASE("booster executor: inline mode performs waiting calls in order on the 
   CHECK(exec.run_pending(t0 + 40ms) == 0);
 }
 
-TEST_CASE("booster executor: a call still waiting at its deadline times out without being performed") {
+TEST_CASE("booster executor: a periodic call still waiting at its deadline times out without being performed; a "
+          "one-shot call waits its turn") {
   std::vector<b::Action> performed;
   const auto perform = [&performed](const b::PlannedAction& a, Duration) {
     performed.push_back(a.action);
@@ -113,18 +116,21 @@ TEST_CASE("booster executor: a call still waiting at its deadline times out with
   Completions seen;
   b::CallExecutor exec(perform, log, {b::ExecutorMode::inline_calls, 100ms, 8}, seen.callback());
   const TimePoint t0 = TimePoint{} + 50s;
-  exec.submit(call(b::Action::change_mode), t0);
+  exec.submit(call(b::Action::move_robot), t0);
+  exec.submit(call(b::Action::get_up), t0);
   exec.submit(call(b::Action::visual_kick), t0 + 50ms);
-  exec.run_pending(t0 + 100ms);  // the first one's deadline is exactly now
-  CHECK(performed == std::vector<b::Action>{b::Action::visual_kick});
+  exec.run_pending(t0 + 100ms);  // the move's deadline is exactly now; the one-shot calls have none
+  CHECK(performed == std::vector<b::Action>{b::Action::get_up, b::Action::visual_kick});
   const auto done = seen.snapshot();
-  REQUIRE(done.size() == 2);
-  CHECK(done[0].action == b::Action::change_mode);
+  REQUIRE(done.size() == 3);
+  CHECK(done[0].action == b::Action::move_robot);
   CHECK(done[0].status == b::Completed::timeout);
   CHECK(done[0].code == b::status::k_timeout);
   CHECK(done[0].elapsed_ms == Approx(100.0));
+  CHECK_FALSE(done[0].sent);
   CHECK(done[1].status == b::Completed::ok);
-  CHECK(log.in_flight(b::Action::change_mode) == 0);
+  CHECK(done[2].status == b::Completed::ok);
+  CHECK(log.in_flight(b::Action::move_robot) == 0);
 }
 
 TEST_CASE("booster executor: waiting periodic calls are replaced by newer ones, one-shot calls never") {
@@ -195,15 +201,16 @@ TEST_CASE("booster executor: a full queue refuses one-shot calls and says so; st
   CHECK(log.total_in_flight() == 0);
 }
 
-TEST_CASE("booster executor: threaded, a call blocking past its timeout is reported as a timeout and later calls still run") {
+TEST_CASE("booster executor: threaded, a periodic call blocking past its timeout is reported as a timeout and later "
+          "calls still run") {
   std::atomic<int> performing{0};
   std::atomic<int> most_at_once{0};
   std::atomic<int> performed{0};
   const auto perform = [&](const b::PlannedAction& a, Duration) {
     const int now_in = ++performing;
     if (now_in > most_at_once) most_at_once = now_in;
-    // The first change_mode never answers in time (as a robot that went silent).
-    if (a.action == b::Action::change_mode && a.mode == b::Mode::prepare) std::this_thread::sleep_for(250ms);
+    // The first move never answers in time (as a robot that went silent).
+    if (a.action == b::Action::move_robot && a.forward == 0.1) std::this_thread::sleep_for(250ms);
     ++performed;
     --performing;
     return b::CallResult{};
@@ -211,26 +218,24 @@ TEST_CASE("booster executor: threaded, a call blocking past its timeout is repor
   b::ActionLog log;
   Completions seen;
   b::CallExecutor exec(perform, log, {b::ExecutorMode::threaded, 60ms, 8}, seen.callback());
-  auto stuck = call(b::Action::change_mode);
-  stuck.mode = b::Mode::prepare;
-  exec.submit(stuck, Clock::now());
+  exec.submit(call(b::Action::move_robot, 0.1), Clock::now());
   std::this_thread::sleep_for(20ms);
-  exec.submit(call(b::Action::get_up), Clock::now());  // waits behind the stuck call past its deadline
+  exec.submit(call(b::Action::rotate_head), Clock::now());  // waits behind the stuck call past its deadline
   REQUIRE(seen.wait_for(2));
   exec.submit(call(b::Action::change_mode), Clock::now());
   exec.submit(call(b::Action::move_robot, 0.2), Clock::now());
   REQUIRE(seen.wait_for(4));
   const auto done = seen.snapshot();
-  CHECK(done[0].action == b::Action::change_mode);
+  CHECK(done[0].action == b::Action::move_robot);
   CHECK(done[0].status == b::Completed::timeout);
   CHECK(done[0].elapsed_ms >= 250.0);
   CHECK(seen.messages[0] == "answered after its deadline");
-  CHECK(done[1].action == b::Action::get_up);
+  CHECK(done[1].action == b::Action::rotate_head);
   CHECK(done[1].status == b::Completed::timeout);
   CHECK(seen.messages[1] == "timed out before it was sent");
   CHECK(done[2].status == b::Completed::ok);
   CHECK(done[3].status == b::Completed::ok);
-  CHECK(performed == 3);  // the stuck call, then the two later ones; get_up never went out
+  CHECK(performed == 3);  // the stuck call, then the two later ones; the head call never went out
   CHECK(most_at_once == 1);
   CHECK(log.total_in_flight() == 0);
 }
@@ -267,6 +272,219 @@ TEST_CASE("booster executor: threaded, calls from another thread run one at a ti
   }
   CHECK(most_at_once == 1);
   CHECK(log.total_in_flight() == 0);
+}
+
+namespace {
+
+b::PlannedAction damping() {
+  b::PlannedAction p;
+  p.action = b::Action::change_mode;
+  p.mode = b::Mode::damping;
+  return p;
+}
+
+// A perform that answers from a script per action (the last entry repeats), recording every attempt.
+struct Scripted {
+  std::vector<std::pair<b::Action, TimePoint>> attempts;
+  std::vector<b::CallResult> change_mode_results, get_up_results;
+  const TimePoint* now = nullptr;
+  std::size_t change_modes = 0, get_ups = 0;
+  auto perform() {
+    return [this](const b::PlannedAction& a, Duration) {
+      attempts.emplace_back(a.action, *now);
+      if (a.action == b::Action::change_mode && !change_mode_results.empty()) {
+        return change_mode_results[std::min(change_modes++, change_mode_results.size() - 1)];
+      }
+      if (a.action == b::Action::get_up && !get_up_results.empty()) {
+        return get_up_results[std::min(get_ups++, get_up_results.size() - 1)];
+      }
+      return b::CallResult{};
+    };
+  }
+};
+
+b::CallResult refused(std::int32_t code) {
+  return {b::Completed::error, code, "refused with " + std::to_string(code), true, b::retryable_status(code)};
+}
+b::CallResult unanswered() { return {b::Completed::timeout, b::status::k_timeout, "no answer", false, true}; }
+
+}  // namespace
+
+TEST_CASE("booster executor: the Damping request drops every call waiting before it, goes first, and calls after it "
+          "queue behind it") {
+  TimePoint now = TimePoint{} + 50s;
+  Scripted robot;
+  robot.now = &now;
+  std::vector<std::string> lines;
+  b::ActionLog log([&lines](const std::string& l) { lines.push_back(l); });
+  Completions seen;
+  b::CallExecutor exec(robot.perform(), log, {b::ExecutorMode::inline_calls, 100ms, 8}, seen.callback());
+  exec.submit(call(b::Action::move_robot, 0.3), now);  // 1
+  exec.submit(call(b::Action::rotate_head), now);      // 2
+  auto stop_kick = call(b::Action::visual_kick);
+  stop_kick.enabled = false;
+  exec.submit(stop_kick, now);                     // 3
+  exec.submit(call(b::Action::get_up), now);       // 4
+  CHECK(exec.submit(damping(), now + 1ms) == 5);   // drops 1..4
+  exec.submit(call(b::Action::set_leds), now + 2ms);  // 6: behind it
+  {
+    const auto done = seen.snapshot();
+    REQUIRE(done.size() == 4);
+    for (std::size_t k = 0; k < 4; ++k) {
+      CHECK(done[k].sequence == k + 1);
+      CHECK(done[k].status == b::Completed::dropped);
+      CHECK_FALSE(done[k].sent);
+      CHECK(seen.messages[k] == "superseded by the Damping request");
+    }
+  }
+  exec.run_pending(now += 10ms);
+  REQUIRE(robot.attempts.size() == 2);
+  CHECK(robot.attempts[0].first == b::Action::change_mode);
+  CHECK(robot.attempts[1].first == b::Action::set_leds);
+  CHECK(log.counts(b::Action::move_robot).dropped == 1);
+  CHECK(log.counts(b::Action::change_mode).ok == 1);
+  CHECK(log.total_in_flight() == 0);
+}
+
+TEST_CASE("booster executor: the Damping request never expires in the queue, and is retried until it succeeds") {
+  TimePoint now = TimePoint{} + 50s;
+  Scripted robot;
+  robot.now = &now;
+  robot.change_mode_results = {unanswered(), refused(502), b::CallResult{}};
+  std::vector<std::string> lines;
+  b::ActionLog log([&lines](const std::string& l) { lines.push_back(l); });
+  Completions seen;
+  b::ExecutorOptions options{b::ExecutorMode::inline_calls, 100ms, 8};
+  options.end = {2s, 400ms, 50ms};
+  b::CallExecutor exec(robot.perform(), log, options, seen.callback());
+  const TimePoint t0 = now;
+  exec.submit(damping(), t0);
+  now += 1500ms;  // long past a periodic call's deadline: the worker was starved
+  exec.run_pending(now);
+  CHECK(robot.attempts.size() == 1);
+  CHECK(seen.snapshot().empty());  // waiting for its backoff
+  now += 40ms;
+  exec.run_pending(now);
+  CHECK(robot.attempts.size() == 1);
+  now += 10ms;
+  exec.run_pending(now);
+  CHECK(robot.attempts.size() == 2);
+  now += 50ms;
+  exec.run_pending(now);
+  REQUIRE(robot.attempts.size() == 3);
+  const auto done = seen.snapshot();
+  REQUIRE(done.size() == 1);
+  CHECK(done[0].status == b::Completed::ok);
+  CHECK(done[0].attempts == 3);
+  CHECK(done[0].answered);
+  std::size_t retries = 0;
+  for (const auto& l : lines) retries += l.find("\"event\":\"booster rpc retry\"") != std::string::npos;
+  CHECK(retries == 2);
+  CHECK_THAT(lines.at(1), Catch::Contains(R"("attempt":2,"after_code":100,"after":"no answer","backoff_ms":50)"));
+  CHECK(log.counts(b::Action::change_mode).retries == 2);
+}
+
+TEST_CASE("booster executor: a Damping request the robot never confirms is given up at its deadline, not before, "
+          "and no attempt starts after it") {
+  TimePoint now = TimePoint{} + 50s;
+  Scripted robot;
+  robot.now = &now;
+  robot.change_mode_results = {refused(409)};  // even a final refusal: Damping is retried until the deadline
+  b::ActionLog log;
+  Completions seen;
+  b::ExecutorOptions options{b::ExecutorMode::inline_calls, 100ms, 8};
+  options.end = {2s, 400ms, 100ms};
+  b::CallExecutor exec(robot.perform(), log, options, seen.callback());
+  const TimePoint t0 = now;
+  exec.submit(damping(), t0);
+  while (now < t0 + 3s) exec.run_pending(now += 10ms);
+  const auto done = seen.snapshot();
+  REQUIRE(done.size() == 1);
+  CHECK(done[0].status == b::Completed::error);
+  CHECK(done[0].code == 409);
+  CHECK(done[0].attempts >= 15);  // about every 110 ms for 2 s
+  CHECK(done[0].attempts <= 20);
+  REQUIRE(!robot.attempts.empty());
+  CHECK(robot.attempts.back().second < t0 + 2s);
+  CHECK(done[0].elapsed_ms < 2000.0);
+}
+
+TEST_CASE("booster executor: a failed one-shot call is retried by the rule (transient codes and no answer, backoff "
+          "doubling, bounded); the call behind it waits; a final refusal is not retried") {
+  TimePoint now = TimePoint{} + 50s;
+  Scripted robot;
+  robot.now = &now;
+  robot.change_mode_results = {refused(502), b::CallResult{}};
+  robot.get_up_results = {refused(409)};
+  std::vector<std::string> lines;
+  b::ActionLog log([&lines](const std::string& l) { lines.push_back(l); });
+  Completions seen;
+  b::ExecutorOptions options{b::ExecutorMode::inline_calls, 100ms, 8};
+  options.retry = {3, 100ms};
+  b::CallExecutor exec(robot.perform(), log, options, seen.callback());
+  const TimePoint t0 = now;
+  auto prepare = call(b::Action::change_mode);
+  prepare.mode = b::Mode::prepare;
+  exec.submit(prepare, t0);
+  exec.submit(call(b::Action::get_up), t0);
+  while (now < t0 + 1s) exec.run_pending(now += 10ms);
+  REQUIRE(robot.attempts.size() == 3);
+  CHECK(robot.attempts[0].first == b::Action::change_mode);
+  CHECK(robot.attempts[1].first == b::Action::change_mode);  // after 100 ms, before the get_up
+  CHECK(robot.attempts[1].second == t0 + 110ms);
+  CHECK(robot.attempts[2].first == b::Action::get_up);
+  const auto done = seen.snapshot();
+  REQUIRE(done.size() == 2);
+  CHECK(done[0].status == b::Completed::ok);
+  CHECK(done[0].attempts == 2);
+  CHECK(done[1].status == b::Completed::error);  // 409: the robot's decision, reported once
+  CHECK(done[1].code == 409);
+  CHECK(done[1].attempts == 1);
+
+  // Bounded: a robot that keeps answering 502 gets max_attempts, with 100 then 200 ms between them.
+  Scripted stubborn;
+  stubborn.now = &now;
+  stubborn.change_mode_results = {refused(502)};
+  Completions seen2;
+  b::ActionLog log2;
+  b::CallExecutor exec2(stubborn.perform(), log2, options, seen2.callback());
+  const TimePoint t1 = now;
+  exec2.submit(prepare, t1);
+  while (now < t1 + 2s) exec2.run_pending(now += 10ms);
+  REQUIRE(stubborn.attempts.size() == 3);
+  CHECK(stubborn.attempts[1].second - stubborn.attempts[0].second == Duration(100ms));
+  CHECK(stubborn.attempts[2].second - stubborn.attempts[1].second == Duration(200ms));
+  const auto done2 = seen2.snapshot();
+  REQUIRE(done2.size() == 1);
+  CHECK(done2[0].status == b::Completed::error);
+  CHECK(done2[0].code == 502);
+  CHECK(done2[0].attempts == 3);
+  CHECK(log2.counts(b::Action::change_mode).retries == 2);
+  CHECK(log2.counts(b::Action::change_mode).refused == 1);
+}
+
+TEST_CASE("booster executor: the counts say how many calls were sent and answered, not how many were scheduled") {
+  TimePoint now = TimePoint{} + 50s;
+  b::ActionLog log;
+  // A robot that needs 30 ms per answer, and a planner that schedules a move every 10 ms.
+  const auto perform = [&now](const b::PlannedAction&, Duration) {
+    now += 30ms;
+    return b::CallResult{};
+  };
+  b::CallExecutor exec(perform, log, {b::ExecutorMode::inline_calls, 100ms, 8});
+  const TimePoint t0 = now;
+  for (TimePoint planned = t0; planned < t0 + 1s; planned += 10ms) {
+    if (now < planned) now = planned;
+    exec.submit(call(b::Action::move_robot, 0.3), planned);
+    if (planned.time_since_epoch() % 30ms == Duration::zero()) exec.run_pending(now);
+  }
+  exec.stop();
+  const auto n = log.counts(b::Action::move_robot);
+  CHECK(n.scheduled == 100);
+  CHECK(n.ok < 40);
+  CHECK(n.ok == n.sent);
+  CHECK(n.answered == n.ok);
+  CHECK(n.dropped + n.timed_out + n.ok == n.scheduled);
 }
 
 }  // namespace booster_executor_test

@@ -64,6 +64,12 @@ TEST_CASE("booster interface params: the defaults are the fact sheet's and praxi
   CHECK(p.locomotion_mode == b::Mode::soccer);
   CHECK(p.visual_kick_version == 1);
   CHECK(p.get_up_version == 0);
+  CHECK(p.damping_request.deadline == 2s);
+  CHECK(p.damping_request.attempt_timeout == 400ms);
+  CHECK(p.damping_request.backoff == 50ms);
+  CHECK(p.retry.max_attempts == 3);
+  CHECK(p.retry.backoff == 100ms);
+  CHECK(p.initial_mode == b::Mode::damping);
 
   // An empty object keeps all of them; a partial one only changes what it names.
   const auto empty = b::parse_interface_params("{}", "x");
@@ -125,6 +131,34 @@ TEST_CASE("booster interface params: the shipped example file holds every key at
   CHECK(p.locomotion_mode == d.locomotion_mode);
   CHECK(p.visual_kick_version == d.visual_kick_version);
   CHECK(p.get_up_version == d.get_up_version);
+  CHECK(p.damping_request.deadline == d.damping_request.deadline);
+  CHECK(p.damping_request.attempt_timeout == d.damping_request.attempt_timeout);
+  CHECK(p.damping_request.backoff == d.damping_request.backoff);
+  CHECK(p.retry.max_attempts == d.retry.max_attempts);
+  CHECK(p.retry.backoff == d.retry.backoff);
+  CHECK(p.initial_mode == d.initial_mode);
+}
+
+TEST_CASE("booster interface params: the end request, retry and initial mode keys are read and checked") {
+  const auto p = b::parse_interface_params(R"({
+    "damping_request": {"deadline": {"secs": 3, "nanos": 0}, "attempt_timeout": {"secs": 0, "nanos": 250000000},
+                        "backoff": {"secs": 0, "nanos": 0}},
+    "retry": {"max_attempts": 5, "backoff": {"secs": 0, "nanos": 40000000}},
+    "initial_mode": "Prepare"})", "x.json5");
+  CHECK(p.damping_request.deadline == 3s);
+  CHECK(p.damping_request.attempt_timeout == 250ms);
+  CHECK(p.damping_request.backoff == 0ms);
+  CHECK(p.retry.max_attempts == 5);
+  CHECK(p.retry.backoff == 40ms);
+  CHECK(p.initial_mode == b::Mode::prepare);
+  CHECK_THROWS_WITH(b::parse_interface_params(R"({"retry": {"max_attempts": 0}})", "x.json5"),
+                    R"(x.json5: key "retry.max_attempts": expected a whole number 1..100, found 0)");
+  CHECK_THROWS_WITH(b::parse_interface_params(R"({"initial_mode": "Standing"})", "x.json5"),
+                    R"(x.json5: key "initial_mode": expected "Damping", "Prepare", "Walking", "Custom" or "Soccer", found "Standing")");
+  CHECK_THROWS_WITH(b::parse_interface_params(R"({"damping_request": {"deadline": {"secs": 0, "nanos": 0}}})", "x.json5"),
+                    R"(x.json5: key "damping_request.deadline": expected a positive duration, found zero)");
+  CHECK_THROWS_WITH(b::parse_interface_params(R"({"damping_request": {"timeout": {"secs": 1, "nanos": 0}}})", "x.json5"),
+                    Catch::StartsWith(R"(x.json5: unknown key "damping_request.timeout")"));
 }
 
 TEST_CASE("booster interface params: the object may sit under a top-level \"booster_interface\" key") {

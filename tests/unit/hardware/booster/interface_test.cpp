@@ -161,6 +161,26 @@ TEST_CASE("booster interface: exactly one change_mode per change of the desired 
         std::vector<b::Mode>{b::Mode::prepare, b::Mode::soccer, b::Mode::custom, b::Mode::damping});
 }
 
+TEST_CASE("booster interface: the planner starts from the mode the robot reported, or the initial_mode parameter") {
+  // A robot already standing in Soccer (GetMode said so): standing costs no mode change, damping does.
+  Sim soccer;
+  soccer.planner = b::Interface(b::InterfaceParams{}, b::Mode::soccer);
+  soccer.run(stand(), 1s);
+  CHECK(soccer.rec.count(b::Action::change_mode) == 0);
+  CHECK(soccer.rec.count(b::Action::move_robot) >= 45);
+  soccer.run(damping(), 1s);
+  CHECK(modes_of(soccer.rec.of(b::Action::change_mode)) == std::vector<b::Mode>{b::Mode::damping});
+  CHECK_FALSE(Sim{}.planner.commanded());
+  CHECK(soccer.planner.commanded());
+
+  // No report: the parameter decides.
+  b::InterfaceParams params;
+  params.initial_mode = b::Mode::prepare;
+  Sim assumed(params);
+  assumed.run(damping(), 1s);
+  CHECK(modes_of(assumed.rec.of(b::Action::change_mode)) == std::vector<b::Mode>{b::Mode::damping});
+}
+
 TEST_CASE("booster interface: Damping, Prepare, StandUp, Stand, Walk and VisualKick ask for Damping, Prepare and Soccer, never Walking") {
   struct Case {
     const char* name;
@@ -545,7 +565,7 @@ TEST_CASE("booster action log: entries are one JSON line each with the fact shee
   CHECK(lines[2] == R"({"event":"booster rpc scheduled","sequence":3,"action":"visual_kick","in_flight":1,"enabled":true,"version":1})");
   CHECK(lines[3] == R"({"event":"booster rpc scheduled","sequence":4,"action":"rotate_head","in_flight":1,"pitch":0.125,"yaw":-0.5})");
   CHECK(lines[4] ==
-        R"({"event":"booster rpc completed","sequence":1,"action":"change_mode","status":"error","elapsed_ms":1.5,"in_flight_at_start":1,"remaining_in_flight":0,"code":409})");
+        R"({"event":"booster rpc completed","sequence":1,"action":"change_mode","status":"error","elapsed_ms":1.5,"in_flight_at_start":1,"remaining_in_flight":0,"code":409,"attempts":1,"sent":true,"answered":true})");
 }
 
 }  // namespace booster_interface_test
