@@ -173,6 +173,14 @@ TEST_CASE("aurora over DDS: a robot restarting mid-run gets no group command in 
   CHECK(seen.link_down);  // without aurora_state the link is down for the runtime's safety
   REQUIRE(back_in_default.has_value());
   CHECK(contains(robot.control_loss(), "aurora_state reports Default (0) where praxis held UserCmd (10)"));
+  // The robot talks again, in Default: still control lost, and the link down for the runtime.
+  praxis::RobotState<N> state;
+  praxis::RobotStatus status;
+  robot.read(state, praxis::Clock::now());
+  robot.read_status(status);
+  CHECK(status.lifecycle == praxis::LifecycleStage::failed);
+  CHECK_FALSE(status.link.connected);
+  CHECK(status.reported_mode == praxis::RobotMode::unknown);
   CHECK(robot.commands_without_fresh_state() > 0);
 
   const auto released = robot.release(1s);

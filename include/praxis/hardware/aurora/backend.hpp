@@ -206,9 +206,9 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
 
   // ---- status ----
 
-  // Never blocks or allocates (the cycle calls it). While praxis holds the robot, a missing or
-  // disagreeing aurora_state is reported at once: lifecycle failed (control lost) and, without a
-  // recent aurora_state, the link down.
+  // Never blocks or allocates (the cycle calls it). While praxis should hold the robot, a missing or
+  // disagreeing aurora_state is reported at once: lifecycle failed and the link down (the runtime's
+  // safety ends the run on a lost link: control lost), control_loss() says why.
   bool read_status(RobotStatus& out) {
     const auto now = Clock::now();
     const auto& c = this->codec_context();
@@ -225,7 +225,8 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     out.reported_mode = fsm_fresh ? robot_mode_of(c.whole_body.load(std::memory_order_acquire)) : RobotMode::unknown;
     this->read_link(out.link);
     if (lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control) {
-      out.link.connected = out.link.connected && fsm_fresh;
+      const bool holding = A == Access::locomotion ? fsm_fresh : c.in_control(now);
+      out.link.connected = out.link.connected && holding;
     }
     return true;
   }
