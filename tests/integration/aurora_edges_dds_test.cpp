@@ -99,7 +99,7 @@ Seen run_loop(Backend& robot, const praxis::JointCommand<N>& command, praxis::Du
 
 using namespace aurora_edges_dds_test;
 
-TEST_CASE("aurora over DDS: a second take-control waits for a stand level reported after its own request; Stand "
+TEST_CASE("aurora over DDS: a second take-control waits for a stand level reported after its own request, and Stand "
           "holds the pose PdStand stood in",
           "[aurora][dds][two-process][edges]") {
   constexpr std::uint32_t domain = 230;

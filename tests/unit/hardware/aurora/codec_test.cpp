@@ -80,7 +80,7 @@ TEST_CASE("aurora models: the fact sheet's groups, counts and joint orders", "[a
   CHECK(praxis::joint_index<a::GR2>("right_manipulator") == a::GR2::joint_count);
 }
 
-TEST_CASE("aurora codec: group states land in the model's order; the hands are skipped", "[aurora][codec]") {
+TEST_CASE("aurora codec: group states land in the model's order, the hands are skipped", "[aurora][codec]") {
   praxis::RobotState<N2> s;
   auto v = full_state<a::GR2>(true);
   // Aurora's order need not be praxis': reverse the body groups.
@@ -173,7 +173,7 @@ TEST_CASE("aurora codec: the wire group state is copied whole or refused with a 
   CHECK(std::string(a::group_state_from_wire(w, v)) == "robot_control_group_state: more than 8 groups");
 }
 
-TEST_CASE("aurora codec: base data is the IMU; its lengths are checked", "[aurora][codec]") {
+TEST_CASE("aurora codec: base data is the IMU, its lengths are checked", "[aurora][codec]") {
   // Pitched forward by 90 degrees about y: gravity along the body's +x.
   const double h = std::sqrt(0.5);
   std::array<double, 4> quat{0, h, 0, h};  // x, y, z, w
@@ -230,7 +230,7 @@ TEST_CASE("aurora codec: a full command goes out as complete groups with Aurora'
   }
 }
 
-TEST_CASE("aurora codec: groups the command leaves are not sent; a partly covered group refuses it all",
+TEST_CASE("aurora codec: groups the command leaves are not sent, a partly covered group refuses it all",
           "[aurora][codec]") {
   auto c = gr2_command(praxis::JointMode::position);
   a::GroupCommandValue out;

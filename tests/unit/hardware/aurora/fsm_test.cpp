@@ -228,7 +228,7 @@ TEST_CASE("aurora hand back: PdStand by default, SecurityProtection as an option
                                   "aurora_state.whole_body_fsm_state stayed UserCmd (10) for 3000 ms"));
 }
 
-TEST_CASE("aurora locomotion: state 3, then navigation, then clamped velocities; requests repeated until reported",
+TEST_CASE("aurora locomotion: state 3, then navigation, then clamped velocities, requests repeated until reported",
           "[aurora][fsm][locomotion]") {
   a::FsmReport seen{2, 0, {}, 105, {}};  // standing stable in PdStand, joystick source
   std::vector<int> states, sources;
@@ -333,7 +333,7 @@ TEST_CASE("aurora take control: a PdStand state cached from before the request i
                             "PdStand (2)); PdStand (2) requested on whole_body_fsm_state_change_cmd and not confirmed"));
 }
 
-TEST_CASE("aurora hand back: judged by a recent aurora_state; a lost robot is not moved; errors quote the sample age",
+TEST_CASE("aurora hand back: judged by a recent aurora_state, a lost robot is not moved, errors quote the sample age",
           "[aurora][fsm][fresh]") {
   a::SequenceOptions o;
   praxis::TimePoint now = praxis::TimePoint{} + 100s;
