@@ -300,8 +300,8 @@ TEST_CASE("tienkung over DDS: damping replacing velocity mode finds the motor al
 // backend keeps sending speed 0 until the status shows it stopped, online and error-free.
 TEST_CASE("tienkung over DDS: a velocity joint stopped while its motor is offline is stopped when it comes back",
           "[tienkung][dds][two-process][velocity][errors]") {
-  // Motor 14 (left elbow) goes off the bus 0.3 s after it is first sent a speed, for 1 s.
-  FakeTienkung fake("pro", {"--offline", "spin+0.3:14:1.0"});
+  // Motor 14 (left elbow) goes off the bus 0.3 s after it is first sent a speed, for 1.5 s.
+  FakeTienkung fake("pro", {"--offline", "spin+0.3:14:1.5"});
   constexpr std::size_t N = tk::Pro::joint_count;
   constexpr std::size_t left_elbow = 16;
   tk::TienkungBackend<tk::Pro> robot(Rig<tk::Pro>::backend_options());
@@ -326,13 +326,14 @@ TEST_CASE("tienkung over DDS: a velocity joint stopped while its motor is offlin
   // Damping while it is offline: the stop stays pending.
   praxis::JointCommand<N> damping;
   praxis::damp_covered(damping, state.q, 2.0);
-  for (int k = 0; k < 100; ++k) {
+  for (int k = 0; k < 50; ++k) {
     robot.read(state, praxis::Clock::now());
     robot.write(damping, praxis::Clock::now());
     std::this_thread::sleep_for(2ms);
   }
+  // (A starved machine may have seen the window end already; then the motor may be stopped.)
   const bool still_offline = offline();
-  CHECK(robot.turning_joints() == 1);
+  if (still_offline) CHECK(robot.turning_joints() == 1);
   // Until it is back and stopped.
   until = praxis::Clock::now() + 8s;
   while (robot.turning_joints() > 0 && praxis::Clock::now() < until) {
