@@ -523,7 +523,9 @@ TEST_CASE("tienkung backend: an offline motor keeps its pending stop, and gets i
 TEST_CASE("tienkung backend: read() and write() allocate nothing, velocity stops included",
           "[tienkung][backend][allocation]") {
   praxis::transport::LoopbackBus bus;
-  LoopPro robot(bus, tk::BackendOptions{});
+  tk::BackendOptions options;
+  options.stop_timeout = 20ms;  // the destructor's wait for stops nobody will confirm here
+  LoopPro robot(bus, options);
   LoopRobot pro(bus);
   praxis::transport::Stamped<tk::LimbSpeed> vel{};
   praxis::RobotState<P> s;
