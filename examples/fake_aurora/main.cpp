@@ -5,7 +5,7 @@
 // zero pose, PdStand's stand-pose hold, SecurityProtection) or, in UserCmd / UpperBodyUserCmd, by
 // the accepted robot_control_group_cmd groups under the PD gains of robot_motor_cfg_group_cmd, and
 // publishes aurora_state, robot_control_group_state, base_data_pub and contact_data_pub at 500 Hz
-// (robot_stand_pose_state too while in PdStand), all best effort, keep last 1, like Aurora.
+// (robot_stand_pose_state too in PdStand's stance stage), all best effort, keep last 1, like Aurora.
 // Aurora's remote is a joystick on the robot, not a DDS topic, so there is no --gamepad here.
 // At exit it prints (and with --report writes) what happened as JSON, with the group commands
 // received per whole-body state (a client must send none outside the states that take them).
