@@ -20,9 +20,11 @@
 #include "../support/fake_robot_process.hpp"
 
 #include "praxis/hardware/aurora/backend.hpp"
+#include "../../examples/fake_aurora/fsm_rules.hpp"
 
 using namespace std::chrono_literals;
 namespace a = praxis::aurora;
+namespace fa = praxis::fake_aurora;
 
 namespace aurora_edges_dds_test {
 
@@ -98,6 +100,58 @@ Seen run_loop(Backend& robot, const praxis::JointCommand<N>& command, praxis::Du
 }  // namespace aurora_edges_dds_test
 
 using namespace aurora_edges_dds_test;
+
+TEST_CASE("fake aurora rules: 3 only from a stable PdStand, the stance stage, the switch latency, a restart",
+          "[aurora][fake][edges]") {
+  const auto t0 = praxis::Clock::now();
+  fa::FsmRules<a::GR2> rules({.stable_after = 1s, .refuse_state = std::nullopt, .switch_latency = 500ms,
+                              .stance_after = 300ms},
+                             t0);
+  // "0 -> 3": refused and counted.
+  CHECK_FALSE(rules.request_whole_body(3, t0));
+  CHECK(rules.violations(fa::Violation::transition_precondition) == 1);
+  // PdStand accepted, in effect only after the latency.
+  CHECK(rules.request_whole_body(2, t0));
+  rules.tick(t0 + 400ms);
+  CHECK(rules.state() == a::WholeBodyState::no_task);
+  CHECK(rules.pending() == a::WholeBodyState::pd_stand);
+  CHECK(rules.request_whole_body(2, t0 + 450ms));  // a resend while switching: no second switch
+  rules.tick(t0 + 500ms);
+  CHECK(rules.state() == a::WholeBodyState::pd_stand);
+  // No stance yet: no stand level, no group command; in the stance the upper groups only.
+  a::GroupCommandValue upper;
+  for (std::size_t g = 2; g < a::GR2::groups.size(); ++g) {
+    const auto& group = a::GR2::groups[g];
+    auto& e = upper.groups[upper.groups.size++];
+    e.name.assign(group.name);
+    e.position.size = e.velocity.size = e.effort.size = static_cast<std::uint32_t>(group.count);
+    for (std::size_t k = 0; k < group.count; ++k) e.position[k] = e.velocity[k] = e.effort[k] = 0.0;
+  }
+  CHECK_FALSE(rules.in_stance(t0 + 700ms));
+  CHECK(rules.stable_level(t0 + 700ms) == 0);
+  CHECK_FALSE(rules.check_group_command(upper, t0 + 700ms).accepted);
+  CHECK(rules.violations(fa::Violation::group_outside_state) == 1);
+  CHECK(rules.in_stance(t0 + 900ms));
+  CHECK(rules.check_group_command(upper, t0 + 900ms).accepted);
+  // Stable 1 s into the stance (0.8 s + 1 s), then 3 is accepted.
+  CHECK_FALSE(rules.request_whole_body(3, t0 + 1500ms));
+  CHECK(rules.violations(fa::Violation::transition_precondition) == 2);
+  CHECK(rules.stable_level(t0 + 1850ms) > fa::k_stable_level_threshold);
+  CHECK(rules.request_whole_body(3, t0 + 1850ms));
+  CHECK(rules.request_velocity_source(2));
+  // A restart: Default at once, nothing pending, the joystick's source.
+  CHECK(rules.request_whole_body(2, t0 + 2s));
+  rules.restart(t0 + 2100ms);
+  CHECK(rules.state() == a::WholeBodyState::no_task);
+  CHECK_FALSE(rules.pending().has_value());
+  CHECK(rules.velocity_source() == 0);
+  CHECK(rules.restarts() == 1);
+  rules.tick(t0 + 3s);
+  CHECK(rules.state() == a::WholeBodyState::no_task);
+  std::vector<int> entered;
+  for (const auto& e : rules.entries()) entered.push_back(e.state);
+  CHECK(entered == std::vector<int>{0, 2, 0});  // 3 was accepted but never took effect before the restart
+}
 
 TEST_CASE("aurora over DDS: a second take-control waits for a stand level reported after its own request, and Stand "
           "holds the pose PdStand stood in",
