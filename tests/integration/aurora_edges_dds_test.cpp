@@ -194,6 +194,10 @@ TEST_CASE("aurora over DDS: a second take-control waits for a stand level report
   CHECK(report["violations_total"] == 0);
   CHECK(sent > 0);
   CHECK(report["group_commands_in_state"]["10"].get<std::uint64_t>() > 0);
+  // Neither the holds nor the hand-backs took the stiffness off a joint (never kp 0 on the legs).
+  for (const auto& config : report["motor_configs"]) {
+    for (const auto& kp : config["kp"]) CHECK(kp.get<double>() > 0.0);
+  }
   // The hold kept the knees where PdStand had them.
   CHECK(report["final_q"][k_left_knee].get<double>() == Approx(0.3).margin(0.05));
 
