@@ -220,7 +220,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
         start_note = "GetMode unanswered (" + std::string(e.what()) + "): assuming " +
                      std::string(to_string(start.mode)) + " (initial_mode)";
       }
-      assumed_.store(start.mode, std::memory_order_release);
+      assumed_.store(Mode::unknown, std::memory_order_release);  // write() sends nothing before the first command
       // A fresh schedule per run: nothing is called before this run's first command.
       handler_ = std::make_unique<RequestHandler>(
           *loco_, light_.get(), [kick = kick_.get()](const KickMessage& k) { return kick->publish(k); }, o.interface,

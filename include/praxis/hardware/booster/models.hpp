@@ -6,7 +6,10 @@
 //   - joint order and count: the SDK's tables (T1, K1). The order of the three extra arm joints of
 //     the 7-DoF T1 (WristPitch, WristYaw, HandRoll after ElbowYaw, per arm) is UNVERIFIED.
 //   - gains: T1 from the SDK's low-level example (its PARALLEL-space values), K1 from HULKs' prepare
-//     set; the stand poses likewise. The 7-DoF wrist gains repeat the elbow's.
+//     set; the stand poses likewise. The 7-DoF wrist gains repeat the elbow's. prepare_kp /
+//     prepare_kd are the gains to hold a robot that stands in Prepare with when praxis takes its
+//     joints in Custom (custom_entry.hpp): the same sets. The gains of Booster's own Prepare
+//     controller are not published (UNVERIFIED that they match).
 //   - position, torque and speed limits: Booster publishes none in the material praxis was written
 //     from. These are praxis' own conservative envelope (UNVERIFIED): wide enough for the vendor
 //     poses, narrow enough that the collector's clamp catches a wild target. Check them against the
@@ -88,6 +91,9 @@ struct T1 {
   static constexpr std::array<double, joint_count> default_kd{0.1, 0.1, 0.5, 1.5, 0.2, 0.2, 0.5, 1.5,
                                                               0.2, 0.2, 5.0, 7.5, 7.5, 3,   5.5, 1.5,
                                                               1.5, 7.5, 7.5, 3,   5.5, 1.5, 1.5};
+  // Entering Custom from Prepare: hold the measured pose with these (see the header comment).
+  static constexpr const std::array<double, joint_count>& prepare_kp = default_kp;
+  static constexpr const std::array<double, joint_count>& prepare_kd = default_kd;
 };
 
 // T1 with 7-DoF arms: each arm gains WristPitch, WristYaw and HandRoll (order UNVERIFIED).
@@ -142,6 +148,9 @@ struct T1Arms7 {
   static constexpr std::array<double, joint_count> default_kd{0.1, 0.1, 0.5, 1.5, 0.2, 0.2, 0.2, 0.2, 0.2, 0.5,
                                                               1.5, 0.2, 0.2, 0.2, 0.2, 0.2, 5.0, 7.5, 7.5, 3,
                                                               5.5, 1.5, 1.5, 7.5, 7.5, 3,   5.5, 1.5, 1.5};
+  // Entering Custom from Prepare: hold the measured pose with these (see the header comment).
+  static constexpr const std::array<double, joint_count>& prepare_kp = default_kp;
+  static constexpr const std::array<double, joint_count>& prepare_kd = default_kd;
 };
 
 // K1: the T1 without the waist. HULKs' names for slots 4/5 and 8/9 are shoulder_yaw / elbow.
@@ -188,6 +197,9 @@ struct K1 {
                                                               140, 140, 140, 50,  10, 140, 140, 140, 140, 50, 10};
   static constexpr std::array<double, joint_count> default_kd{1,   1,   1,   1,   1,   1, 1,   1,   1,   1,   3.5,
                                                               3.5, 3.5, 3.5, 1.5, 1.0, 3.5, 3.5, 3.5, 3.5, 1.5, 1.0};
+  // Entering Custom from Prepare: hold the measured pose with these (see the header comment).
+  static constexpr const std::array<double, joint_count>& prepare_kp = default_kp;
+  static constexpr const std::array<double, joint_count>& prepare_kd = default_kd;
 };
 
 static_assert(validate_model<T1>());

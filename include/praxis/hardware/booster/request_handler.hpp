@@ -167,7 +167,11 @@ class RequestHandler {
       loco_calls_.run_pending(now);
       light_calls_.run_pending(now);
     }
-    if (mode_mirror_ != nullptr) mode_mirror_->store(interface_.assumed_mode(), std::memory_order_release);
+    // Before the behaviour's first command the robot is not praxis' to drive, whatever mode it reported
+    // (a robot someone else holds in Custom gets no frame of praxis').
+    if (mode_mirror_ != nullptr) {
+      mode_mirror_->store(interface_.commanded() ? interface_.assumed_mode() : Mode::unknown, std::memory_order_release);
+    }
     const RobotMode assumed = robot_mode_of(interface_.assumed_mode());
     if (assumed != status.assumed_mode) {
       status.assumed_mode = assumed;

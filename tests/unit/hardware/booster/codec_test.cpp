@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "praxis/hardware/booster/codec.hpp"
+#include "praxis/hardware/booster/custom_entry.hpp"
 #include "praxis/hardware/booster/models.hpp"
 #include "praxis/hardware/booster/topics.hpp"
 #include "praxis/transport/dds.hpp"
@@ -280,4 +281,25 @@ TEST_CASE("booster type names: an UNVERIFIED type name is an option, and only eq
   }
   REQUIRE(received);
   CHECK(got.message.fall_down_state == booster_interface_msg_dds__IS_GETTING_UP);
+}
+
+TEST_CASE("booster custom entry: the measured pose held with the model's Prepare gains on every joint, never kp 0") {
+  praxis::RobotState<b::K1::joint_count> state;
+  for (std::size_t j = 0; j < b::K1::joint_count; ++j) state.q[static_cast<Eigen::Index>(j)] = 0.01 * static_cast<double>(j);
+  const auto c = b::custom_entry_hold<b::K1>(state);
+  for (std::size_t j = 0; j < b::K1::joint_count; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    INFO(b::K1::joints[j].name);
+    CHECK(c.mode[j] == JointMode::position);
+    CHECK(c.q[i] == state.q[i]);
+    CHECK(c.kp[i] == b::K1::prepare_kp[j]);
+    CHECK(c.kp[i] > 0.0);
+    CHECK(c.kd[i] == b::K1::prepare_kd[j]);
+    CHECK(c.dq[i] == 0.0);
+    CHECK(c.tau_ff[i] == 0.0);
+  }
+  // K1: HULKs' Prepare set (knee 140 / 3.5, ankle_up 50 / 1.5); T1: the SDK example's gains.
+  CHECK(b::K1::prepare_kp[13] == 140.0);
+  CHECK(b::K1::prepare_kd[14] == 1.5);
+  CHECK(b::T1::prepare_kp[14] == 350.0);
 }
