@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -161,6 +162,9 @@ template <class Robot>
 praxis::ControllerOptions options_for(Robot& robot) {
   praxis::ControllerOptions o;
   o.print = false;
+  // A hand-back robot's run ends on a lost state; on a loaded machine (sanitizers, CI) a receive
+  // thread can starve past the 100 ms default, which is not what these tests are about.
+  o.safety.stale_timeout = 500ms;
   o.on_thread_start = [&robot](praxis::ThreadRole role) {
     if (role == praxis::ThreadRole::control) robot.arm();
   };
@@ -315,12 +319,16 @@ TEST_CASE("hand-back robot: a hand-back the robot does not confirm makes the run
   robot.refuse_release = true;
   praxis::ControllerOptions options;
   options.print = false;
+  options.safety.stale_timeout = 500ms;
   HandBackController controller(robot, options, [] {
     static Probe probe;
     return probing(probe);
   }());
-  const auto outcome = controller.run_for(300ms);
+  const auto outcome = controller.run_for(1s);
   INFO(outcome.summary());
+  INFO("cycles " << controller.cycles() << ", overruns " << controller.overruns() << ", no state "
+                 << controller.safety().no_state << ", invalid " << controller.safety().invalid << ", covered "
+                 << controller.actuated().covers_any());
   CHECK(outcome.end == praxis::RunEnd::normal);
   CHECK_FALSE(outcome.hand_back_ok);
   CHECK_FALSE(outcome.ok());
@@ -417,7 +425,7 @@ struct PrepareAtOnce {
 };
 }  // namespace
 
-TEST_CASE("robot with modes: the run's end requests damping even when no joint command was ever written",
+TEST_CASE("robot with modes: the run's end requests damping after a behaviour that only asked for prepare",
           "[control][threads][safe-state][modal]") {
   using Robot = praxis::mock::ModalRobot<Model>;
   Robot robot({}, praxis::Clock::now());
@@ -437,9 +445,63 @@ TEST_CASE("robot with modes: the run's end requests damping even when no joint c
   for (const auto& c : robot.calls()) {
     if (c.call == praxis::mock::RobotCall::change_mode) modes.push_back(c.mode);
   }
+  // The closing request is posted because requests were posted, whatever joint commands the first
+  // cycles (damping, before the selection reached prepare) wrote or not.
   REQUIRE(!modes.empty());
-  CHECK(modes.front() == praxis::RobotMode::prepare);
+  CHECK(std::find(modes.begin(), modes.end(), praxis::RobotMode::prepare) != modes.end());
   CHECK(modes.back() == praxis::RobotMode::damping);
+}
+
+namespace {
+// A robot with modes whose damping mode would drop it (as Fourier's SecurityProtection does): it
+// names PdStand (prepare) as the mode to end in, and balances itself (hand back).
+class StandingModalRobot : public praxis::mock::ModalRobot<Model> {
+ public:
+  using praxis::mock::ModalRobot<Model>::ModalRobot;
+  static constexpr praxis::SafeState safe_state = praxis::SafeState::hand_back;
+  static constexpr praxis::RobotMode safe_mode = praxis::RobotMode::prepare;
+};
+
+// Walks from the first cycle.
+struct WalkAtOnce {
+  static constexpr std::string_view name = "walk_at_once";
+  using inputs = praxis::ports<praxis::CyclePort>;
+  using outputs = praxis::ports<praxis::motion::MotionCommandPort>;
+  void cycle(const praxis::CycleInfo&, praxis::motion::MotionCommand& out) {
+    praxis::motion::command::WalkWithVelocity w;
+    w.velocity = {0.2, 0.0};
+    out = w;
+  }
+};
+}  // namespace
+
+TEST_CASE("robot whose damping mode drops it: a fault and the run's end ask for its safe mode, never damping",
+          "[control][threads][safe-state][modal]") {
+  StandingModalRobot robot({}, praxis::Clock::now());
+  praxis::script::ScriptLibrary<Model> library;
+  praxis::MotionOptions options;
+  options.print = false;
+  options.period = 2ms;
+  options.safety.stale_timeout = 500ms;
+  praxis::MotionController<StandingModalRobot, WalkAtOnce> controller(robot, library, options);
+  // Walking by then: a NaN in the state is a fault, and this robot's run ends on it.
+  const auto now = praxis::Clock::now();
+  robot.physics().inject_nan(praxis::mock::StateField::q, 0, now + 500ms, now + 700ms);
+  const auto outcome = controller.run_for(5s);
+  std::this_thread::sleep_for(150ms);
+  robot.stop_worker();
+  INFO(outcome.summary());
+  std::vector<praxis::RobotMode> modes;
+  for (const auto& c : robot.calls()) {
+    if (c.call == praxis::mock::RobotCall::change_mode) modes.push_back(c.mode);
+  }
+  CHECK(std::find(modes.begin(), modes.end(), praxis::RobotMode::locomotion) != modes.end());
+  CHECK(std::find(modes.begin(), modes.end(), praxis::RobotMode::damping) == modes.end());
+  REQUIRE(!modes.empty());
+  CHECK(modes.back() == praxis::RobotMode::prepare);
+  CHECK(outcome.safe_state_sent.find("prepare mode requested") != std::string::npos);
+  CHECK(outcome.end == praxis::RunEnd::fault);
+  CHECK(outcome.cause == "invalid state (NaN)");
 }
 
 }  // namespace safe_edges_test

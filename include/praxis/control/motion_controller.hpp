@@ -159,6 +159,14 @@ class MotionController
   [[nodiscard]] Duration period() const { return this->period_or(std::chrono::milliseconds(2)); }
   [[nodiscard]] const MotionOptions& options() const { return options_; }
 
+  // The pose Stand holds (and dispatching leads to). The runtime calls it after taking control of a
+  // robot that stood itself up and reports the pose it stands in (Fourier's PdStand).
+  void adopt_stand_pose(const std::array<double, N>& pose) {
+    this->template node<motion::StandMotion<Model>>().pose = pose;
+    this->template node<motion::DispatchingMotion<Model>>().start_pose[static_cast<std::size_t>(motion::MotionType::stand)] =
+        pose;
+  }
+
  private:
   // Runtime hooks.
   void before_start() {

@@ -53,6 +53,7 @@
 
 #include "praxis/control/reporter.hpp"
 #include "praxis/control/run_outcome.hpp"
+#include "praxis/control/safe_state.hpp"
 #include "praxis/control/stall_watchdog.hpp"
 #include "praxis/core/clock.hpp"
 #include "praxis/core/cycle.hpp"
@@ -179,6 +180,7 @@ class Runtime {
   static constexpr std::size_t N = Model::joint_count;
   static constexpr Capabilities capabilities = capabilities_of<B>();
   static constexpr SafeState k_safe_state = safe_state_of<B>();
+  static constexpr RobotMode k_safe_mode = safe_mode_of<B>();
 
   Runtime(B& backend, RuntimeOptions options) : backend_(backend), options_(std::move(options)) {
     graph_.template node<control::StateSource<N>>().input = &input_;
@@ -190,6 +192,7 @@ class Runtime {
     graph_.template node<motion::DampingMotion<Model>>().style = k_safe_state;
     options_.collector.safe_state = k_safe_state;
     graph_.template node<Collector>().options = options_.collector;
+    graph_.template node<motion::CommandsSender<Model, capabilities>>().safe_mode = k_safe_mode;
   }
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
@@ -377,6 +380,12 @@ class Runtime {
       if (acquired_ && acquired_->ok && !released_) return;
       acquired_ = backend_.acquire(options_.lifecycle_timeout);
       released_ = false;
+      // A robot that stood itself up reports the pose it stands in (Fourier's PdStand): the
+      // configuration's stand holds that pose rather than the model's.
+      if constexpr (requires { backend_.stand_pose(); } &&
+                    requires(Derived& d, const std::array<double, N>& p) { d.adopt_stand_pose(p); }) {
+        if (acquired_->ok) derived().adopt_stand_pose(backend_.stand_pose());
+      }
       reporter_->info("lifecycle: " + acquired_->message);
       if (!acquired_->ok) {
         throw std::runtime_error("praxis: could not take control of the robot (" + std::string(Model::name) +
@@ -606,6 +615,13 @@ class Runtime {
       outcome_.joint = f.joint;
       outcome_.cause = f.joint < N ? describe_joint_fault(Model::joints[f.joint].name, f.health)
                                    : std::string(motion::to_string(f.cause));
+      // A backend that knows why control was lost says it (Fourier: the robot restarted, the FSM left
+      // UserCmd).
+      if constexpr (requires { { backend_.control_loss() } -> std::convertible_to<std::string>; }) {
+        if (f.end == RunEnd::control_lost) {
+          if (std::string why = backend_.control_loss(); !why.empty()) outcome_.cause += ": " + why;
+        }
+      }
     } else if (stall_ended_run_.load(std::memory_order_acquire)) {
       outcome_.end = RunEnd::stalled;
       outcome_.at = to_seconds(Duration(stall_at_ns_.load(std::memory_order_relaxed)));
@@ -641,24 +657,21 @@ class Runtime {
   //                   updates any more);
   //   hand back       the measured pose held with the gains in force (never kp 0 on joints that
   //                   may carry the robot's weight); release() then asks the robot's controller back;
-  //   any             the damping mode for a robot with its own modes, whenever the run posted a
-  //                   request (whether or not it ever wrote a joint command).
+  //   any             the backend's safe mode (damping; PdStand on a Fourier robot) for a robot
+  //                   with its own modes, whenever the run posted a request (whether or not it ever
+  //                   wrote a joint command).
   void leave_safe(TimePoint now) {
     if (commanded_) {
       commanded_ = false;
       JointCommand<N> last = actuated();
       if (last.covers_any()) {
-        if constexpr (k_safe_state == SafeState::hand_back) {
-          hold_covered(last, input_.state.q, Model::default_kp, Model::default_kd);
-        } else {
-          damp_covered(last, input_.state.q, options_.damping_kd);
-        }
+        control::make_safe<k_safe_state, Model>(last, input_.state.q, options_.damping_kd);
         if (last.covers_any()) backend_.write(last, now);
         final_command_ = last;
         std::size_t covered = 0;
         for (const auto m : last.mode) covered += m != JointMode::none ? 1 : 0;
-        outcome_.safe_state_sent = std::string(k_safe_state == SafeState::hand_back ? "hold of the measured pose"
-                                                                                     : "joint damping") +
+        outcome_.safe_state_sent = std::string(k_safe_state == SafeState::joint_damping ? "joint damping"
+                                                                                         : "hold of the measured pose") +
                                    " on " + std::to_string(covered) + " joints";
       }
     }
@@ -667,13 +680,13 @@ class Runtime {
         posted_ = false;
         RobotRequests r = requests();
         r.any = true;
-        r.mode = RobotMode::damping;
+        r.mode = k_safe_mode;
         r.locomotion = {};
         r.head.active = false;
         r.kick.active = false;
         backend_.post(r);
         if (!outcome_.safe_state_sent.empty()) outcome_.safe_state_sent += ", ";
-        outcome_.safe_state_sent += "damping mode requested";
+        outcome_.safe_state_sent += std::string(to_string(k_safe_mode)) + " mode requested";
       }
     }
   }
@@ -812,11 +825,9 @@ class Runtime {
               reporter_->push(control::StallEvent{t, watchdog.episodes(), true, to_seconds(age), 0,
                                                   watchdog.held_in_episode(), true});
               safe = newest.command;
-              const JointVector<N>& q = have_measured ? measured_.value() : newest.command.q;
-              if constexpr (k_safe_state == SafeState::joint_damping) {
-                damp_covered(safe, q, options_.damping_kd);
-              } else {
-                hold_covered(safe, q, Model::default_kp, Model::default_kd);
+              control::make_safe<k_safe_state, Model>(safe, have_measured ? measured_.value() : newest.command.q,
+                                                      options_.damping_kd);
+              if constexpr (k_safe_state != SafeState::joint_damping) {
                 // The robot balances itself: a control thread that stalled this long ends control.
                 stall_age_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(age).count(),
                                     std::memory_order_relaxed);

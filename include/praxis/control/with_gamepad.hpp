@@ -74,6 +74,18 @@ class WithGamepad {
     backend_.set_wakeup(w);
   }
 
+  // What some backends report beyond the concept (Fourier: the pose it stood in, why control was lost).
+  [[nodiscard]] auto stand_pose() const
+    requires requires(const B& b) { b.stand_pose(); }
+  {
+    return backend_.stand_pose();
+  }
+  [[nodiscard]] auto control_loss() const
+    requires requires(const B& b) { b.control_loss(); }
+  {
+    return backend_.control_loss();
+  }
+
   [[nodiscard]] B& backend() { return backend_; }
 
  private:

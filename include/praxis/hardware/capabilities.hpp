@@ -16,6 +16,8 @@
 //                                                joint damping; see SafeState)
 //   static constexpr bool has_remote             false when the robot's state carries no gamepad
 //                                                (default: true)
+//   static constexpr praxis::RobotMode safe_mode the mode asked for when control ends (default:
+//                                                damping; see safe_mode_of)
 
 #include <concepts>
 #include <cstdint>
@@ -106,6 +108,19 @@ template <class B>
     return B::safe_state;
   } else {
     return SafeState::joint_damping;
+  }
+}
+
+// The mode a robot with modes of its own is asked for when praxis lets go or a fault takes over:
+// `static constexpr praxis::RobotMode safe_mode` (default: damping, Booster's safe mode). A robot
+// whose damping mode drops it (Fourier: SecurityProtection damps for 2 s, then no torque) names
+// the mode that keeps it standing (Fourier: PdStand, RobotMode::prepare).
+template <class B>
+[[nodiscard]] constexpr RobotMode safe_mode_of() {
+  if constexpr (requires { B::safe_mode; }) {
+    return B::safe_mode;
+  } else {
+    return RobotMode::damping;
   }
 }
 

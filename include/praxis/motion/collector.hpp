@@ -179,6 +179,9 @@ struct CommandsSender {
   using inputs = ports<MotorCommandPort<N>, MotionSelectionPort, MotionCommandPort, LocomotionRequestPort,
                        HeadCommandPort, LedCommandPort>;
   using outputs = ports<ActuatedCommandPort<N>, RobotRequestsPort>;
+  // What the damping motion asks a robot with modes for (the runtime sets the backend's safe_mode:
+  // damping, or PdStand on a Fourier robot whose damping mode would drop it).
+  RobotMode safe_mode = RobotMode::damping;
 
   void cycle(const JointCommand<N>& cmd, const MotionSelection& sel, const MotionCommand& command,
              const LocomotionRequest& walk, const HeadCommand& head, const LedRequest& leds,
@@ -187,7 +190,7 @@ struct CommandsSender {
     if (backend_runs<C>(sel.current)) actuated.mode.fill(JointMode::none);
     requests.any = sel.commanded && (C.modes || C.locomotion || C.head || C.kick);
     if (!requests.any) return;
-    requests.mode = mode_for<C>(sel.current);
+    requests.mode = sel.current == MotionType::damping && C.modes ? safe_mode : mode_for<C>(sel.current);
     if (sel.current == MotionType::walk) {
       requests.locomotion = walk;
     } else {

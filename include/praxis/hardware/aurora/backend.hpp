@@ -94,6 +94,9 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   // "damping", which Aurora maps to SecurityProtection: damping 2 s, then zero torque, a standing
   // robot falls.)
   static constexpr SafeState safe_state = SafeState::hand_back;
+  // What a fault or the end of control asks the walking robot for: PdStand (its damping mode would
+  // drop it, above).
+  static constexpr RobotMode safe_mode = RobotMode::prepare;
   // Aurora's state topics carry no remote.
   static constexpr bool has_remote = false;
 
