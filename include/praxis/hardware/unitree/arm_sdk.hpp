@@ -153,9 +153,13 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
 
  public:
   using Base::Base;
-  // The robot's locomotion keeps the legs and the balance: control ends by holding the arms and
-  // blending the weight back to 0 (release()), never by damping them under a walking robot.
-  static constexpr SafeState safe_state = SafeState::hand_back;
+  // The robot's locomotion keeps the legs and the balance, and control of the arms goes back to it:
+  // here praxis' damping (kp 0 on the arms) already is the hand-back, because the codec turns it
+  // into the weight blending to 0 while the last driven targets are held (never limp arms under a
+  // walking robot). So the runtime sends damping, as on a robot praxis owns, and release() finishes
+  // the blend. A hold instead (SafeState::hand_back) would keep the weight at 1: praxis would keep
+  // the arms from the first cycle on.
+  static constexpr SafeState safe_state = SafeState::joint_damping;
 
   // Waits for a valid state; the robot's motion service is left running on purpose.
   LifecycleResult acquire(Duration timeout) {
