@@ -341,6 +341,12 @@ TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotC
   CHECK(report["joint_ctrl"]["wrong_space"] == 0);
   CHECK(report["joint_ctrl"]["rejected"] == 0);
   CHECK(report["joint_ctrl"]["applied_in_custom"].get<int>() > 500);
+  // The backend's hold for Custom's first frames: the measured pose with the Prepare gains.
+  praxis::RobotState<b::T1::joint_count> measured;
+  measured.q[14] = 0.37;
+  const auto hold = robot.entry_hold(measured);
+  CHECK(hold.q[14] == 0.37);
+  CHECK(hold.kp[14] == b::T1::prepare_kp[14]);
   const double q1 = report["final_q"][1].get<double>();
   CHECK(q1 == Approx(b::T1::stand_pose[1] + 0.1).margin(0.03));  // the controller's target reached the joint
   CHECK(robot.states_rejected() == 0);

@@ -43,6 +43,7 @@
 #include "praxis/core/robot_requests.hpp"
 #include "praxis/core/robot_status.hpp"
 #include "praxis/hardware/booster/api.hpp"
+#include "praxis/hardware/booster/custom_entry.hpp"
 #include "praxis/hardware/booster/end_request.hpp"
 #include "praxis/hardware/booster/event_log.hpp"
 #include "praxis/hardware/booster/interface_params.hpp"
@@ -149,6 +150,15 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   // robot_modes: joint commands not sent because the robot's own controller had the joints.
   [[nodiscard]] std::uint64_t commands_withheld_in_robot_modes() const {
     return withheld_.load(std::memory_order_relaxed);
+  }
+
+  // Access::joints: what to send from Custom's first frame until the user's controller takes over:
+  // the measured pose held with the model's Prepare gains (custom_entry.hpp), never kp 0 on a robot
+  // that Prepare just stood up.
+  [[nodiscard]] JointCommand<M::joint_count> entry_hold(const RobotState<M::joint_count>& state) const
+    requires(A == Access::joints)
+  {
+    return custom_entry_hold<M>(state);
   }
 
   // ---- requests (robot_modes) ----
