@@ -299,28 +299,57 @@ TEST_CASE("booster validation: LED colours are forwarded once per change, and ha
   for (const auto& c : lights) CHECK(c.status == 0);
 }
 
-TEST_CASE("booster: a call the robot refuses (409) is reported with its status, and the schedule goes on",
-          "[booster][errors]") {
+TEST_CASE("booster: a mode change the robot refuses (409) is reported, not repeated, and the planner takes the "
+          "robot's word for its mode", "[booster][errors]") {
   Rig r;
   r.command(m::command::Stand{});  // Soccer straight from Damping: the robot's state machine refuses
   r.run_until(1.0);
   const auto modes = calls(r.robot, b::loco_api::k_change_mode);
-  REQUIRE(modes.size() == 1);
+  REQUIRE(modes.size() == 1);  // 409 is the robot's decision: not retried, not asked again
   CHECK(modes[0].status == 409);
   const auto& status = r.controller.status();
-  CHECK(status.assumed_mode == praxis::RobotMode::locomotion);  // assumed without waiting, as specified
-  CHECK(status.reported_mode == praxis::RobotMode::unknown);     // never confirmed
-  CHECK_FALSE(status.mode_confirmed());
-  // Every move was refused too (the robot is not in a walking mode), and each refusal is reported.
-  const auto moves = calls(r.robot, b::loco_api::k_move);
-  CHECK(moves.size() >= 45);
-  for (const auto& c : moves) CHECK(c.status == 409);
+  // After the refusal praxis asked the robot (GetMode) and believes it: still Damping.
+  CHECK(calls(r.robot, b::loco_api::k_get_mode).size() == 1);
+  CHECK(status.assumed_mode == praxis::RobotMode::damping);
+  CHECK(status.reported_mode == praxis::RobotMode::damping);
+  // So no walking request goes to a robot that is not in a walking mode.
+  CHECK(calls(r.robot, b::loco_api::k_move).empty());
   CHECK(status.last_request.outcome == praxis::RequestOutcome::rejected);
   CHECK(status.last_request.code == 409);
   const auto failures = r.robot.log->entries("rpc");
   CHECK(std::any_of(failures.begin(), failures.end(), [](const auto& e) {
     return e.json.find("booster rpc failed") != std::string::npos && e.json.find("409") != std::string::npos;
   }));
+  // Another mode wanted, then Soccer again: a fresh try, which the robot now accepts.
+  r.command(m::command::Prepare{});
+  r.run_until(2.0);
+  r.command(m::command::Stand{});
+  r.run_until(3.0);
+  CHECK(modes_requested(r.robot) == std::vector<int>{4, 1, 4});
+  CHECK(r.robot.loco_service.mode() == b::Mode::soccer);
+  CHECK(!calls(r.robot, b::loco_api::k_move, 2.1, 3.0).empty());
+}
+
+TEST_CASE("booster: a 502 on Prepare is retried after the backoff, and the get_up planned with it goes out after it",
+          "[booster][errors]") {
+  praxis::fake_booster::LocoServiceOptions loco;
+  loco.refuse_once[b::loco_api::k_change_mode] = 502;
+  Rig r({}, loco);
+  r.command(m::command::StandUp{});
+  r.run_until(3.0);
+  const auto modes = calls(r.robot, b::loco_api::k_change_mode);
+  REQUIRE(modes.size() == 2);
+  CHECK(modes[0].status == 502);
+  CHECK(modes[1].status == 0);
+  CHECK(modes[1].t - modes[0].t == Approx(0.1).margin(0.011));  // retry.backoff
+  const auto get_ups = calls(r.robot, b::loco_api::k_get_up);
+  REQUIRE(get_ups.size() == 1);
+  CHECK(get_ups[0].status == 0);
+  CHECK(get_ups[0].t >= modes[1].t);
+  CHECK(r.controller.status().get_ups_completed == 1);
+  std::size_t retries = 0;
+  for (const auto& e : r.robot.log->entries("rpc")) retries += e.json.find("booster rpc retry") != std::string::npos;
+  CHECK(retries == 1);
 }
 
 TEST_CASE("booster: an RPC the robot never answers times out after sdk_request_timeout; later calls go out",

@@ -16,7 +16,9 @@
 //      unknown -> whatever is assumed, i.e. no change);
 //   5. the sink is told the InputState when it differs from the last one it was told;
 //   6. change_mode when desired differs from assumed, and the planner assumes the new mode at once:
-//      the robot's reports are not waited for (a wrong guess shows in RobotStatus, not here);
+//      the robot's reports are not waited for. A change the robot finally refused (after the
+//      executor's retries) is reported back with refused(): the planner then assumes the mode the
+//      robot reports and does not ask for the refused one again until another mode is wanted;
 //   7. get_up once per new get_up counter value while Prepare is assumed (a new value in another
 //      mode is spent without a call: the robot only gets up from Prepare);
 //   8. visual kick while kick.active and Soccer is assumed: on entry kick_publish and
@@ -183,7 +185,8 @@ class Interface {
     }
 
     // 6.
-    if (desired != assumed_) {
+    if (has_refused_ && desired != refused_) has_refused_ = false;  // another mode wanted: a fresh try
+    if (desired != assumed_ && !(has_refused_ && desired == refused_)) {
       PlannedAction a = make(Action::change_mode);
       a.mode = desired;
       sink(std::as_const(a));
@@ -255,6 +258,16 @@ class Interface {
   [[nodiscard]] Mode assumed_mode() const { return assumed_; }
   // Whether requests with `any` arrived: praxis commands the robot (and must end that with Damping).
   [[nodiscard]] bool commanded() const { return commanded_; }
+
+  // The robot finally refused (or never answered) the change to `wanted`, and reports `reported`
+  // (Mode::unknown when it did not say). Unless a newer change was planned since, the planner
+  // assumes what the robot reports, and `wanted` is not asked for again until another mode is.
+  void refused(Mode wanted, Mode reported) {
+    if (assumed_ != wanted) return;
+    assumed_ = reported;
+    refused_ = wanted;
+    has_refused_ = true;
+  }
   [[nodiscard]] bool visual_kick_active() const { return visual_kick_active_; }
   [[nodiscard]] const InputState& input_state() const { return input_; }
   [[nodiscard]] const InterfaceParams& params() const { return params_; }
@@ -291,6 +304,8 @@ class Interface {
   // mode the robot is in costs no call.
   Mode assumed_ = Mode::damping;
   bool commanded_ = false;
+  bool has_refused_ = false;
+  Mode refused_ = Mode::unknown;
   bool visual_kick_active_ = false;
   bool standing_up_ = false;
   std::uint32_t last_get_up_ = 0;  // RobotRequests' initial value: a first request with 1 is a new one

@@ -141,6 +141,7 @@ class RequestHandler {
         light_calls_(Perform{this}, actions_, executor_options(params, threaded),
                      [this](const Completed& c, const PlannedAction& a, const CallResult& r) { completed(c, a, r); }) {
     if (start.reported) confirmed_ = start.mode;
+    query_timeout_ = params.sdk_request_timeout;
   }
   RequestHandler(const RequestHandler&) = delete;
   RequestHandler& operator=(const RequestHandler&) = delete;
@@ -162,6 +163,13 @@ class RequestHandler {
   void serve(const RobotRequests& wanted, RobotStatus& status, TimePoint now) {
     if (wanted.any) last_wanted_ = wanted;
     if (poll_) poll_();
+    {
+      std::lock_guard lock(mutex_);
+      if (refusal_.pending) {
+        refusal_.pending = false;
+        interface_.refused(refusal_.wanted, refusal_.reported);
+      }
+    }
     interface_.tick(wanted, now, Sink{this, now});
     if (!threaded_) {
       loco_calls_.run_pending(now);
@@ -355,7 +363,23 @@ class RequestHandler {
 
   // Executor threads (or the worker, inline).
   void completed(const Completed& c, const PlannedAction& a, const CallResult& r) {
+    // A change to another mode that failed for good (the executor's retries are over): ask the
+    // robot where it is, so the planner stops assuming a mode the robot never entered.
+    Mode reported = Mode::unknown;
+    const bool refused = a.action == Action::change_mode && !ends_control(a) && c.status != Completed::ok &&
+                         c.status != Completed::dropped;
+    if (refused) {
+      try {
+        reported = loco_.get_mode(query_timeout_);
+      } catch (const std::exception&) {
+        reported = Mode::unknown;  // it did not say: assume nothing
+      }
+    }
     std::lock_guard lock(mutex_);
+    if (refused && c.sequence >= last_mode_sequence_) {
+      refusal_ = {a.mode, reported, true};
+      if (reported != Mode::unknown) confirmed_ = reported;
+    }
     // The outcome of the newest mode request, if it is a Damping request: an older one superseded by
     // a newer one (dropped), or one overtaken by a later change to another mode, says nothing now.
     if (ends_control(a) && c.sequence >= last_mode_sequence_) {
@@ -411,8 +435,14 @@ class RequestHandler {
   Mode confirmed_ = Mode::unknown;
   RequestReport last_{};
   EndReport end_{};
+  struct Refusal {
+    Mode wanted = Mode::unknown;
+    Mode reported = Mode::unknown;
+    bool pending = false;
+  } refusal_;
   std::uint64_t last_mode_sequence_ = 0;
   bool end_mode_reported_ = false;
+  Duration query_timeout_{};     // GetMode after a refused mode change (executor threads: read only)
   RobotRequests last_wanted_{};  // worker thread (release: the caller, once the worker stopped)
   const std::atomic<std::int32_t>* fall_state_ = nullptr;
   const std::atomic<std::uint32_t>* get_ups_ = nullptr;

@@ -181,6 +181,26 @@ TEST_CASE("booster interface: the planner starts from the mode the robot reporte
   CHECK(modes_of(assumed.rec.of(b::Action::change_mode)) == std::vector<b::Mode>{b::Mode::damping});
 }
 
+TEST_CASE("booster interface: a mode the robot refused is not asked for again until another mode is wanted, and the "
+          "planner assumes what the robot reports") {
+  Sim sim;
+  sim.run(stand(), 100ms);
+  CHECK(sim.planner.assumed_mode() == b::Mode::soccer);
+  const auto moves_before = sim.rec.count(b::Action::move_robot);
+  sim.planner.refused(b::Mode::soccer, b::Mode::damping);
+  CHECK(sim.planner.assumed_mode() == b::Mode::damping);
+  sim.run(stand(), 1s);
+  CHECK(sim.rec.count(b::Action::change_mode) == 1);             // not again
+  CHECK(sim.rec.count(b::Action::move_robot) == moves_before);  // not walking in Damping
+  sim.run(prepare(), 100ms);
+  sim.run(stand(), 100ms);
+  CHECK(modes_of(sim.rec.of(b::Action::change_mode)) ==
+        std::vector<b::Mode>{b::Mode::soccer, b::Mode::prepare, b::Mode::soccer});
+  // A refusal that arrives after a newer change was planned changes nothing.
+  sim.planner.refused(b::Mode::prepare, b::Mode::damping);
+  CHECK(sim.planner.assumed_mode() == b::Mode::soccer);
+}
+
 TEST_CASE("booster interface: Damping, Prepare, StandUp, Stand, Walk and VisualKick ask for Damping, Prepare and Soccer, never Walking") {
   struct Case {
     const char* name;
