@@ -504,4 +504,54 @@ TEST_CASE("robot whose damping mode drops it: a fault and the run's end ask for 
   CHECK(outcome.cause == "invalid state (NaN)");
 }
 
+namespace {
+// A robot that stands when praxis takes it (as a Booster in Custom after Prepare): it says how to
+// hold it, the measured pose with its own gains.
+class StandingOwnedRobot : public OwnedRobot {
+ public:
+  using OwnedRobot::OwnedRobot;
+  static constexpr double k_entry_kp = 77.0;
+  [[nodiscard]] praxis::JointCommand<N> entry_hold(const praxis::RobotState<N>& s) const {
+    praxis::JointCommand<N> c;
+    c.q = s.q;
+    c.kp.setConstant(k_entry_kp);
+    c.kd.setConstant(3.0);
+    return c;
+  }
+};
+}  // namespace
+
+TEST_CASE("robot standing when taken: held with its entry gains until the selection leaves damping, then damping is damping",
+          "[control][safe-state]") {
+  Mock mock({}, praxis::TimePoint{});
+  StandingOwnedRobot robot(mock, nullptr);
+  praxis::ControllerOptions options;
+  options.print = false;
+  Probe probe;
+  praxis::RobotController<StandingOwnedRobot, ProbeController> controller(robot, options, probing(probe));
+  const auto at = [](double s) { return praxis::TimePoint{} + praxis::from_seconds(s); };
+  mock.hold(praxis::GamepadButton::R2, at(0.5), 1500ms);
+  mock.press(praxis::GamepadButton::L2, at(2.5));
+  mock.tap(praxis::GamepadButton::B, at(2.6));
+  praxis::TimePoint t{};
+  bool stood = false;
+  while (t < at(3.0)) {
+    t += 2ms;
+    controller.step(t);
+    const auto& a = controller.actuated();
+    if (t > at(0.05) && t < at(0.45)) {
+      // Before anyone pressed a button: a hold with the robot's entry gains, never kp 0.
+      CHECK(controller.state() == praxis::ControlState::damping);
+      CHECK(a.kp.minCoeff() == StandingOwnedRobot::k_entry_kp);
+    }
+    if (controller.state() == praxis::ControlState::stand) stood = true;
+  }
+  CHECK(stood);
+  // L2+B after standing: the user asked for damping, and gets it.
+  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(controller.actuated().kp.maxCoeff() == 0.0);
+  CHECK(robot.limp_frames() > 0);
+  (void)controller.finish();
+}
+
 }  // namespace safe_edges_test

@@ -190,6 +190,19 @@ class Runtime {
     graph_.template node<motion::FallDetector<N>>().options = options_.fall;
     graph_.template node<motion::DampingMotion<Model>>().kd = options_.damping_kd;
     graph_.template node<motion::DampingMotion<Model>>().style = k_safe_state;
+    // A robot that stands when praxis takes it says how to hold it (Booster's Custom entry: the
+    // measured pose with its Prepare gains): the damping state holds it so until it is left once.
+    if constexpr (requires(const B& b, const RobotState<N>& s) {
+                    { b.entry_hold(s) } -> std::convertible_to<JointCommand<N>>;
+                  }) {
+      const JointCommand<N> entry = backend_.entry_hold(RobotState<N>{});
+      auto& damping = graph_.template node<motion::DampingMotion<Model>>();
+      damping.hold_at_start = true;
+      for (std::size_t j = 0; j < N; ++j) {
+        damping.hold_kp[j] = entry.kp[static_cast<Eigen::Index>(j)];
+        damping.hold_kd[j] = entry.kd[static_cast<Eigen::Index>(j)];
+      }
+    }
     options_.collector.safe_state = k_safe_state;
     graph_.template node<Collector>().options = options_.collector;
     graph_.template node<motion::CommandsSender<Model, capabilities>>().safe_mode = k_safe_mode;

@@ -80,6 +80,11 @@ class WithGamepad {
   {
     return backend_.stand_pose();
   }
+  [[nodiscard]] auto entry_hold(const RobotState<N>& s) const
+    requires requires(const B& b, const RobotState<N>& st) { b.entry_hold(st); }
+  {
+    return backend_.entry_hold(s);
+  }
   [[nodiscard]] auto control_loss() const
     requires requires(const B& b) { b.control_loss(); }
   {

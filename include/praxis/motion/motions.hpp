@@ -136,8 +136,11 @@ template <RobotModel M>
 //
 // On a robot that balances itself (SafeState::hand_back, set by the runtime from the backend) the
 // safe motion is a hold instead: the pose measured when it was selected, with the gains in force
-// then (the model's default gains where none were), never kp 0 on joints that may carry the
-// robot's weight. Before any state arrived there is nothing to hold and nothing is commanded.
+// then (hold_kp / hold_kd where none were: the model's defaults), never kp 0 on joints that may
+// carry the robot's weight. Before any state arrived there is nothing to hold and nothing is
+// commanded. `hold_at_start`: a robot that stands when praxis takes it (Booster's Custom after
+// Prepare) is held the same way until the selection first leaves damping; damping after that is
+// damping.
 struct DampingMotion {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "damping";
@@ -145,14 +148,18 @@ struct DampingMotion {
   using outputs = ports<BodyCommandPort<MotionType::damping, N>, SafeExitPort<MotionType::damping>>;
   double kd = 2.0;
   SafeState style = SafeState::joint_damping;
+  bool hold_at_start = false;
+  Pose<N> hold_kp = M::default_kp;
+  Pose<N> hold_kd = M::default_kd;
   void cycle(const MotionSelection& sel, const RobotState<N>& s, const SafetyStatus& safety,
              const JointCommand<N>& in_force, JointCommand<N>& cmd, bool& safe) {
     safe = true;
     if (sel.current != MotionType::damping) {
       holding_ = false;
+      left_once_ = true;
       return;
     }
-    if (style != SafeState::hand_back) {
+    if (style != SafeState::hand_back && !(hold_at_start && !left_once_)) {
       detail::damped_at<N>(s.q, kd, cmd);
       return;
     }
@@ -163,16 +170,20 @@ struct DampingMotion {
       }
       // Joints the command in force left to the robot (mode none) stay with it.
       hold_ = in_force;
-      hold_covered(hold_, s.q, M::default_kp, M::default_kd);
+      hold_covered(hold_, s.q, hold_kp, hold_kd);
       holding_ = true;
     }
     cmd = hold_;
   }
-  void reset() { holding_ = false; }
+  void reset() {
+    holding_ = false;
+    left_once_ = false;
+  }
 
  private:
   JointCommand<N> hold_{};
   bool holding_ = false;
+  bool left_once_ = false;  // the selection left damping since the last reset
 };
 
 // STAND: hold the stand pose with the stand gains, both options (the model's stand_pose and
