@@ -278,6 +278,8 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
         confirmed = last_end_.state == EndReport::State::confirmed || last_end_.state == EndReport::State::none;
         worker_.reset();
         handler_.reset();
+      } else {
+        message = "nothing to end: no run in control";
       }
     }
     const auto stage = confirmed ? LifecycleStage::released : LifecycleStage::failed;
