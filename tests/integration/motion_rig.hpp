@@ -49,9 +49,11 @@ struct ModalMock : praxis::mock::MockRobot<G1> {
   static constexpr praxis::Capabilities capabilities{.modes = true, .locomotion = true, .get_up = true};
   std::vector<praxis::RobotRequests> posts;
   bool confirms_modes = true;
+  praxis::Posture posture = praxis::Posture::unknown;  // what it reports of itself
   void post(const praxis::RobotRequests& r) { posts.push_back(r); }
   bool read_status(praxis::RobotStatus& s) {
     s.link.connected = true;  // in process: the link never drops
+    s.posture = posture;
     if (!posts.empty()) {
       s.assumed_mode = posts.back().mode;
       s.reported_mode = confirms_modes ? s.assumed_mode : praxis::RobotMode::unknown;

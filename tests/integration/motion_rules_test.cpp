@@ -221,6 +221,31 @@ TEST_CASE("a robot without a get-up of its own is only asked for the prepare mod
   CHECK(rig.robot.posts.back().get_up == 0);
 }
 
+TEST_CASE("a robot that reports itself upright: stand-up asks for no get-up and ends once the prepare mode is confirmed",
+          "[motion][rules][modes]") {
+  Rig<ModalMock> rig(g1_scripts());
+  rig.robot.posture = praxis::Posture::upright;  // standing when the behaviour starts (Booster: IS_READY)
+  rig.command(m::command::StandUp{});
+  rig.run_until(0.3);
+  CHECK(rig.robot.posts.back().mode == R::prepare);
+  CHECK(rig.robot.posts.back().get_up == 0);  // nothing to get up from
+  CHECK(rig.motion->safe_exits()[MotionType::stand_up]);
+  rig.command(m::command::Stand{});
+  rig.run_until(0.4);
+  // Left at once, not after the 15 s get-up timeout.
+  CHECK(rig.motion->selection().current == MotionType::stand);
+  CHECK(rig.robot.posts.back().mode == R::locomotion);
+
+  SECTION("a robot lying down still gets up first") {
+    Rig<ModalMock> lying(g1_scripts());
+    lying.robot.posture = praxis::Posture::fallen;
+    lying.robot.confirms_modes = true;
+    lying.command(m::command::StandUp{});
+    lying.run_until(0.3);
+    CHECK(lying.robot.posts.back().get_up == 1);
+  }
+}
+
 // ---------------- (d) leaving a motion the robot runs ----------------
 
 TEST_CASE("a mode motion may be left once the robot reports the mode, or after the confirm timeout",

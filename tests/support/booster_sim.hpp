@@ -141,7 +141,10 @@ class SimulatedBooster {
   SimulatedChannel<fake_booster::LightService> light_channel_;
   booster::LocoClient loco_;
   booster::LightClient light_;
-  std::atomic<std::int32_t> fall_state_{static_cast<std::int32_t>(booster::FallState::ready)};
+  // Lying on the floor until it got up, as the seed's validation list starts and as
+  // praxis-fake-booster --lying reports it on rt/fall_down (a robot reporting itself ready is
+  // standing: stand-up asks it for no get-up).
+  std::atomic<std::int32_t> fall_state_{static_cast<std::int32_t>(booster::FallState::fallen)};
   std::atomic<std::uint32_t> get_ups_finished_{0};
   std::size_t get_ups_seen_ = 0;
   booster::RequestHandler handler_;

@@ -46,6 +46,13 @@ struct LinkHealth {
   std::uint64_t send_errors = 0;
 };
 
+// What the robot says about its own posture (robots that report it: Booster's rt/fall_down).
+enum class Posture : std::uint8_t {
+  unknown,  // not reported (yet)
+  upright,  // standing: nothing to get up from (Booster IS_READY)
+  fallen,   // falling, lying or getting up
+};
+
 struct RobotStatus {
   RobotMode reported_mode = RobotMode::unknown;  // what the robot says it is in
   RobotMode assumed_mode = RobotMode::unknown;   // what the backend assumes (may run ahead of reports)
@@ -53,6 +60,7 @@ struct RobotStatus {
   RequestReport last_request;
   std::uint32_t requests_in_flight = 0;
   std::uint32_t get_ups_completed = 0;  // grows when the robot finished getting up (robots that get up)
+  Posture posture = Posture::unknown;   // what the robot reports (stand-up skips the get-up when upright)
   LifecycleStage lifecycle = LifecycleStage::idle;
   LinkHealth link;
   std::uint64_t sequence = 0;  // increases with every status the backend publishes

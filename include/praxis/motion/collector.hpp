@@ -177,7 +177,7 @@ struct CommandsSender {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "commands_sender";
   using inputs = ports<MotorCommandPort<N>, MotionSelectionPort, MotionCommandPort, LocomotionRequestPort,
-                       HeadCommandPort, LedCommandPort>;
+                       HeadCommandPort, LedCommandPort, RobotStatusPort>;
   using outputs = ports<ActuatedCommandPort<N>, RobotRequestsPort>;
   // What the damping motion asks a robot with modes for (the runtime sets the backend's safe_mode:
   // damping, or PdStand on a Fourier robot whose damping mode would drop it).
@@ -185,7 +185,7 @@ struct CommandsSender {
 
   void cycle(const JointCommand<N>& cmd, const MotionSelection& sel, const MotionCommand& command,
              const LocomotionRequest& walk, const HeadCommand& head, const LedRequest& leds,
-             JointCommand<N>& actuated, RobotRequests& requests) {
+             const RobotStatus& status, JointCommand<N>& actuated, RobotRequests& requests) {
     actuated = cmd;
     if (backend_runs<C>(sel.current)) actuated.mode.fill(JointMode::none);
     requests.any = sel.commanded && (C.modes || C.locomotion || C.head || C.kick);
@@ -196,7 +196,10 @@ struct CommandsSender {
     } else {
       requests.locomotion = LocomotionRequest{backend_runs<C>(sel.current), 0.0, 0.0, 0.0};  // stand: hold still
     }
-    if (sel.changed && sel.current == MotionType::stand_up && C.get_up) ++requests.get_up;
+    // A robot that reports itself upright has nothing to get up from (it would refuse the call).
+    if (sel.changed && sel.current == MotionType::stand_up && C.get_up && status.posture != Posture::upright) {
+      ++requests.get_up;
+    }
     requests.head.active = C.head && head.active;
     requests.head.yaw = head.yaw;
     requests.head.pitch = head.pitch;

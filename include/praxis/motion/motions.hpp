@@ -348,7 +348,9 @@ struct RobotRunMotion {
   using outputs = ports<BodyCommandPort<Type, N>, SafeExitPort<Type>>;
   Duration confirm_timeout = std::chrono::seconds(2);
   // STAND_UP on a robot that gets up by itself: also wait until it reports the get-up finished
-  // (the prepare mode it gets up from is confirmed long before it stands).
+  // (the prepare mode it gets up from is confirmed long before it stands) — unless it reported
+  // itself upright when the stand-up began: then there is nothing to get up from (the sender asks
+  // for no get-up either).
   bool wait_for_get_up = false;
   Duration get_up_timeout = std::chrono::seconds(15);
   void cycle(const MotionSelection& sel, const RobotStatus& status, const CycleInfo& info, JointCommand<N>& cmd,
@@ -361,10 +363,12 @@ struct RobotRunMotion {
     if (sel.changed) {
       entered_ = info.now;
       get_ups_at_entry_ = status.get_ups_completed;
+      upright_at_entry_ = status.posture == Posture::upright;
     }
     const auto in_motion = info.now - entered_;
     if (wait_for_get_up) {
-      safe = (status.mode_confirmed() && status.get_ups_completed != get_ups_at_entry_) || in_motion >= get_up_timeout;
+      const bool stood = upright_at_entry_ || status.get_ups_completed != get_ups_at_entry_;
+      safe = (status.mode_confirmed() && stood) || in_motion >= get_up_timeout;
     } else {
       safe = status.mode_confirmed() || in_motion >= confirm_timeout;
     }
@@ -373,6 +377,7 @@ struct RobotRunMotion {
  private:
   TimePoint entered_{};
   std::uint32_t get_ups_at_entry_ = 0;
+  bool upright_at_entry_ = false;
 };
 
 template <RobotModel M, MotionType Type>

@@ -194,6 +194,9 @@ class RequestHandler {
     const auto fall = fall_state_ != nullptr ? fall_state_->load(std::memory_order_acquire)
                                              : static_cast<std::int32_t>(FallState::unknown);
     if (get_ups_ != nullptr) status.get_ups_completed = get_ups_->load(std::memory_order_acquire);
+    status.posture = fall == static_cast<std::int32_t>(FallState::ready) ? Posture::upright
+                     : fall == static_cast<std::int32_t>(FallState::unknown) ? Posture::unknown
+                                                                             : Posture::fallen;
     if (fall != logged_fall_ || status.reported_mode != logged_mode_) {
       logged_fall_ = fall;
       logged_mode_ = status.reported_mode;
