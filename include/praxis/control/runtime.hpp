@@ -304,12 +304,12 @@ class Runtime {
     return graph_.template node<Node>();
   }
   [[nodiscard]] const RuntimeOptions& runtime_options() const { return options_; }
-  // The send thread's command age limit for a control period (see RuntimeOptions::command_timeout).
   // The send thread's limit for holding the last command through a stall (RuntimeOptions::stall_timeout).
   [[nodiscard]] Duration stall_timeout(Duration control_period) const {
     const Duration t = options_.stall_timeout ? *options_.stall_timeout : Duration(std::chrono::milliseconds(100));
     return std::max(t, command_timeout(control_period));
   }
+  // The send thread's command age limit for a control period (see RuntimeOptions::command_timeout).
   [[nodiscard]] Duration command_timeout(Duration control_period) const {
     if (options_.command_timeout) return *options_.command_timeout;
     // A few ms of scheduling noise is normal on a kernel without real-time guarantees; damping frames
@@ -580,6 +580,7 @@ class Runtime {
   // forget their progress by themselves.
   void begin_run() {
     leave_safe(input_.info.now);  // step()-driven use before this run
+    outcome_.safe_state_sent.clear();  // that belonged to the stepping, not to this run
     (void)states_.fetch();
     (void)measured_.fetch();
     (void)commands_.fetch();
