@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "loop_scripted_robot.hpp"
+#include "probe_controller.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
@@ -32,54 +33,16 @@ using Model = praxis::unitree::G1;
 using Mock = praxis::mock::MockRobot<Model>;
 using Robot = praxis::test::LoopScriptedRobot<Mock>;
 constexpr std::size_t N = Model::joint_count;
-constexpr double k_ctrl_kp = 60.0;
+constexpr double k_ctrl_kp = praxis::test::k_probe_kp;
 
-// What the user's controller reports, and what a test does at a given calculate().
-struct Probe {
-  std::atomic<int> resets{0};
-  // (resets so far, calculate() calls since the last reset); runs on the control thread.
-  std::function<void(int, int)> on_calculate;
-};
-
-// Holds its init_pos (the stand pose) with kp 60. RobotController resets it on entering STAND
-// (where it runs warm, not sent) and again on entering CTRL: after reset #2 it is in CTRL.
-struct ProbeController {
-  double dt = 0.002, kp = k_ctrl_kp, kd = 1.5;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  Probe* probe = nullptr;
-  int calls = 0;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {
-    calls = 0;
-    probe->resets.fetch_add(1, std::memory_order_acq_rel);
-  }
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() {
-    jpos_des = init_pos;
-    ++calls;
-    if (probe->on_calculate) probe->on_calculate(probe->resets.load(std::memory_order_acquire), calls);
-  }
-  std::array<float, 1> log() const { return {static_cast<float>(calls)}; }
-};
-
-ProbeController probing(Probe& probe) {
-  ProbeController c;
-  c.probe = &probe;
-  return c;
-}
+using praxis::test::Probe;
+using ProbeController = praxis::test::ProbeController<Model>;
+ProbeController probing(Probe& probe) { return praxis::test::probing<Model>(probe); }
 
 using Controller = praxis::RobotController<Robot, ProbeController>;
 
-// R2 held long enough for the pd_ratio ramp (170 cycles), then A: DAMPING -> STAND -> CTRL.
-void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) {
-  // R2 held 1.4 s, four times the ramp's 170 cycles at 2 ms: a loaded machine (ThreadSanitizer in
-  // CI) runs far fewer cycles than nominal. Released before A, so a run stopped in CTRL leaves no
-  // button held for the next run's first cycle. A tapped twice (A does nothing in CTRL).
-  mock.hold(praxis::GamepadButton::R2, origin + 50ms, 1400ms);
-  mock.tap(praxis::GamepadButton::A, origin + 1500ms, 200ms);  // long enough to survive a starved cycle
-  mock.tap(praxis::GamepadButton::A, origin + 2100ms, 200ms);
-}
+// DAMPING -> STAND -> CTRL (probe_controller.hpp).
+void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) { praxis::test::stand_then_ctrl(mock, origin); }
 void stand_only(Mock& mock, praxis::TimePoint origin) { mock.hold(praxis::GamepadButton::R2, origin + 50ms, 20s); }
 
 praxis::ControllerOptions options_for(Robot& robot) {

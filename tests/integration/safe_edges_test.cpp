@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "loop_scripted_robot.hpp"
+#include "probe_controller.hpp"
 #include "praxis/control/motion_controller.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/control/signals.hpp"
@@ -38,7 +39,7 @@ using Model = praxis::unitree::G1;
 using Mock = praxis::mock::MockRobot<Model>;
 using Scripted = praxis::test::LoopScriptedRobot<Mock>;
 constexpr std::size_t N = Model::joint_count;
-constexpr double k_ctrl_kp = 60.0;
+constexpr double k_ctrl_kp = praxis::test::k_probe_kp;
 
 enum class Inject : int { nothing, tilt, knee_offline };
 
@@ -120,43 +121,10 @@ class KindRobot {
   int frames_ = 0;
 };
 
-struct Probe {
-  std::atomic<int> resets{0};
-  std::function<void(int, int)> on_calculate;  // (resets so far, calls since the last reset)
-};
-
-// Holds its init_pos with kp 60; after its second reset it is in CTRL.
-struct ProbeController {
-  double dt = 0.002, kp = k_ctrl_kp, kd = 1.5;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  Probe* probe = nullptr;
-  int calls = 0;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {
-    calls = 0;
-    probe->resets.fetch_add(1, std::memory_order_acq_rel);
-  }
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() {
-    jpos_des = init_pos;
-    ++calls;
-    if (probe->on_calculate) probe->on_calculate(probe->resets.load(std::memory_order_acquire), calls);
-  }
-  std::array<float, 1> log() const { return {static_cast<float>(calls)}; }
-};
-
-ProbeController probing(Probe& probe) {
-  ProbeController c;
-  c.probe = &probe;
-  return c;
-}
-
-void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) {
-  mock.hold(praxis::GamepadButton::R2, origin + 50ms, 1400ms);
-  mock.tap(praxis::GamepadButton::A, origin + 1500ms, 200ms);
-  mock.tap(praxis::GamepadButton::A, origin + 2100ms, 200ms);
-}
+using praxis::test::Probe;
+using ProbeController = praxis::test::ProbeController<Model>;
+ProbeController probing(Probe& probe) { return praxis::test::probing<Model>(probe); }
+void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) { praxis::test::stand_then_ctrl(mock, origin); }
 
 template <class Robot>
 praxis::ControllerOptions options_for(Robot& robot) {
