@@ -190,22 +190,48 @@ struct DampingMotion {
 // default_kp / default_kd unless configured), the gains scaled by the selection's gain_ratio
 // (RobotController's pd_ratio ramp; 1 for the behaviour-driven pipeline).
 template <RobotModel M>
+//
+// The ramp never takes a joint below the stiffness in force when STAND began (capped at the stand
+// gains): from damping it starts at pd_ratio as the framework does, but a robot that was held
+// standing (a Booster entering Custom after Prepare, a Fourier robot's hold) does not sag into the
+// ramp's first 10 %.
 struct StandMotion {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "stand";
-  using inputs = ports<MotionSelectionPort>;
+  using inputs = ports<MotionSelectionPort, previous<ActuatedCommandPort<N>>>;
   using outputs = ports<BodyCommandPort<MotionType::stand, N>, SafeExitPort<MotionType::stand>>;
   Pose<N> pose = M::stand_pose;
   Pose<N> kp = M::default_kp;
   Pose<N> kd = M::default_kd;
-  void cycle(const MotionSelection& sel, JointCommand<N>& cmd, bool& safe) const {
+  void cycle(const MotionSelection& sel, const JointCommand<N>& in_force, JointCommand<N>& cmd, bool& safe) {
     safe = true;
     if (sel.current != MotionType::stand) return;
+    if (sel.changed) {
+      for (std::size_t j = 0; j < N; ++j) {
+        const auto i = static_cast<Eigen::Index>(j);
+        const bool stiff = in_force.mode[j] == JointMode::position && std::isfinite(in_force.kp[i]) &&
+                           std::isfinite(in_force.kd[i]);
+        kp_floor_[j] = stiff ? std::clamp(in_force.kp[i], 0.0, kp[j]) : 0.0;
+        kd_floor_[j] = stiff ? std::clamp(in_force.kd[i], 0.0, kd[j]) : 0.0;
+      }
+    }
     detail::hold_pose(pose, kp, kd, cmd);
-    cmd.kp *= sel.gain_ratio;
-    cmd.kd *= sel.gain_ratio;
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      cmd.kp[i] = std::max(cmd.kp[i] * sel.gain_ratio, kp_floor_[j]);
+      // Damping's kd braked the joints; it is no stiffness to keep.
+      cmd.kd[i] = kp_floor_[j] > 0.0 ? std::max(cmd.kd[i] * sel.gain_ratio, kd_floor_[j]) : cmd.kd[i] * sel.gain_ratio;
+    }
+  }
+  void reset() {
+    kp_floor_.fill(0.0);
+    kd_floor_.fill(0.0);
   }
   [[nodiscard]] const Pose<N>& start_pose() const { return pose; }
+
+ private:
+  Pose<N> kp_floor_{};
+  Pose<N> kd_floor_{};
 };
 
 // FALL PROTECTION: go soft (low damping, no stiffness) while falling; safe once no longer falling.
