@@ -11,6 +11,7 @@
 // whole, value for value.
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -33,6 +34,7 @@ constexpr const char* k_target = "aurora_aux";
 
 struct Options {  // what AuroraTopics' Context reads of the backend's options
   a::WireOptions wire;
+  praxis::Duration link_timeout = std::chrono::milliseconds(100);
 };
 
 // Owns what a generated sample's sequences and strings point at, for as long as it is read.
