@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/fake_robot_process.hpp"
+#include "../support/timetable.hpp"
 
 #include "praxis/control/motion_controller.hpp"
 #include "praxis/control/robot_controller.hpp"
@@ -33,26 +34,7 @@ namespace b = praxis::booster;
 namespace m = praxis::motion;
 
 namespace booster_test {
-// A behaviour following a timetable from its first cycle (seconds -> command).
-struct Timetable {
-  static constexpr std::string_view name = "timetable";
-  using inputs = praxis::ports<praxis::CyclePort>;
-  using outputs = praxis::ports<m::MotionCommandPort>;
-  std::vector<std::pair<double, m::MotionCommand>> steps;
-  praxis::TimePoint start{};
-  bool started = false;
-  void cycle(const praxis::CycleInfo& info, m::MotionCommand& out) {
-    if (!started) {
-      start = info.now;
-      started = true;
-    }
-    const double t = praxis::to_seconds(info.now - start);
-    out = m::command::Unset{};
-    for (const auto& [from, command] : steps) {
-      if (t >= from) out = command;
-    }
-  }
-};
+using Timetable = praxis::test::Timetable;  // support/timetable.hpp
 
 }  // namespace booster_test
 using booster_test::Timetable;
