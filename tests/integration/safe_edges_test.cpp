@@ -543,4 +543,30 @@ TEST_CASE("robot standing when taken: held with its entry gains until the select
   (void)controller.finish();
 }
 
+TEST_CASE("hand-back robot: a state that comes only after the first cycles is still held on every joint",
+          "[control][safe-state]") {
+  // Found by CI under ASan: when the first cycles had no state, the hold copied their empty command
+  // and held nothing for the whole run.
+  Mock mock({}, praxis::TimePoint{});
+  const auto at = [](double s) { return praxis::TimePoint{} + praxis::from_seconds(s); };
+  mock.drop_states(at(0.0), at(0.05));  // nothing for the first 25 cycles
+  HandBackRobot robot(mock, nullptr);
+  praxis::ControllerOptions options;
+  options.print = false;
+  Probe probe;
+  HandBackController controller(robot, options, probing(probe));
+  for (praxis::TimePoint t = at(0.002); t <= at(0.2); t += 2ms) {
+    controller.step(t);
+    if (t < at(0.04)) CHECK_FALSE(controller.actuated().covers_any());  // nothing to hold yet
+  }
+  const auto& a = controller.actuated();
+  for (std::size_t j = 0; j < N; ++j) {
+    CHECK(a.mode[j] == praxis::JointMode::position);
+    CHECK(a.kp[static_cast<Eigen::Index>(j)] == Model::default_kp[j]);
+  }
+  CHECK(robot.frames() > 50);
+  CHECK(robot.limp_frames() == 0);
+  (void)controller.finish();
+}
+
 }  // namespace safe_edges_test

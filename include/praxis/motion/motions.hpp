@@ -157,6 +157,7 @@ struct DampingMotion {
     if (sel.current != MotionType::damping) {
       holding_ = false;
       left_once_ = true;
+      waited_for_state_ = false;
       return;
     }
     if (style != SafeState::hand_back && !(hold_at_start && !left_once_)) {
@@ -166,24 +167,29 @@ struct DampingMotion {
     if (!holding_) {
       if (safety.no_state || safety.invalid) {
         cmd.mode.fill(JointMode::none);
+        waited_for_state_ = true;
         return;
       }
-      // Joints the command in force left to the robot (mode none) stay with it.
-      hold_ = in_force;
+      // Joints the command in force left to the robot (mode none) stay with it — but not the ones
+      // this motion itself left while it waited for a state: nothing was in force then.
+      hold_ = waited_for_state_ ? JointCommand<N>{} : in_force;
       hold_covered(hold_, s.q, hold_kp, hold_kd);
       holding_ = true;
+      waited_for_state_ = false;
     }
     cmd = hold_;
   }
   void reset() {
     holding_ = false;
     left_once_ = false;
+    waited_for_state_ = false;
   }
 
  private:
   JointCommand<N> hold_{};
   bool holding_ = false;
-  bool left_once_ = false;  // the selection left damping since the last reset
+  bool left_once_ = false;         // the selection left damping since the last reset
+  bool waited_for_state_ = false;  // its last output covered nothing, for want of a state
 };
 
 // STAND: hold the stand pose with the stand gains, both options (the model's stand_pose and
