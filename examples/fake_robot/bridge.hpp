@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -68,6 +69,11 @@ struct Settings {
   std::string tilt;
   double duration = 0.0;
   std::string report;
+  // When the gamepad and tilt scripts start counting: "start" (the robot's), "first-reader" (the
+  // first reader of rt/lowstate: a controller has started) or "first-command" (the first command
+  // frame). A controller that is slow to start, as under sanitizers on a loaded machine, then still
+  // sees the whole script.
+  std::string script_start = "start";
   int mode_machine = -1;
   bool simulator = false;
   bool echo = false;      // benchmark: answer every command at once instead of at 500 Hz
@@ -87,6 +93,11 @@ inline void add_bridge_options(CLI::App& app, Settings& s) {
                "command CRCs not checked (--sport-mode is ignored: the simulator runs no motion service)");
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
   app.add_option("--report", s.report, "write the counters as JSON to this file at exit");
+  app.add_option("--script-start", s.script_start,
+                 "when the --gamepad and --tilt times start counting: at the robot's start, when a reader of "
+                 "rt/lowstate appears, or at the first command frame (printed as \"script started\" with the "
+                 "wall-clock time)")
+      ->check(CLI::IsMember({"start", "first-reader", "first-command"}));
 }
 
 // How long the robot has run: its own clock where it has one (a simulation in lock-step runs slower
@@ -143,20 +154,52 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
 
   const auto t0 = praxis::Clock::now();
   auto robot = make_robot(t0);
-  if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, t0);
-  if (!s.tilt.empty()) {  // "T:ROLL:PITCH"
+  // The scripts are checked now (a bad one is an error before anything runs) and scheduled from `at`.
+  const auto schedule_scripts = [&](auto& plant, praxis::TimePoint at) {
+    if (!s.gamepad.empty()) example::script_gamepad(plant, s.gamepad, at);
+    if (!s.tilt.empty()) {  // "T:ROLL:PITCH"
+      if constexpr (!requires { plant.tilt(0.0, 0.0, at); }) {
+        throw std::invalid_argument("--tilt: this robot cannot be tilted by hand");
+      } else {
+        double t = 0, roll = 0, pitch = 0;
+        char c1 = 0, c2 = 0;
+        std::stringstream in(s.tilt);
+        if (!(in >> t >> c1 >> roll >> c2 >> pitch) || c1 != ':' || c2 != ':') {
+          throw std::invalid_argument("--tilt: expected T:ROLL:PITCH, got \"" + s.tilt + "\"");
+        }
+        plant.tilt(roll, pitch, at + praxis::from_seconds(t));
+      }
+    }
+  };
+  bool script_started = s.script_start == "start";
+  if (script_started) {
+    schedule_scripts(robot, t0);
+  } else {
+    // Checked on a stand-in that only records nothing; scheduled on the robot at the first command.
+    struct Check {
+      void press(praxis::GamepadButton, praxis::TimePoint) {}
+      void release(praxis::GamepadButton, praxis::TimePoint) {}
+      void tilt(double, double, praxis::TimePoint) {}
+    } check;
     if constexpr (!requires { robot.tilt(0.0, 0.0, t0); }) {
-      throw std::invalid_argument("--tilt: this robot cannot be tilted by hand");
-    } else {
-    double t = 0, roll = 0, pitch = 0;
-    char c1 = 0, c2 = 0;
-    std::stringstream in(s.tilt);
-    if (!(in >> t >> c1 >> roll >> c2 >> pitch) || c1 != ':' || c2 != ':') {
-      throw std::invalid_argument("--tilt: expected T:ROLL:PITCH, got \"" + s.tilt + "\"");
+      if (!s.tilt.empty()) throw std::invalid_argument("--tilt: this robot cannot be tilted by hand");
     }
-    robot.tilt(roll, pitch, t0 + praxis::from_seconds(t));
-    }
+    schedule_scripts(check, t0);
   }
+  const auto start_script = [&](praxis::TimePoint now, const char* why) {
+    if (script_started) return;
+    script_started = true;
+    schedule_scripts(robot, now);
+    const auto wall = std::chrono::system_clock::now();
+    const auto secs = std::chrono::system_clock::to_time_t(wall);
+    std::tm tm{};
+    localtime_r(&secs, &tm);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wall.time_since_epoch()).count() % 1000;
+    std::printf("%s: script started at the %s, %02d:%02d:%02d.%03lld (epoch %lld.%03lld)\n",
+                s.program.c_str(), why, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(ms),
+                static_cast<long long>(secs), static_cast<long long>(ms));
+    std::fflush(stdout);
+  };
   std::string active_mode = s.simulator ? std::string() : s.sport_mode;
   std::uint64_t states_published = 0, rpcs = 0;
   praxis::JointCommand<N> cmd, arm_cmd;
@@ -201,6 +244,10 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
       warned_ab = true;
     }
 
+    if (fresh && s.script_start == "first-command") start_script(now, "first command");
+    if (!script_started && s.script_start == "first-reader" && states.matched() > 0) {
+      start_script(now, "first reader of rt/lowstate");
+    }
     if (fresh) {
       // While a motion service runs, the robot's own controller owns the motors.
       if (active_mode.empty()) {
@@ -212,6 +259,7 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
     }
     if constexpr (std::is_same_v<Family, u::HgFamily>) {
       if (arm_sdk && arm_sdk->drain(arm_cmd)) {
+        if (s.script_start == "first-command") start_script(now, "first command");
         if (active_mode.empty()) {
           ++arm_stats.ignored;  // low-level control has the arms already
         } else {

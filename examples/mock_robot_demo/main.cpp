@@ -34,6 +34,7 @@ extern char** environ;
 #include <unistd.h>
 
 #include <praxis/control/robot_controller.hpp>
+#include <praxis/control/runtime_params.hpp>
 #include <praxis/control/signals.hpp>
 #ifdef PRAXIS_WITH_DDS
 #include <praxis/hardware/unitree/arm_sdk.hpp>
@@ -61,6 +62,7 @@ struct Settings {
   std::string robot = "g1";
   double duration = 10.0;
   std::string param_folder;
+  std::string runtime_params;  // the runtime's safety settings (docs/parameters.md), optional
   std::string log_base = "logs";
   bool no_log = false;
   bool realtime = false;
@@ -122,6 +124,7 @@ int run_demo(const Settings& s) {
 
   praxis::ControllerOptions options;
   options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / probe.dt));  // once a second
+  if (!s.runtime_params.empty()) praxis::load_runtime_params(s.runtime_params, options);
   std::filesystem::path run_folder;
   if (!s.no_log) {
     run_folder = praxis::create_run_folder(s.log_base);
@@ -252,7 +255,10 @@ int run_demo_dds(const Settings& s) {
     char tilt[64];
     std::snprintf(tilt, sizeof tilt, "%.2f:2.0:0.3", 0.8 * d);
     std::vector<std::string> args{exe.string(), "--robot", std::string(Model::name), "--domain", std::to_string(s.domain),
-                                  "--interface", s.interface, "--gamepad", gamepad, "--tilt", tilt, "--sport-mode", "normal"};
+                                  "--interface", s.interface, "--gamepad", gamepad, "--tilt", tilt, "--sport-mode", "normal",
+                                  // the script counts from when this controller subscribed, however
+                                  // long its start took
+                                  "--script-start", "first-reader"};
     fake = spawn(args);
     std::printf("started praxis-fake-robot (pid %d): R2 held %.1f-%.1f s, A at %.1f s, tilt at %.1f s\n",
                 static_cast<int>(fake), 0.15 * d, 0.45 * d, 0.5 * d, 0.8 * d);
@@ -270,17 +276,25 @@ int run_demo_dds(const Settings& s) {
   } stop_fake{fake};
 
   const bool simulator = s.target == "simulator" || (s.target == "auto" && s.domain != 0);
+  praxis::ControllerOptions options;
+  options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / probe.dt));
+  options.lifecycle_timeout = std::chrono::seconds(5);
+  if (!s.runtime_params.empty()) praxis::load_runtime_params(s.runtime_params, options);
   auto bo = [&] {
     if constexpr (ArmSdk) {
       praxis::unitree::ArmSdkOptions o;
       o.dds = {s.domain, s.interface};
       o.check_state_crc = !s.no_state_crc;
+      // A wider stale-state timeout (--runtime-params) widens the link's with it: both are "how long
+      // a silence of the robot is tolerated".
+      o.link_timeout = std::max(o.link_timeout, options.safety.stale_timeout);
       std::printf("arm SDK: waist and arms on %s, the robot's motion service keeps the legs\n", o.arm_sdk_topic.c_str());
       return o;
     } else {
       praxis::unitree::BackendOptions o = simulator ? Backend::simulator(s.domain) : Backend::robot(s.interface);
       o.dds = {s.domain, s.interface};
       o.check_state_crc = !s.no_state_crc;
+      o.link_timeout = std::max(o.link_timeout, options.safety.stale_timeout);
       std::printf("target: %s (%s)%s\n", simulator ? "simulator" : "robot",
                   simulator ? "a missing motion switcher is a notice" : "the motion switcher must answer",
                   s.no_state_crc ? ", LowState CRC not checked" : "");
@@ -292,9 +306,6 @@ int run_demo_dds(const Settings& s) {
   // it back are the backend's lifecycle, which the controller runs around run_for(); a robot that
   // cannot be taken over ends the demo with an error naming the service or topic.
   std::printf("DDS domain %u, interface \"%s\"\n", s.domain, s.interface.c_str());
-  praxis::ControllerOptions options;
-  options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / probe.dt));
-  options.lifecycle_timeout = std::chrono::seconds(5);
   if (!run_folder.empty()) {
     options.cycle_log = run_folder / "log.csv";
     options.transition_log = run_folder / "transitions.csv";
@@ -342,6 +353,10 @@ int main(int argc, char** argv) {
   app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"g1", "g1_23", "go2", "h1_2"}));
   app.add_option("-d,--duration", s.duration, "seconds to run")->check(CLI::Range(2.0, 3600.0));
   app.add_option("-p,--param", s.param_folder, "folder with params.json (default: the example's)");
+  app.add_option("--runtime-params", s.runtime_params,
+                 "JSON file with the runtime's safety settings (safety.stale_timeout, fall, collector limits; "
+                 "docs/parameters.md)")
+      ->check(CLI::ExistingFile);
   app.add_option("-l,--log-folder", s.log_base, "where run folders are created");
   app.add_flag("--no-log", s.no_log, "write no log files");
   app.add_flag("--realtime", s.realtime, "run in real time with receive/control/send threads");

@@ -47,6 +47,7 @@ struct RunFault {
   std::size_t joint = SIZE_MAX;     // the faulted joint (joint faults)
   JointHealth health{};             // what the joint reported
   double stall_ms = 0.0;            // RunEnd::stalled: how old the newest command was
+  double state_age_ms = 0.0;        // a stale state: how old the newest state was when it was seen
   [[nodiscard]] bool any() const { return end != RunEnd::normal; }
 };
 

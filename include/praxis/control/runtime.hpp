@@ -464,6 +464,8 @@ class Runtime {
       first_fault_.cause = sel.cause;
       first_fault_.at = t;
       const auto& safety_now = safety();
+      // On a loaded machine the age tells a silence of the robot from a late wake-up here.
+      if (sel.cause == C::stale_state) first_fault_.state_age_ms = to_seconds(safety_now.age) * 1e3;
       if (sel.cause == C::joint_fault && safety_now.faulted_joint < N) {
         first_fault_.joint = safety_now.faulted_joint;
         first_fault_.health = input_.state.health[safety_now.faulted_joint];
@@ -629,6 +631,11 @@ class Runtime {
       outcome_.joint = f.joint;
       outcome_.cause = f.joint < N ? describe_joint_fault(Model::joints[f.joint].name, f.health)
                                    : std::string(motion::to_string(f.cause));
+      if (f.cause == motion::SelectionCause::stale_state) {
+        char age[48];
+        std::snprintf(age, sizeof age, ", newest %.0f ms old", f.state_age_ms);
+        outcome_.cause += age;
+      }
       // A backend that knows why control was lost says it (Fourier: the robot restarted, the FSM left
       // UserCmd).
       if constexpr (requires { { backend_.control_loss() } -> std::convertible_to<std::string>; }) {
