@@ -74,6 +74,7 @@ struct Settings {
   std::uint64_t seed = 1;
   std::vector<std::string> refuse_once;  // "ID:CODE"
   std::string start_mode = "damping";
+  std::string script_start = "start";  // or "first-command": the first rt/joint_ctrl frame taken in Custom
   bool lying = false;
   double get_up_seconds = 2.0;
   double duration = 0.0;
@@ -247,7 +248,16 @@ int run(const Settings& s) {
 
   praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
   if (!s.lying) robot.set_joint_positions(M::stand_pose);
-  if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, t0);
+  bool script_started = s.script_start == "start";
+  if (!s.gamepad.empty()) {
+    // Checked now either way (a bad script is an error before anything runs).
+    struct Check {
+      void press(praxis::GamepadButton, praxis::TimePoint) {}
+      void release(praxis::GamepadButton, praxis::TimePoint) {}
+    } check;
+    example::script_gamepad(check, s.gamepad, t0);
+    if (script_started) example::script_gamepad(robot, s.gamepad, t0);
+  }
 
   std::printf("praxis-fake-booster: %s on DDS domain %u, interface %s, %s space, %s, mode %s\n",
               std::string(M::name).c_str(), s.domain, s.interface.c_str(), s.space.c_str(),
@@ -366,6 +376,12 @@ int run(const Settings& s) {
         }
         have_custom = true;
         ++intake.applied;
+        if (!script_started) {  // --script-start first-command: the controller has taken the joints
+          script_started = true;
+          if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, now);
+          std::printf("praxis-fake-booster: script started at the first command in Custom\n");
+          std::fflush(stdout);
+        }
       } else {
         for (std::size_t j = 0; j < N; ++j) {
           const auto i = static_cast<Eigen::Index>(j);
@@ -473,6 +489,10 @@ int main(int argc, char** argv) {
   app.add_option("--space", s.space, "the motor space rt/joint_ctrl must use (LowCmd.cmd_type)")
       ->check(CLI::IsMember({"serial", "parallel"}));
   app.add_option("-g,--gamepad", s.gamepad, "remote controller script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
+  app.add_option("--script-start", s.script_start,
+                 "when the --gamepad times start counting: at the robot's start, or at the first rt/joint_ctrl "
+                 "frame taken in Custom (a controller slow to take the robot still sees the whole script)")
+      ->check(CLI::IsMember({"start", "first-command"}));
   app.add_option("--hang-api", s.hang, "loco API ids never answered (the client's timeout is tested)");
   app.add_option("--delay-api", s.delay, "loco API answered late: ID:MS");
   app.add_option("--min-interval-ms", s.min_interval_ms, "answer 429 to the same API sooner than this");

@@ -90,6 +90,16 @@ ParamFile ParamFile::load_folder(const std::filesystem::path& folder) {
 
 bool ParamFile::has(std::string_view key) const { return json_->value.contains(std::string(key)); }
 
+bool ParamFile::is_number(std::string_view key) const {
+  const auto it = json_->value.find(std::string(key));
+  return it != json_->value.end() && it->is_number();
+}
+
+bool ParamFile::is_text(std::string_view key) const {
+  const auto it = json_->value.find(std::string(key));
+  return it != json_->value.end() && it->is_string();
+}
+
 void ParamFile::fail(std::string_view key, std::string_view expected, std::string_view found) const {
   throw ParamError(path_.string() + ": key \"" + std::string(key) + "\": expected " + std::string(expected) +
                    ", found " + std::string(found));

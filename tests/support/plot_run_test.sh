@@ -46,7 +46,7 @@ expect_failure() {
 
 # A mock G1 run: all three plots, paths printed, the default joints. 6 s is 3000 cycles, more than
 # the reporter's queue holds: every one must still be in the log.
-"$demo" --duration 6 --log-folder "$work/logs" >"$work/demo.txt"
+"$demo" --robot g1 --duration 6 --log-folder "$work/logs" >"$work/demo.txt"
 run=$(sed -n 's/^logs: //p' "$work/demo.txt")
 [[ -d "$run" ]] || { echo "FAIL: praxis_demo printed no log folder"; cat "$work/demo.txt"; exit 1; }
 for f in log.csv transitions.csv cfg.txt; do [[ -s "$run/$f" ]] || fail "praxis_demo wrote no $run/$f"; done

@@ -7,7 +7,7 @@ demo=$1
 sig=$2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-"$demo" --no-log --realtime --duration 60 >"$out" 2>&1 &
+"$demo" --robot g1 --no-log --realtime --duration 60 >"$out" 2>&1 &
 pid=$!
 # The demo prints its banner before the run starts; give it a second of control after that.
 for _ in $(seq 100); do

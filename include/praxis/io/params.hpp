@@ -32,6 +32,9 @@ class ParamFile {
 
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
   [[nodiscard]] bool has(std::string_view key) const;
+  // What a key holds, for keys that take one of several forms ("kp": 40, [..], or "model").
+  [[nodiscard]] bool is_number(std::string_view key) const;
+  [[nodiscard]] bool is_text(std::string_view key) const;
 
   [[nodiscard]] double number(std::string_view key) const;
   [[nodiscard]] bool boolean(std::string_view key) const;

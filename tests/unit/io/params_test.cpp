@@ -3,11 +3,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "../../../examples/custom_controller/sinusoid_controller.hpp"
+#include "praxis/hardware/aurora/models.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/io/params.hpp"
 #include "praxis/io/run_folder.hpp"
@@ -59,9 +61,26 @@ TEST_CASE("a good parameter file loads every value", "[io][params]") {
   example::SinusoidController<praxis::unitree::Go2> c;
   c.load_params(dir.path);
   CHECK(c.dt == 0.01);
-  CHECK(c.kp == 40.0);
+  CHECK(c.kp[0] == 40.0);
+  CHECK(c.kp[11] == 40.0);
   CHECK(c.init_pos[2] == -1.8);
   CHECK(c.amplitude == 0.1);
+}
+
+TEST_CASE("the example controller's optional keys: model gains, arms only, no init_pos", "[io][params]") {
+  TempDir dir;
+  dir.write(R"({ "dt": 0.002, "kp": "model", "kd": "model", "amplitude": 0.1, "frequency": 0.5,
+                 "move": "arms", "center": "entry" })");
+  example::SinusoidController<praxis::aurora::GR2> c;
+  c.load_params(dir.path);
+  CHECK(c.kp == praxis::aurora::GR2::default_kp);
+  CHECK(c.kd == praxis::aurora::GR2::default_kd);
+  CHECK(c.init_pos == praxis::aurora::GR2::stand_pose);
+  CHECK(c.center_on_entry);
+  // The legs, waist and head hold; the fourteen arm joints move.
+  CHECK(std::count(c.moving.begin(), c.moving.end(), true) == 14);
+  CHECK(!c.moving[3]);   // left knee
+  CHECK(c.moving[15]);   // left shoulder pitch
 }
 
 TEST_CASE("a missing folder or file is named", "[io][params]") {
@@ -95,7 +114,13 @@ TEST_CASE("missing key, wrong type and wrong length name the key", "[io][params]
   CHECK_THAT(error_of(dir.path), Catch::Contains("key \"kd\": expected a number, found no such key"));
 
   dir.write(replaced(text, "40.0", "\"forty\""));
-  CHECK_THAT(error_of(dir.path), Catch::Contains("key \"kp\": expected a number, found a string"));
+  CHECK_THAT(error_of(dir.path), Catch::Contains("key \"kp\": expected a number, 12 numbers or \"model\", found \"forty\""));
+
+  dir.write(replaced(text, "40.0", "[1, 2]"));
+  CHECK_THAT(error_of(dir.path), Catch::Contains("key \"kp\": expected an array of 12 numbers, found an array of 2"));
+
+  dir.write(replaced(text, "\"amplitude\"", "\"move\": \"legs\", \"amplitude\""));
+  CHECK_THAT(error_of(dir.path), Catch::Contains("key \"move\": expected \"all\" or \"arms\", found \"legs\""));
 
   dir.write(replaced(text, ", -1.8]", "]"));
   CHECK_THAT(error_of(dir.path),

@@ -1,0 +1,95 @@
+// praxis_demo on Booster robots (T1, K1): the mock story, and joint control over DDS the robot's way:
+// Prepare (the robot stands in its prepare pose), Custom (praxis has the joints, held as Prepare
+// left them until STAND takes over), the user's controller on the remote's A, and at the end
+// joint damping, then the Damping mode.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#ifdef PRAXIS_WITH_DDS
+#include <praxis/hardware/booster/backend.hpp>
+#endif
+#include <praxis/hardware/booster/models.hpp>
+
+#include "demo.hpp"
+
+namespace demo {
+namespace {
+
+#ifdef PRAXIS_WITH_DDS
+template <class Model>
+int dds_story(const Settings& s) {
+  namespace b = praxis::booster;
+  using Backend = b::BoosterBackend<Model, b::Access::joints>;
+  const auto params = params_folder(s);
+  Ctrl<Model> probe;
+  probe.load_params(params);
+  auto options = controller_options<praxis::ControllerOptions>(probe.dt, s);
+  options.lifecycle_timeout = std::chrono::seconds(10);
+
+  const bool fake_robot = s.backend == "fake-robot";
+  const std::uint32_t domain = s.domain_given || fake_robot ? s.domain : 0;  // Booster robots: domain 0
+  const double d = s.duration;
+  FakeProcess fake;
+  if (fake_robot) {
+    // The robot's own remote carries the operator's buttons; the script counts from the first joint
+    // command the robot takes in Custom, however long taking it took.
+    char gamepad[96];
+    std::snprintf(gamepad, sizeof gamepad, "R2:%.2f-%.2f,A:%.2f", 0.1 * d, 0.4 * d, 0.5 * d);
+    fake = FakeProcess(s, {"praxis-fake-booster", "--robot", s.robot, "--domain", std::to_string(domain), "--interface",
+                           s.interface, "--gamepad", gamepad, "--script-start", "first-command"});
+    std::printf("started praxis-fake-booster (pid %d), standing in Damping: R2 held %.1f-%.1f s, A at %.1f s\n",
+                static_cast<int>(fake.pid()), 0.1 * d, 0.4 * d, 0.5 * d);
+  }
+  auto bo = Backend::robot(s.interface);
+  bo.dds = {domain, s.interface};
+  bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
+  Backend robot(bo);
+  std::printf("Booster %s over DDS domain %u, interface \"%s\": Prepare, then Custom (joint control)\n",
+              s.robot.c_str(), domain, s.interface.c_str());
+
+  praxis::RobotController<Backend, Ctrl<Model>> controller(robot, options);
+  controller.load_params(params);
+  const praxis::StopOnSignals stop_on_signals(controller);
+  const auto outcome = controller.run_for(praxis::from_seconds(d));
+  controller.flush();
+  print_transitions(controller);
+  praxis::LinkHealth link;
+  robot.read_link(link);
+  std::printf("states accepted: %llu, rejected: %llu, commands sent: %llu\n",
+              static_cast<unsigned long long>(link.states_received),
+              static_cast<unsigned long long>(link.states_rejected),
+              static_cast<unsigned long long>(link.commands_sent));
+  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  std::fflush(stdout);
+  fake.stop();
+  return report_outcome(outcome, false);
+}
+#endif
+
+template <class Model>
+int run_model(const Settings& s) {
+  if (s.arm_sdk) {
+    throw std::invalid_argument("--arms-only: not yet on Booster robots (the fact sheet's UpperBodyCustomControl, "
+                                "API 2030, with rt/joint_ctrl's weight blend outside Custom, has no praxis backend yet)");
+  }
+  if (s.backend == "mock") return mock_story<Model>(s, "booster");
+#ifdef PRAXIS_WITH_DDS
+  return dds_story<Model>(s);
+#else
+  throw std::runtime_error("--backend " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
+#endif
+}
+
+}  // namespace
+
+int run_booster(const Settings& s) {
+  if (s.robot == "t1") return run_model<praxis::booster::T1>(s);
+  if (s.robot == "k1") return run_model<praxis::booster::K1>(s);
+  throw std::invalid_argument("not a Booster model: " + s.robot);
+}
+
+}  // namespace demo

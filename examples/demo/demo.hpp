@@ -1,0 +1,267 @@
+#pragma once
+// praxis_demo's shared parts: the settings, the mock story every model runs, the fake robots as
+// child processes, the operator's scripted gamepad for robots without a remote, and the summary.
+// Each vendor's file (unitree.cpp, booster.cpp, fourier.cpp, tienkung.cpp) builds its own models'
+// controllers, so the four compile in parallel.
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <praxis/control/robot_controller.hpp>
+#include <praxis/control/runtime_params.hpp>
+#include <praxis/control/signals.hpp>
+#include <praxis/control/with_gamepad.hpp>
+#include <praxis/core/gamepad.hpp>
+#include <praxis/hardware/mock/mock_robot.hpp>
+#include <praxis/io/params.hpp>
+#include <praxis/io/run_folder.hpp>
+
+#include "../custom_controller/sinusoid_controller.hpp"
+
+#ifndef PRAXIS_EXAMPLE_PARAMS_DIR
+#define PRAXIS_EXAMPLE_PARAMS_DIR "examples/custom_controller/params"
+#endif
+
+extern char** environ;
+
+namespace demo {
+
+struct Settings {
+  std::string robot;  // required: go2, g1, ..., t1, k1, gr1, ..., pro, lite
+  double duration = 10.0;
+  std::string param_folder;
+  std::string runtime_params;  // the runtime's safety settings (docs/parameters.md), optional
+  std::string log_base = "logs";
+  bool no_log = false;
+  bool realtime = false;
+  std::string backend = "mock";
+  std::uint32_t domain = 1;
+  bool domain_given = false;
+  std::string interface = "lo";
+  std::string target = "auto";  // Unitree: robot | simulator | auto (domain 0 = robot)
+  bool no_state_crc = false;
+  bool arm_sdk = false;  // Unitree hg humanoids: waist and arms over rt/arm_sdk
+  std::string self;      // argv[0], to find the fake robots next to this program
+};
+
+// Each vendor's entry point (its own file).
+int run_unitree(const Settings& s);
+int run_booster(const Settings& s);
+int run_fourier(const Settings& s);
+int run_tienkung(const Settings& s);
+
+// The USER_CTRL of every story: the example sinusoid, its parameters per robot in
+// examples/custom_controller/params/<robot>/ (or --param).
+template <class Model>
+using Ctrl = example::SinusoidController<Model>;
+
+inline std::filesystem::path params_folder(const Settings& s) {
+  return s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / s.robot
+                                : std::filesystem::path(s.param_folder);
+}
+
+// Options every story shares: statistics once a second, the runtime's safety file when given.
+template <class Options>
+Options controller_options(double dt, const Settings& s) {
+  Options options;
+  options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / dt));
+  if (!s.runtime_params.empty()) praxis::load_runtime_params(s.runtime_params, options);
+  return options;
+}
+
+// How the run ended, printed, and the program's exit code: 0 for a normal end, and for the story's
+// own scripted tilt (the fault the demo is there to show) when the robot was handed back; 1 for
+// anything else (another fault, a lost link, a stall, an unconfirmed hand-back).
+inline int report_outcome(const praxis::RunOutcome& outcome, bool tilt_scripted) {
+  std::printf("%s\n", outcome.summary().c_str());
+  const bool scripted = tilt_scripted && outcome.end == praxis::RunEnd::fault && outcome.hand_back_ok &&
+                        outcome.cause == praxis::motion::to_string(praxis::motion::SelectionCause::tilt);
+  if (scripted) std::printf("(the fault is the story's scripted tilt)\n");
+  return scripted ? 0 : outcome.exit_code();
+}
+
+template <class Controller>
+void print_transitions(const Controller& controller) {
+  const auto transitions = controller.transitions();
+  std::printf("\n%zu transitions:\n", transitions.size());
+  for (const auto& e : transitions) {
+    std::printf("  %7.3f s  %-8s -> %-8s  (%s)\n", e.time,
+                std::string(praxis::to_string(praxis::control::control_state(e.from))).c_str(),
+                std::string(praxis::to_string(praxis::control::control_state(e.to))).c_str(),
+                std::string(praxis::motion::to_string(e.cause)).c_str());
+  }
+}
+
+// The story on mock hardware, for every model: lying on the floor, damping -> stand (R2 held) ->
+// ctrl (A) -> tilt fault -> damping. The mock is a robot whose every joint praxis owns; a robot
+// that balances itself shows its own way in and out against its fake robot (--backend fake-robot).
+template <class Model>
+int mock_story(const Settings& s, std::string_view vendor) {
+  using Robot = praxis::mock::MockRobot<Model>;
+  const auto params = params_folder(s);
+  Ctrl<Model> probe;  // read and check the parameters before a run folder or a robot exists
+  probe.load_params(params);
+
+  auto options = controller_options<praxis::ControllerOptions>(probe.dt, s);
+  std::filesystem::path run_folder;
+  if (!s.no_log) {
+    run_folder = praxis::create_run_folder(s.log_base);
+    options.cycle_log = run_folder / "log.csv";
+    options.transition_log = run_folder / "transitions.csv";
+    praxis::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
+                                      {"robot", s.robot},
+                                      {"backend", "mock"},
+                                      {"dt", std::to_string(probe.dt)},
+                                      {"mode", s.realtime ? "realtime" : "simulated"}});
+  }
+
+  // The script runs on the mock's clock: real time when --realtime, simulated time otherwise.
+  const praxis::TimePoint t0 = s.realtime ? praxis::Clock::now() : praxis::TimePoint{};
+  Robot robot(praxis::mock::MockOptions{}, t0);
+  const auto at = [&](double seconds) { return t0 + praxis::from_seconds(seconds); };
+  const double d = s.duration;
+  robot.hold(praxis::GamepadButton::R2, at(0.05 * d), praxis::from_seconds(0.35 * d));  // stand up
+  robot.tap(praxis::GamepadButton::A, at(0.45 * d));                                    // start ctrl
+  robot.tilt(2.0, 0.3, at(0.75 * d));                                                   // it falls over
+
+  praxis::RobotController<Robot, Ctrl<Model>> controller(robot, options);
+  const praxis::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends damped
+  controller.load_params(params);
+
+  std::printf("praxis demo: mock %s lying on the floor, %zu joints, control period %.1f ms, %s\n", s.robot.c_str(),
+              Model::joint_count, praxis::to_seconds(controller.period()) * 1e3,
+              s.realtime ? "real time (3 threads)" : "simulated time");
+  if (vendor != "unitree") {
+    std::printf("mock: praxis owns every joint of this %s model here; the robot's own way in and out of control "
+                "(its hand-back) runs against its fake robot: --backend fake-robot\n",
+                std::string(vendor).c_str());
+  }
+  std::printf("script: R2 held %.1f-%.1f s, A at %.1f s, tilt fault at %.1f s\n\n", 0.05 * d, 0.4 * d, 0.45 * d,
+              0.75 * d);
+
+  double worst_stand_error = 0.0;
+  praxis::RunOutcome outcome;
+  if (s.realtime) {
+    outcome = controller.run_for(praxis::from_seconds(d));
+  } else {
+    const auto period = controller.period();
+    std::size_t cycle = 0;
+    for (praxis::TimePoint t = t0 + period; t <= at(d) && !controller.stop_requested(); t += period) {
+      controller.step(t);
+      // Simulated time outruns the reporter thread, whose cycle-log queue holds 2048 rows: without
+      // a pause the log loses rows and the plots get gaps. Waiting here, between cycles, costs the
+      // simulation nothing; a real-time run never waits.
+      if (++cycle % 1024 == 0) controller.flush();
+      if (t > at(0.40 * d) && t < at(0.45 * d)) {  // standing, before ctrl
+        for (std::size_t j = 0; j < Model::joint_count; ++j) {
+          const auto i = static_cast<Eigen::Index>(j);
+          worst_stand_error = std::max(worst_stand_error, std::abs(robot.q()[i] - controller.user().init_pos[j]));
+        }
+      }
+    }
+  }
+  if (!s.realtime) outcome = controller.finish();  // step()-driven: the safe state, the outcome
+  controller.flush();
+
+  print_transitions(controller);
+  const auto stats = controller.compute_stats();
+  std::printf("\ncompute time, last window of %zu cycles: mean %.2f us, p99 %.2f us, max %.2f us\n", stats.samples,
+              stats.mean_us, stats.p99_us, stats.max_us);
+  if (!s.realtime) std::printf("largest joint error to the stand pose before ctrl: %.4f rad\n", worst_stand_error);
+  std::printf("commands that reached the motors: %llu (non-finite: %llu, outside limits: %llu)\n",
+              static_cast<unsigned long long>(robot.commands_received()),
+              static_cast<unsigned long long>(robot.non_finite_commands()),
+              static_cast<unsigned long long>(robot.out_of_limit_commands()));
+  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  if (controller.dropped_reports() > 0) {
+    std::printf("log records dropped (reporter queue full): %llu\n",
+                static_cast<unsigned long long>(controller.dropped_reports()));
+  }
+  if (!run_folder.empty()) std::printf("logs: %s\n", run_folder.string().c_str());
+  return report_outcome(outcome, true);
+}
+
+// A fake robot as a child process, stopped (SIGTERM, waited for) when this goes. The fakes end by
+// themselves when this process dies (PRAXIS_EXIT_WITH_PARENT, set by the tests).
+class FakeProcess {
+ public:
+  FakeProcess() = default;
+  // args[0]: the program's file name, found next to this program.
+  FakeProcess(const Settings& s, std::vector<std::string> args) {
+    const auto exe = std::filesystem::path(s.self).parent_path() / args[0];
+    if (!std::filesystem::exists(exe)) {
+      throw std::runtime_error("--backend fake-robot: " + exe.string() + " not found (build the target " + args[0] +
+                               ")");
+    }
+    args[0] = exe.string();
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, args[0].c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+      throw std::runtime_error("cannot start " + args[0]);
+    }
+  }
+  FakeProcess(const FakeProcess&) = delete;
+  FakeProcess& operator=(const FakeProcess&) = delete;
+  FakeProcess(FakeProcess&& o) noexcept : pid_(std::exchange(o.pid_, 0)) {}
+  FakeProcess& operator=(FakeProcess&& o) noexcept {
+    stop();
+    pid_ = std::exchange(o.pid_, 0);
+    return *this;
+  }
+  ~FakeProcess() { stop(); }
+  [[nodiscard]] pid_t pid() const { return pid_; }
+  void stop() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      ::waitpid(pid_, nullptr, 0);
+      pid_ = 0;
+    }
+  }
+
+ private:
+  pid_t pid_ = 0;
+};
+
+// The operator's gamepad for a robot whose state carries no remote (Fourier, Tienkung): a
+// praxis::WithGamepad whose gamepad is a script, R2 held from `r2_from` to `r2_until` and A tapped
+// at `a_at`, in seconds from the first state read once control was taken. A program of your own
+// calls WithGamepad::set_gamepad() from its joystick reader instead.
+template <praxis::Backend B>
+class ScriptedOperator : public praxis::WithGamepad<B> {
+ public:
+  static constexpr std::size_t N = B::model::joint_count;
+  ScriptedOperator(B& backend, double r2_from, double r2_until, double a_at)
+      : praxis::WithGamepad<B>(backend), r2_from_(r2_from), r2_until_(r2_until), a_at_(a_at) {}
+
+  bool read(praxis::RobotState<N>& state, praxis::TimePoint now) {
+    if (!started_) {
+      started_ = true;
+      t0_ = now;
+    }
+    const double t = praxis::to_seconds(now - t0_);
+    praxis::GamepadState pad;
+    pad.set(praxis::GamepadButton::R2, t >= r2_from_ && t < r2_until_);
+    pad.set(praxis::GamepadButton::A, t >= a_at_ && t < a_at_ + 0.1);
+    this->set_gamepad(pad);
+    return praxis::WithGamepad<B>::read(state, now);
+  }
+
+ private:
+  double r2_from_, r2_until_, a_at_;
+  bool started_ = false;
+  praxis::TimePoint t0_{};
+};
+
+}  // namespace demo

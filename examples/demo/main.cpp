@@ -1,0 +1,133 @@
+// praxis_demo: one program for every robot praxis has. A robot is taken through the seed's story:
+// control taken the robot's way, stand (R2 held), the user's controller (A), the end of control in
+// the robot's own safe state.
+//
+//   praxis_demo --robot g1 [--duration 10] [--param DIR] [--log-folder logs | --no-log] [--realtime]
+//   praxis_demo --robot gr2 --backend fake-robot   the same over real DDS, against the model's fake robot
+//   praxis_demo --robot go2 --backend sim          in MuJoCo physics, against praxis-sim, with pictures
+//   praxis_demo --robot g1 --backend dds --domain 0 --interface eth0     a real robot (careful!)
+//   praxis_demo --robot g1 --backend fake-robot --arms-only    waist and arms only (rt/arm_sdk), while
+//                                                              the robot's motion service keeps the legs
+//
+// On mock hardware (the default) the robot lies on the floor and a scripted tilt ends the story in
+// damping; every model runs there, with praxis owning every joint. Over DDS each vendor's robot is
+// taken and handed back its own way (Unitree: motion switcher released, damping at the end; Booster:
+// Prepare, Custom, Damping; Fourier: PdStand, UserCmd, PdStand; Tienkung: joint control, damping).
+// Fourier and Tienkung robots report no remote: a scripted operator presses R2 and A.
+//
+// The exit status is 0 whenever a run ends normally, whatever state it ended in (a real robot's
+// operator decides that); errors (bad parameters, no robot, control not taken, no valid state ever)
+// give a non-zero status.
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "demo.hpp"
+
+namespace {
+
+struct Vendor {
+  const char* name;
+  std::vector<std::string> models;
+  int (*run)(const demo::Settings&);
+  std::vector<std::string> backends;
+};
+
+const std::vector<Vendor>& vendors() {
+  static const std::vector<Vendor> all{
+      {"Unitree", {"go2", "g1", "g1_23", "h1_2"}, &demo::run_unitree, {"mock", "fake-robot", "sim", "dds"}},
+      {"Booster", {"t1", "k1"}, &demo::run_booster, {"mock", "fake-robot", "dds"}},
+      {"Fourier", {"gr1", "gr2", "gr3", "n1"}, &demo::run_fourier, {"mock", "fake-robot", "dds"}},
+      {"Tienkung", {"pro", "lite"}, &demo::run_tienkung, {"mock", "fake-robot", "dds"}},
+  };
+  return all;
+}
+
+std::string model_choices() {
+  std::string out;
+  for (const auto& v : vendors()) {
+    if (!out.empty()) out += "; ";
+    out += v.name;
+    out += ":";
+    for (const auto& m : v.models) out += " " + m;
+  }
+  return out;
+}
+
+std::vector<std::string> all_models() {
+  std::vector<std::string> out;
+  for (const auto& v : vendors()) out.insert(out.end(), v.models.begin(), v.models.end());
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  demo::Settings s;
+  CLI::App app{"praxis demo: a robot through damping, stand, the user's controller and the end of control"};
+  app.add_option("-r,--robot", s.robot, "robot model (required): " + model_choices())
+      ->check(CLI::IsMember(all_models()));
+  app.add_option("-d,--duration", s.duration, "seconds to run")->check(CLI::Range(2.0, 3600.0));
+  app.add_option("-p,--param", s.param_folder,
+                 "folder with the controller's params.json (default: examples/custom_controller/params/<robot>)");
+  app.add_option("--runtime-params", s.runtime_params,
+                 "JSON file with the runtime's safety settings (safety.stale_timeout, fall, collector limits; "
+                 "docs/parameters.md)")
+      ->check(CLI::ExistingFile);
+  app.add_option("-l,--log-folder", s.log_base, "where run folders are created");
+  app.add_flag("--no-log", s.no_log, "write no log files");
+  app.add_flag("--realtime", s.realtime, "mock: run in real time with receive/control/send threads");
+  app.add_option("-b,--backend", s.backend,
+                 "mock (in process), fake-robot (the model's fake robot over DDS), sim (praxis-sim: MuJoCo physics "
+                 "over DDS, Unitree go2 or g1, with pictures) or dds (a robot on the network)")
+      ->check(CLI::IsMember({"mock", "fake-robot", "sim", "dds"}));
+  app.add_option("--domain", s.domain,
+                 "DDS domain id (default: the fake robot's 1, or the vendor's robot domain with --backend dds)");
+  app.add_option("--interface", s.interface, "network interface for DDS (the one that reaches the robot)");
+  app.add_option("--target", s.target,
+                 "Unitree: robot (the motion switcher must answer), simulator (Unitree's simulators run none) or "
+                 "auto (domain 0 = robot)")
+      ->check(CLI::IsMember({"auto", "robot", "simulator"}));
+  app.add_flag("--arms-only,--arm-sdk", s.arm_sdk,
+               "control the arms (and waist) only while the robot's own controller keeps the legs: Unitree g1, "
+               "g1_23, h1_2 over rt/arm_sdk");
+  app.add_flag("--no-state-crc", s.no_state_crc,
+               "Unitree: accept LowState without checking its CRC (Unitree's Python simulator sends crc = 0)");
+  CLI11_PARSE(app, argc, argv);
+  s.self = argv[0];
+  s.domain_given = app.count("--domain") > 0;
+
+  try {
+    if (s.robot.empty()) {
+      throw std::invalid_argument("--robot is required: which robot is this? One of " + model_choices());
+    }
+    for (const auto& v : vendors()) {
+      for (const auto& m : v.models) {
+        if (m != s.robot) continue;
+        bool offered = false;
+        for (const auto& b : v.backends) offered = offered || b == s.backend;
+        if (!offered) {
+          std::string list;
+          for (const auto& b : v.backends) list += (list.empty() ? "" : ", ") + b;
+          throw std::invalid_argument("--backend " + s.backend + ": not for " + std::string(v.name) + " robots (" +
+                                      list + ")");
+        }
+        if (s.backend == "mock" && s.arm_sdk) {
+          throw std::invalid_argument("--arms-only: the robot's own controller keeps the legs, which a mock robot has "
+                                      "not; use --backend fake-robot or dds");
+        }
+        return v.run(s);
+      }
+    }
+    throw std::invalid_argument("unknown robot \"" + s.robot + "\": one of " + model_choices());
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 2;
+  }
+}

@@ -1,0 +1,93 @@
+// praxis_demo on Walker Tienkung robots (Pro, Lite): the mock story, and joint control over DDS the
+// robot's way: praxis commands every joint on the limbs' cmd_ctrl topics (the vendor's locomotion
+// is not running), STAND and the user's controller on the operator's R2 and A, joint damping at the
+// end, and speed 0 for any joint left in velocity mode.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#ifdef PRAXIS_WITH_DDS
+#include <praxis/hardware/tienkung/backend.hpp>
+#endif
+#include <praxis/hardware/tienkung/models.hpp>
+
+#include "demo.hpp"
+
+namespace demo {
+namespace {
+
+#ifdef PRAXIS_WITH_DDS
+template <class Model>
+int dds_story(const Settings& s) {
+  namespace tk = praxis::tienkung;
+  using Backend = tk::TienkungBackend<Model>;
+  const auto params = params_folder(s);
+  Ctrl<Model> probe;
+  probe.load_params(params);
+  auto options = controller_options<praxis::ControllerOptions>(probe.dt, s);
+  options.lifecycle_timeout = std::chrono::seconds(10);
+
+  const bool fake_robot = s.backend == "fake-robot";
+  const std::uint32_t domain = s.domain_given || fake_robot ? s.domain : 0;  // ROS' default (UNVERIFIED)
+  FakeProcess fake;
+  if (fake_robot) {
+    fake = FakeProcess(s, {"praxis-fake-tienkung", "--robot", s.robot, "--domain", std::to_string(domain),
+                           "--interface", s.interface});
+    std::printf("started praxis-fake-tienkung (pid %d)\n", static_cast<int>(fake.pid()));
+  }
+  auto bo = Backend::robot(s.interface, domain);
+  bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
+  Backend robot(bo);
+  const double d = s.duration;
+  // The limbs' status topics carry no remote: the operator's R2 and A come from a script here.
+  ScriptedOperator<Backend> pad(robot, 0.1 * d, 0.4 * d, 0.5 * d);
+  std::printf("Tienkung %s over DDS domain %u, interface \"%s\": every joint on cmd_ctrl; operator script: R2 held "
+              "%.1f-%.1f s, A at %.1f s\n",
+              s.robot.c_str(), domain, s.interface.c_str(), 0.1 * d, 0.4 * d, 0.5 * d);
+
+  praxis::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
+  controller.load_params(params);
+  const praxis::StopOnSignals stop_on_signals(controller);
+  const auto outcome = controller.run_for(praxis::from_seconds(d));
+  controller.flush();
+  print_transitions(controller);
+  praxis::LinkHealth link;
+  robot.read_link(link);
+  std::printf("states accepted: %llu, rejected: %llu, commands sent: %llu\n",
+              static_cast<unsigned long long>(link.states_received),
+              static_cast<unsigned long long>(link.states_rejected),
+              static_cast<unsigned long long>(link.commands_sent));
+  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  std::fflush(stdout);
+  fake.stop();
+  return report_outcome(outcome, false);
+}
+#endif
+
+template <class Model>
+int run_model(const Settings& s) {
+  if (s.arm_sdk) {
+    throw std::invalid_argument("--arms-only: not yet on Tienkung robots (its upper-body mode has no praxis "
+                                "configuration yet)");
+  }
+  if (s.backend == "mock") return mock_story<Model>(s, "tienkung");
+#ifdef PRAXIS_WITH_DDS
+  return dds_story<Model>(s);
+#else
+  throw std::runtime_error("--backend " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
+#endif
+}
+
+}  // namespace
+
+int run_tienkung(const Settings& s) {
+  namespace tk = praxis::tienkung;
+  if (s.robot == "pro") return run_model<tk::Pro>(s);
+  if (s.robot == "lite") return run_model<tk::Lite>(s);
+  throw std::invalid_argument("not a Tienkung model: " + s.robot);
+}
+
+}  // namespace demo
