@@ -1,7 +1,8 @@
 #pragma once
 // Eclipse Cyclone DDS (the C API of Debian's cyclonedds-dev), wrapped for praxis:
 //   Participant   one DDS domain participant, with the network interface chosen the way the vendor
-//                 SDKs do it (a Cyclone XML configuration naming the interface)
+//                 SDKs do it (a Cyclone XML configuration naming the interface), merged with the
+//                 user's own Cyclone configuration (CYCLONEDDS_URI), whose values win
 //   Publisher<T>  writes samples of an idlc-generated C type
 //   Subscriber<T> delivers into a lock-free latest-value mailbox with the receive time, from
 //                 Cyclone's listener thread, so a control thread reading it never waits; an optional
@@ -17,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include <dds/dds.h>
 
@@ -47,10 +49,47 @@ inline constexpr const char* k_discovery_tag_env = "PRAXIS_DDS_TAG";
 // The value of PRAXIS_DDS_TAG, or empty.
 std::string discovery_tag();
 
-// The Cyclone XML configuration for an interface (what the vendor SDKs generate), plus the
-// discovery tag (`tag`, normally discovery_tag()) when there is one. Throws DdsError for a tag or interface name that cannot be
-// written into XML as it is.
+// praxis' own Cyclone XML configuration: the interface (what the vendor SDKs generate), plus the
+// discovery tag (`tag`, normally discovery_tag()) when there is one; a participant merges the
+// user's CYCLONEDDS_URI after it (merged_cyclone_config). Throws DdsError for a tag or interface
+// name that cannot be written into XML as it is.
 std::string cyclone_config(const DdsOptions& options, const std::string& tag = discovery_tag());
+
+// Cyclone's own configuration variable: a comma-separated list of files (a path, or `file://` and a
+// path) and inline XML, later entries overriding earlier ones. Cyclone reads it only for the domains
+// it creates by itself; praxis creates its domains with a configuration of its own, which would
+// leave the variable unread, so praxis merges it in (merged_cyclone_config).
+inline constexpr const char* k_cyclone_uri_env = "CYCLONEDDS_URI";
+
+// One setting praxis makes, as it is in effect after the merge.
+struct CycloneSetting {
+  std::string value;         // in effect; empty: no discovery tag, or the interface left to Cyclone
+  std::string praxis_value;  // what praxis alone sets (DdsOptions::interface, PRAXIS_DDS_TAG)
+  std::string user_source;   // the CYCLONEDDS_URI entries that set it, e.g. `file "/etc/dds.xml"`; empty: praxis'
+  [[nodiscard]] bool from_user() const { return !user_source.empty(); }
+};
+
+// What a participant hands to Cyclone, and what is in effect.
+struct CycloneConfig {
+  std::string xml;                        // for dds_create_domain: praxis' XML, then CYCLONEDDS_URI's entries
+  std::string user_uri;                   // CYCLONEDDS_URI as found; empty: unset
+  std::vector<std::string> user_sources;  // its entries: `file "<path>"` or `inline XML`
+  CycloneSetting interface;               // a name, `address <ip>`, or several joined by ", "
+  CycloneSetting tag;
+  // One line for a log: each setting in effect and where it came from.
+  [[nodiscard]] std::string describe() const;
+};
+
+// praxis' settings (the interface of `options`, the discovery tag `tag`) merged with the user's
+// Cyclone configuration `user_uri` (CYCLONEDDS_URI's value; empty: none), the user's values winning
+// where both set one. Cyclone itself lets a later entry override an earlier one for single values
+// (the tag), but adds up lists: the network interfaces of both would all be used, so praxis leaves
+// its interface out when the user's configuration names any for this domain. Every entry of
+// `user_uri` is read here, so that a file that cannot be read or is not well-formed XML is a
+// DdsError naming CYCLONEDDS_URI and the file rather than an unexplained failure of Cyclone's.
+CycloneConfig merged_cyclone_config(const DdsOptions& options, const std::string& tag, std::string_view user_uri);
+// The same with PRAXIS_DDS_TAG and CYCLONEDDS_URI from the environment.
+CycloneConfig merged_cyclone_config(const DdsOptions& options);
 
 // The descriptor of an idlc-generated type under another DDS type name: for vendors whose literal
 // type names are not known for sure (the name must match the peer's for topics to connect). The
@@ -60,15 +99,22 @@ const dds_topic_descriptor_t* with_type_name(const dds_topic_descriptor_t* descr
 
 class Participant {
  public:
+  // Merges CYCLONEDDS_URI in (merged_cyclone_config). When the variable is set, one line on stderr
+  // says which interface and tag are in effect and where each came from, since a value the user's
+  // file changed is otherwise invisible in what praxis reports.
   explicit Participant(const DdsOptions& options);
   ~Participant();
   Participant(const Participant&) = delete;
   Participant& operator=(const Participant&) = delete;
   [[nodiscard]] dds_entity_t handle() const { return participant_; }
   [[nodiscard]] const DdsOptions& options() const { return options_; }
+  // The configuration this participant asked Cyclone for. When its domain existed in this process
+  // already, the domain keeps the configuration it was created with.
+  [[nodiscard]] const CycloneConfig& config() const { return config_; }
 
  private:
   DdsOptions options_;
+  CycloneConfig config_;
   dds_entity_t domain_ = 0;
   dds_entity_t participant_ = 0;
 };
