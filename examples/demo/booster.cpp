@@ -11,6 +11,7 @@
 
 #ifdef PRAXIS_WITH_DDS
 #include <praxis/hardware/booster/backend.hpp>
+#include <praxis/hardware/booster/options_params.hpp>
 #endif
 #include <praxis/hardware/booster/models.hpp>
 
@@ -47,9 +48,10 @@ int dds_story(const Settings& s) {
   auto bo = Backend::robot(s.interface);
   bo.dds = {domain, s.interface};
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
+  apply_backend_settings(bo, s);
   Backend robot(bo);
   std::printf("Booster %s over DDS domain %u, interface \"%s\": Prepare, then Custom (joint control)\n",
-              s.robot.c_str(), domain, s.interface.c_str());
+              s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str());
 
   praxis::RobotController<Backend, Ctrl<Model>> controller(robot, options);
   controller.load_params(params);

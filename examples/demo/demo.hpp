@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -25,6 +26,7 @@
 #include <praxis/core/gamepad.hpp>
 #include <praxis/hardware/mock/mock_robot.hpp>
 #include <praxis/io/params.hpp>
+#include <praxis/io/reflect_load.hpp>
 #include <praxis/io/run_folder.hpp>
 
 #include "../custom_controller/sinusoid_controller.hpp"
@@ -52,6 +54,10 @@ struct Settings {
   std::string target = "auto";  // Unitree: robot | simulator | auto (domain 0 = robot)
   bool no_state_crc = false;
   bool arm_sdk = false;  // Unitree hg humanoids: waist and arms over rt/arm_sdk
+  std::string backend_params;          // JSON file over the backend's options (UNVERIFIED wire facts)
+  std::vector<std::string> settings;   // --set KEY=VALUE over the backend's options, after the file
+  std::string status_layout = "with_error";  // Tienkung's MotorStatus layout
+  std::vector<std::string> fake_args;        // appended to the fake robot's command line
   std::string self;      // argv[0], to find the fake robots next to this program
 };
 
@@ -78,6 +84,16 @@ Options controller_options(double dt, const Settings& s) {
   options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / dt));
   if (!s.runtime_params.empty()) praxis::load_runtime_params(s.runtime_params, options);
   return options;
+}
+
+// The robot in front of you: the backend's options from --backend-params, then --set, over what the
+// demo chose (the user's values win). Every key is the options struct's field path, e.g.
+// wire.types.aurora_state or dds.domain (docs/backends/<vendor>.md lists the UNVERIFIED ones).
+// Call with the vendor's options_params.hpp included.
+template <class Options>
+void apply_backend_settings(Options& o, const Settings& s) {
+  if (!s.backend_params.empty()) praxis::io::load_struct_into(o, std::filesystem::path(s.backend_params));
+  if (!s.settings.empty()) praxis::io::apply_settings(o, std::span<const std::string>(s.settings), "--set");
 }
 
 // How the run ended, printed, and the program's exit code: 0 for a normal end, and for the story's
@@ -205,6 +221,7 @@ class FakeProcess {
                                ")");
     }
     args[0] = exe.string();
+    args.insert(args.end(), s.fake_args.begin(), s.fake_args.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -12,6 +12,7 @@
 
 #ifdef PRAXIS_WITH_DDS
 #include <praxis/hardware/aurora/backend.hpp>
+#include <praxis/hardware/aurora/options_params.hpp>
 #endif
 #include <praxis/hardware/aurora/models.hpp>
 
@@ -43,6 +44,7 @@ int dds_story(const Settings& s) {
   auto bo = Backend::robot(s.interface);
   bo.dds = {domain, s.interface};
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
+  apply_backend_settings(bo, s);
   // The fake robot starts with this program: its first PdStand report includes DDS discovery, which
   // a loaded machine (sanitizers, parallel tests) stretches past the robot's 3 s.
   if (fake_robot) bo.sequence.pd_stand_timeout = std::max(bo.sequence.pd_stand_timeout, praxis::Duration(std::chrono::seconds(6)));
@@ -52,7 +54,7 @@ int dds_story(const Settings& s) {
   ScriptedOperator<Backend> pad(robot, 0.1 * d, 0.4 * d, 0.5 * d);
   std::printf("Fourier %s through Aurora, DDS domain %u, interface \"%s\": PdStand, stable, UserCmd; "
               "operator script: R2 held %.1f-%.1f s, A at %.1f s\n",
-              s.robot.c_str(), domain, s.interface.c_str(), 0.1 * d, 0.4 * d, 0.5 * d);
+              s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(), 0.1 * d, 0.4 * d, 0.5 * d);
 
   praxis::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
   controller.load_params(params);

@@ -97,6 +97,19 @@ int main(int argc, char** argv) {
   app.add_flag("--arms-only,--arm-sdk", s.arm_sdk,
                "control the arms (and waist) only while the robot's own controller keeps the legs: Unitree g1, "
                "g1_23, h1_2 over rt/arm_sdk");
+  app.add_option("--backend-params", s.backend_params,
+                 "DDS backends: JSON file over the backend's options (topic and type names, QoS, domain, ...: the "
+                 "fact sheets' UNVERIFIED wire facts, listed in docs/backends/<vendor>.md)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--set", s.settings,
+                 "DDS backends: one backend option, KEY=VALUE by its field path (e.g. wire.naming=ros2, "
+                 "dds.domain=0, lowstate_topic=rt/lowstate); after --backend-params, repeatable");
+  app.add_option("--fake-arg", s.fake_args,
+                 "--backend fake-robot: one more argument for the fake robot (repeatable), to make it the robot in "
+                 "front of you, e.g. --fake-arg=--type-names --fake-arg=topic-names")
+      ->allow_extra_args(false);
+  app.add_option("--status-layout", s.status_layout, "Tienkung: the MotorStatus layout the robot sends")
+      ->check(CLI::IsMember({"with_error", "without_error", "with_voltage"}));
   app.add_flag("--no-state-crc", s.no_state_crc,
                "Unitree: accept LowState without checking its CRC (Unitree's Python simulator sends crc = 0)");
   CLI11_PARSE(app, argc, argv);
@@ -117,6 +130,10 @@ int main(int argc, char** argv) {
           for (const auto& b : v.backends) list += (list.empty() ? "" : ", ") + b;
           throw std::invalid_argument("--backend " + s.backend + ": not for " + std::string(v.name) + " robots (" +
                                       list + ")");
+        }
+        if (s.backend == "mock" && (!s.backend_params.empty() || !s.settings.empty())) {
+          throw std::invalid_argument("--backend-params / --set: they set a DDS backend's options; the mock robot has "
+                                      "none (use --backend fake-robot or dds)");
         }
         if (s.backend == "mock" && s.arm_sdk) {
           throw std::invalid_argument("--arms-only: the robot's own controller keeps the legs, which a mock robot has "

@@ -11,6 +11,7 @@
 
 #ifdef PRAXIS_WITH_DDS
 #include <praxis/hardware/tienkung/backend.hpp>
+#include <praxis/hardware/tienkung/options_params.hpp>
 #endif
 #include <praxis/hardware/tienkung/models.hpp>
 
@@ -20,10 +21,10 @@ namespace demo {
 namespace {
 
 #ifdef PRAXIS_WITH_DDS
-template <class Model>
+template <class Model, praxis::tienkung::StatusLayout Layout>
 int dds_story(const Settings& s) {
   namespace tk = praxis::tienkung;
-  using Backend = tk::TienkungBackend<Model>;
+  using Backend = tk::TienkungBackend<Model, Layout>;
   const auto params = params_folder(s);
   Ctrl<Model> probe;
   probe.load_params(params);
@@ -35,18 +36,19 @@ int dds_story(const Settings& s) {
   FakeProcess fake;
   if (fake_robot) {
     fake = FakeProcess(s, {"praxis-fake-tienkung", "--robot", s.robot, "--domain", std::to_string(domain),
-                           "--interface", s.interface});
+                           "--interface", s.interface, "--layout", s.status_layout});
     std::printf("started praxis-fake-tienkung (pid %d)\n", static_cast<int>(fake.pid()));
   }
   auto bo = Backend::robot(s.interface, domain);
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
+  apply_backend_settings(bo, s);
   Backend robot(bo);
   const double d = s.duration;
   // The limbs' status topics carry no remote: the operator's R2 and A come from a script here.
   ScriptedOperator<Backend> pad(robot, 0.1 * d, 0.4 * d, 0.5 * d);
   std::printf("Tienkung %s over DDS domain %u, interface \"%s\": every joint on cmd_ctrl; operator script: R2 held "
               "%.1f-%.1f s, A at %.1f s\n",
-              s.robot.c_str(), domain, s.interface.c_str(), 0.1 * d, 0.4 * d, 0.5 * d);
+              s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(), 0.1 * d, 0.4 * d, 0.5 * d);
 
   praxis::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
   controller.load_params(params);
@@ -75,7 +77,13 @@ int run_model(const Settings& s) {
   }
   if (s.backend == "mock") return mock_story<Model>(s, "tienkung");
 #ifdef PRAXIS_WITH_DDS
-  return dds_story<Model>(s);
+  // The MotorStatus layout is the message type itself (UNVERIFIED per firmware): one backend each.
+  namespace tk = praxis::tienkung;
+  if (s.status_layout == "with_error") return dds_story<Model, tk::StatusLayout::with_error>(s);
+  if (s.status_layout == "without_error") return dds_story<Model, tk::StatusLayout::without_error>(s);
+  if (s.status_layout == "with_voltage") return dds_story<Model, tk::StatusLayout::with_voltage>(s);
+  throw std::invalid_argument("--status-layout: expected with_error, without_error or with_voltage, got " +
+                              s.status_layout);
 #else
   throw std::runtime_error("--backend " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
 #endif

@@ -13,6 +13,7 @@
 #ifdef PRAXIS_WITH_DDS
 #include <praxis/hardware/unitree/arm_sdk.hpp>
 #include <praxis/hardware/unitree/backend.hpp>
+#include <praxis/hardware/unitree/options_params.hpp>
 #endif
 #include <praxis/hardware/unitree/g1.hpp>
 #include <praxis/hardware/unitree/g1_23.hpp>
@@ -86,6 +87,7 @@ int run_demo_dds(const Settings& s) {
       // A wider stale-state timeout (--runtime-params) widens the link's with it: both are "how long
       // a silence of the robot is tolerated".
       o.link_timeout = std::max(o.link_timeout, options.safety.stale_timeout);
+      apply_backend_settings(o, s);
       std::printf("arm SDK: waist and arms on %s, the robot's motion service keeps the legs\n", o.arm_sdk_topic.c_str());
       return o;
     } else {
@@ -93,6 +95,7 @@ int run_demo_dds(const Settings& s) {
       o.dds = {s.domain, s.interface};
       o.check_state_crc = !s.no_state_crc;
       o.link_timeout = std::max(o.link_timeout, options.safety.stale_timeout);
+      apply_backend_settings(o, s);
       std::printf("target: %s (%s)%s\n", simulator ? "simulator" : "robot",
                   simulator ? "a missing motion switcher is a notice" : "the motion switcher must answer",
                   s.no_state_crc ? ", LowState CRC not checked" : "");

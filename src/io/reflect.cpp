@@ -186,4 +186,39 @@ void with_json_file(const std::filesystem::path& file, DocumentUser use, void* s
   use(document, name, state);
 }
 
+void with_overrides(std::span<const std::string> settings, std::string_view origin, DocumentUser use, void* state) {
+  nlohmann::json document = nlohmann::json::object();
+  for (const std::string& setting : settings) {
+    const auto eq = setting.find('=');
+    const std::string key = setting.substr(0, eq);
+    if (eq == std::string::npos || key.empty() || key.front() == '.' || key.back() == '.' ||
+        key.find("..") != std::string::npos) {
+      throw ParamError(std::string(origin) + ": \"" + setting + "\": expected KEY=VALUE, e.g. link_timeout=0.3 or " +
+                       "wire.types.aurora_state=aurora_state");
+    }
+    const std::string text = setting.substr(eq + 1);
+    nlohmann::json value;
+    try {
+      value = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+      value = text;  // not JSON: the text itself (a topic or type name)
+    }
+    nlohmann::json* at = &document;
+    std::size_t from = 0;
+    while (true) {
+      const auto dot = key.find('.', from);
+      const std::string part = key.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+      if (dot == std::string::npos) {
+        (*at)[part] = value;
+        break;
+      }
+      nlohmann::json& next = (*at)[part];
+      if (!next.is_object()) next = nlohmann::json::object();  // a later, deeper key replaces a value
+      at = &next;
+      from = dot + 1;
+    }
+  }
+  use(document, origin, state);
+}
+
 }  // namespace praxis::io::detail

@@ -187,6 +187,14 @@ void read_value(const nlohmann::json& json, T& out, ReadContext& ctx) {
 
 }  // namespace detail
 
+namespace detail {
+// "a.b.c=value" settings as one JSON document {"a": {"b": {"c": value}}}: the value is JSON when it
+// parses as JSON (numbers, true/false, null, quoted strings, arrays), else the text as a string, so
+// `wire.topics.velocity=gr2/velocity_cmd` needs no quotes. A setting without '=' or with an empty
+// key is a ParamError naming `origin` and the setting.
+void with_overrides(std::span<const std::string> settings, std::string_view origin, DocumentUser use, void* state);
+}  // namespace detail
+
 // Reads `json` (the value for T; `key_prefix` is its key path in `file`, used only in messages)
 // into `out`. Keys absent from `json` keep out's current values. Throws ParamError; on error `out`
 // is unchanged.
@@ -208,6 +216,21 @@ void load_struct_into(T& out, const std::filesystem::path& file) {
   T copy = out;
   detail::with_json_file(
       file,
+      [](const nlohmann::json& document, std::string_view name, void* state) {
+        load_struct_into(*static_cast<T*>(state), document, name);
+      },
+      &copy);
+  out = std::move(copy);
+}
+
+// Applies command-line style settings ("wire.types.aurora_state=aurora_state", "link_timeout=0.3")
+// over out's current values, all or nothing, with the same rules and messages as a file; `origin`
+// names their source in messages (e.g. "--set"). Later settings of the same key win.
+template <class T>
+void apply_settings(T& out, std::span<const std::string> settings, std::string_view origin) {
+  T copy = out;
+  detail::with_overrides(
+      settings, origin,
       [](const nlohmann::json& document, std::string_view name, void* state) {
         load_struct_into(*static_cast<T*>(state), document, name);
       },

@@ -110,15 +110,22 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
 
   explicit AuroraBackend(BackendOptions options)
     requires std::is_same_v<Transport, dds::DdsTransport>
-      : Base(std::move(options)) {
+      : Base(with_wire_names(std::move(options))) {
     make_publishers();
   }
-  AuroraBackend(typename Transport::Context& transport, BackendOptions options) : Base(transport, std::move(options)) {
+  AuroraBackend(typename Transport::Context& transport, BackendOptions options)
+      : Base(transport, with_wire_names(std::move(options))) {
     make_publishers();
   }
   ~AuroraBackend() { worker_.reset(); }
   AuroraBackend(const AuroraBackend&) = delete;
   AuroraBackend& operator=(const AuroraBackend&) = delete;
+
+  // The options with the wire's names resolved (naming style, prefix): what the topics use.
+  static BackendOptions with_wire_names(BackendOptions o) {
+    o.wire = resolved_names(std::move(o.wire));
+    return o;
+  }
 
   // ---- requests (Access::locomotion) ----
   // Before acquire() (and after release()) nothing is listening: requests are dropped.

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <array>
 #include <string>
 #include <tuple>
 
@@ -90,9 +91,21 @@ struct TypeNames {
   }
 };
 
+// How the names in WireOptions become the names on the wire (all UNVERIFIED, fact sheet A.1):
+//   as_given      topics and types exactly as set (default: bare topic names, the IDL's type names,
+//                 as Aurora's DDS reference documents them)
+//   topic_names   each topic's own name as its type name, as Fourier's client 0.1.0 registers them
+//   ros2          ROS 2 mangling (Fast DDS-Gen -typeros2): topics "rt/<name>", types
+//                 "fourier_msgs::msg::dds_::<Type>_"
+enum class NameStyle : std::uint8_t { as_given, topic_names, ros2 };
+
 struct WireOptions {
   TopicNames topics{};  // after the prefix, if any (TopicNames::prefixed)
   TypeNames types{};
+  NameStyle naming = NameStyle::as_given;
+  // Put before every topic name (after the style's own "rt/"), e.g. "gr3/": a robot name without a
+  // serial, as a third-party log shows client 0.1.8 doing. Empty: none.
+  std::string topic_prefix;
   dds::TopicQos qos{.reliable = false, .depth = 1, .transient_local = false};  // Fourier's client: best effort, volatile
   // The command's kp / kd go to robot_motor_cfg_group_cmd when they change, at most this often
   // (Aurora reports its motor configuration at 1 Hz; what rate it accepts is UNVERIFIED). false: the
@@ -100,6 +113,35 @@ struct WireOptions {
   bool follow_command_gains = true;
   Duration gain_period = std::chrono::milliseconds(50);
 };
+
+// The names on the wire after `naming` and `topic_prefix` (the backend applies this once, when it
+// is constructed).
+[[nodiscard]] inline WireOptions resolved_names(WireOptions w) {
+  std::array<std::string*, 11> topics{&w.topics.aurora_state,       &w.topics.stand_pose,      &w.topics.base_data,
+                                      &w.topics.contact,            &w.topics.group_state,     &w.topics.whole_body_request,
+                                      &w.topics.upper_body_request, &w.topics.velocity_source, &w.topics.velocity,
+                                      &w.topics.group_command,      &w.topics.motor_config};
+  std::array<std::string*, 11> types{&w.types.aurora_state,       &w.types.stand_pose,      &w.types.base_data,
+                                     &w.types.contact,            &w.types.group_state,     &w.types.whole_body_request,
+                                     &w.types.upper_body_request, &w.types.velocity_source, &w.types.velocity,
+                                     &w.types.group_command,      &w.types.motor_config};
+  if (w.naming == NameStyle::topic_names) w.types = TypeNames::topic_names_as_types(w.topics);
+  if (w.naming == NameStyle::ros2) {
+    for (std::string* t : types) {
+      const auto colons = t->rfind("::");
+      if (colons != std::string::npos && t->find("::dds_::") == std::string::npos) {
+        *t = t->substr(0, colons) + "::dds_::" + t->substr(colons + 2) + "_";
+      }
+    }
+  }
+  const std::string before = (w.naming == NameStyle::ros2 ? "rt/" : "") + w.topic_prefix;
+  if (!before.empty()) {
+    for (std::string* t : topics) *t = before + *t;
+  }
+  w.naming = NameStyle::as_given;  // applied: applying again changes nothing
+  w.topic_prefix.clear();
+  return w;
+}
 
 // contact_data_pub's newest sample, for readers outside the cycle.
 struct ContactState {

@@ -293,6 +293,16 @@ struct RosStamp {
 // and gains; what the vendor's tools use to pose the robot and to zero the waist).
 enum class PositionCommand : std::uint8_t { hybrid, servo };
 
+// The unit of every speed on the wire (MotorStatus.speed, MotorCtrl.spd, SetMotorSpeed.spd,
+// SetMotorPosition.spd): rad/s per the arm manual and the ROS 2 users, rpm per a ROS 1 comment
+// (UNVERIFIED). praxis speaks rad/s; the codec converts at the wire.
+enum class SpeedUnit : std::uint8_t { rad_per_s, rpm };
+
+// Wire units per rad/s.
+[[nodiscard]] constexpr float wire_speed_per_rad_s(SpeedUnit u) {
+  return u == SpeedUnit::rpm ? static_cast<float>(60.0 / (2.0 * 3.14159265358979323846)) : 1.0f;
+}
+
 struct ServoLimits {
   float speed = 0.3f;    // SetMotorPosition.spd: rad/s per the arm manual, rpm per a ROS 1 comment (UNVERIFIED)
   float current = 3.0f;  // A; 0.3 / 3 are the deploy configuration's waist-zeroing values
@@ -317,7 +327,7 @@ struct LimbPosition {
 // the motor on its last target). False when none of the limb's joints is in those modes.
 template <TienkungModel M, Limb L>
 bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out,
-                      PositionCommand position = PositionCommand::hybrid) {
+                      PositionCommand position = PositionCommand::hybrid, float speed_scale = 1.0f) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
   static_assert(has_limb<M>(L), "encode_limb_ctrl: the model has no such limb");
   out.cmds.size = 0;
@@ -331,7 +341,7 @@ bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out,
         m.kp = static_cast<float>(c.kp[i]);
         m.kd = static_cast<float>(c.kd[i]);
         m.pos = static_cast<float>(c.q[i]);
-        m.spd = static_cast<float>(c.dq[i]);
+        m.spd = static_cast<float>(c.dq[i]) * speed_scale;
         m.tor = static_cast<float>(c.tau_ff[i]);
         break;
       case JointMode::torque:
@@ -358,7 +368,7 @@ bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out,
 // stop). `wall` is Clock::now(). False when there is nothing to send.
 template <TienkungModel M, Limb L>
 bool encode_limb_speed(const JointCommand<M::joint_count>& c, VelocityStops<M::joint_count>& stops, TimePoint wall,
-                       LimbSpeed& out) {
+                       LimbSpeed& out, float speed_scale = 1.0f) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
   static_assert(has_limb<M>(L), "encode_limb_speed: the model has no such limb");
   out.cmds.size = 0;
@@ -368,7 +378,7 @@ bool encode_limb_speed(const JointCommand<M::joint_count>& c, VelocityStops<M::j
                     speed)) {
       continue;
     }
-    out.cmds[out.cmds.size++] = SetMotorSpeedWire{M::motor_ids[j], speed, limb->velocity_current_limit};
+    out.cmds[out.cmds.size++] = SetMotorSpeedWire{M::motor_ids[j], speed * speed_scale, limb->velocity_current_limit};
   }
   if (out.cmds.size == 0) return false;
   out.stamp = ros_now();
@@ -379,14 +389,15 @@ bool encode_limb_speed(const JointCommand<M::joint_count>& c, VelocityStops<M::j
 // with the target and the configured limits (a joint's kp / kd are the robot's own here). False
 // when none of the limb's joints is in position mode.
 template <TienkungModel M, Limb L>
-bool encode_limb_position(const JointCommand<M::joint_count>& c, const ServoLimits& limits, LimbPosition& out) {
+bool encode_limb_position(const JointCommand<M::joint_count>& c, const ServoLimits& limits, LimbPosition& out,
+                          float speed_scale = 1.0f) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
   static_assert(has_limb<M>(L), "encode_limb_position: the model has no such limb");
   out.cmds.size = 0;
   for (std::size_t j = limb->first; j < limb->first + limb->count; ++j) {
     if (c.mode[j] != JointMode::position) continue;
     out.cmds[out.cmds.size++] = SetMotorPositionWire{M::motor_ids[j], static_cast<float>(c.q[static_cast<Eigen::Index>(j)]),
-                                                     limits.speed, limits.current};
+                                                     limits.speed * speed_scale, limits.current};
   }
   if (out.cmds.size == 0) return false;
   out.stamp = ros_now();

@@ -82,7 +82,8 @@ struct BackendOptions {
   dds::TopicQos command_qos{.reliable = true, .depth = 10};
   // JointMode::position on cmd_ctrl (hybrid, praxis' gains) or on cmd_pos (the motor's servo).
   PositionCommand position_command = PositionCommand::hybrid;
-  ServoLimits servo{};
+  ServoLimits servo{};  // speed in rad/s, converted to speed_unit on the wire
+  SpeedUnit speed_unit = SpeedUnit::rad_per_s;  // UNVERIFIED (codec.hpp)
   // A joint that left velocity mode is sent speed 0 on every write until its status reads
   // |speed| < stopped_speed (rad/s), online and error-free for stop_confirm_time, after a speed 0
   // that left while it read online (velocity_stops.hpp). release() waits for that up to its
@@ -114,11 +115,13 @@ struct TienkungTopics {
           imu_timeout(o.imu_timeout),
           position(o.position_command),
           servo(o.servo),
+          speed_scale(wire_speed_per_rad_s(o.speed_unit)),
           stops(StopRule{o.stopped_speed, o.stop_confirm_time, o.limb_timeout}) {}
     Duration limb_timeout;
     Duration imu_timeout;
     PositionCommand position;
     ServoLimits servo;
+    float speed_scale;  // wire units per rad/s
     // Reader side: when each state topic last delivered a valid sample (limbs, then the IMU).
     std::array<TimePoint, k_limbs + 1> last_seen{};
     // Velocity mode's stops: the statuses observed on the reader side, each joint's phase on the
@@ -130,7 +133,13 @@ struct TienkungTopics {
   static bool decode_limb(const LimbStatus& in, TimePoint received, RobotState<N>& out, Context& c) {
     if (!decode_limb_status<M, M::limbs[I].limb>(in, out)) return false;
     c.last_seen[I] = received;
-    for (const MotorReading& m : in.motors.view()) c.stops.observe(joint_of_motor<M>(m.name), m.speed, m.error, received);
+    if (c.speed_scale != 1.0f) {
+      constexpr const LimbSpec& limb = M::limbs[I];
+      for (std::size_t j = limb.first; j < limb.first + limb.count; ++j) out.dq[static_cast<Eigen::Index>(j)] /= c.speed_scale;
+    }
+    for (const MotorReading& m : in.motors.view()) {
+      c.stops.observe(joint_of_motor<M>(m.name), m.speed / c.speed_scale, m.error, received);
+    }
     if constexpr (I == 0) mark_silent_limbs(received, out, c);
     return true;
   }
@@ -142,16 +151,17 @@ struct TienkungTopics {
 
   template <std::size_t I>
   static bool encode_ctrl(const JointCommand<N>& command, TimePoint, Context& c, LimbCtrl& out) {
-    return encode_limb_ctrl<M, M::limbs[I].limb>(command, out, c.position);
+    return encode_limb_ctrl<M, M::limbs[I].limb>(command, out, c.position, c.speed_scale);
   }
   template <std::size_t I>
   static bool encode_position(const JointCommand<N>& command, TimePoint, Context& c, LimbPosition& out) {
-    return c.position == PositionCommand::servo && encode_limb_position<M, M::limbs[I].limb>(command, c.servo, out);
+    return c.position == PositionCommand::servo &&
+           encode_limb_position<M, M::limbs[I].limb>(command, c.servo, out, c.speed_scale);
   }
   template <std::size_t I>
   static bool encode_speed(const JointCommand<N>& command, TimePoint, Context& c, LimbSpeed& out) {
     // The statuses' arrival times are Clock's; the cycle's `now` may be a simulated clock.
-    return encode_limb_speed<M, M::limbs[I].limb>(command, c.stops, Clock::now(), out);
+    return encode_limb_speed<M, M::limbs[I].limb>(command, c.stops, Clock::now(), out, c.speed_scale);
   }
 
   static auto state_topics(const Options& o) {
