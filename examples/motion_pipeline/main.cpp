@@ -4,7 +4,7 @@
 // over DDS (praxis-fake-booster, started for you; booster_story.hpp), --backend booster a real one.
 //
 //   praxis_motion_demo --robot g1 [--dot pipeline.dot]
-//   praxis_motion_demo --backend fake-booster [--robot k1|t1] [--domain 0]
+//   praxis_motion_demo --backend fake-booster --robot k1|t1 [--domain 0]
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -100,9 +101,9 @@ int run(const std::string& dot_file, const std::string& scripts_dir) {
 
 int main(int argc, char** argv) {
   CLI::App app{"praxis motion pipeline demo on a mock robot, or on a Booster robot over DDS"};
-  std::string robot = "g1", dot, scripts = PRAXIS_EXAMPLE_SCRIPTS_DIR, backend = "mock", interface = "lo", params;
+  std::string robot, dot, scripts = PRAXIS_EXAMPLE_SCRIPTS_DIR, backend = "mock", interface = "lo", params;
   std::uint32_t domain = 0;
-  app.add_option("-r,--robot", robot, "robot model: g1 or go2 (mock), k1 or t1 (Booster)")
+  app.add_option("-r,--robot", robot, "robot model (required): g1 or go2 (mock), k1 or t1 (Booster)")
       ->check(CLI::IsMember({"g1", "go2", "k1", "t1"}));
   app.add_option("--backend", backend,
                  "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
@@ -115,9 +116,15 @@ int main(int argc, char** argv) {
   app.add_option("--scripts", scripts, "folder with one script folder per robot");
   CLI11_PARSE(app, argc, argv);
   try {
+    if (robot.empty()) {
+      throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster)");
+    }
     if (backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
-      if (robot == "g1" || robot == "go2") robot = "k1";
+      // A Unitree model on a Booster backend is a mistake, not a request for some Booster.
+      if (robot != "k1" && robot != "t1") {
+        throw std::invalid_argument("--robot " + robot + ": --backend " + backend + " drives a Booster robot: k1 or t1");
+      }
       const bool spawn = backend == "fake-booster";
       return robot == "t1" ? example::run_booster_story<praxis::booster::T1>(argv[0], domain, interface, spawn, params)
                            : example::run_booster_story<praxis::booster::K1>(argv[0], domain, interface, spawn, params);
