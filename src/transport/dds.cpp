@@ -1,6 +1,7 @@
 #include "praxis/transport/dds.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
@@ -478,6 +480,53 @@ const dds_topic_descriptor_t* with_type_name(const dds_topic_descriptor_t* descr
   auto& r = renamed.emplace_back(Renamed{descriptor, std::string(type_name), *descriptor});
   r.copy.m_typename = r.name.c_str();
   return &r.copy;
+}
+
+std::vector<DiscoveredWriter> discovered_writers(const Participant& participant) {
+  std::vector<DiscoveredWriter> out;
+  const dds_entity_t reader = dds_create_reader(participant.handle(), DDS_BUILTIN_TOPIC_DCPSPUBLICATION, nullptr, nullptr);
+  if (reader < 0) return out;
+  // The built-in reader starts with every writer already discovered.
+  constexpr std::size_t k_batch = 32;
+  std::array<void*, k_batch> samples{};
+  std::array<dds_sample_info_t, k_batch> infos{};
+  for (;;) {
+    samples.fill(nullptr);
+    const dds_return_t n = dds_take(reader, samples.data(), infos.data(), k_batch, static_cast<uint32_t>(k_batch));
+    if (n <= 0) break;
+    for (dds_return_t i = 0; i < n; ++i) {
+      const auto idx = static_cast<std::size_t>(i);
+      if (!infos[idx].valid_data) continue;
+      const auto* e = static_cast<const dds_builtintopic_endpoint_t*>(samples[idx]);
+      out.push_back({e->topic_name != nullptr ? e->topic_name : "", e->type_name != nullptr ? e->type_name : ""});
+    }
+    dds_return_loan(reader, samples.data(), n);
+    if (static_cast<std::size_t>(n) < k_batch) break;
+  }
+  dds_delete(reader);
+  return out;
+}
+
+std::string near_misses(const std::vector<DiscoveredWriter>& writers, std::string_view topic, std::string_view type,
+                        std::string_view fix) {
+  const auto last_element = [](std::string_view name) {
+    const auto slash = name.rfind('/');
+    return slash == std::string_view::npos ? name : name.substr(slash + 1);
+  };
+  std::vector<std::string> seen;
+  for (const auto& w : writers) {
+    const bool same_topic = w.topic == topic;
+    if (same_topic && w.type == type) continue;  // the right writer (its samples were refused, or it is slow)
+    if (!same_topic && last_element(w.topic) != last_element(topic)) continue;
+    std::string line = "\"" + w.topic + "\" (type " + w.type + ")";
+    if (std::find(seen.begin(), seen.end(), line) == seen.end()) seen.push_back(std::move(line));
+  }
+  if (seen.empty()) return {};
+  std::string out = "writers seen for another name or type: ";
+  for (std::size_t i = 0; i < seen.size(); ++i) out += (i > 0 ? ", " : "") + seen[i];
+  out += "; expected \"" + std::string(topic) + "\" (type " + std::string(type) + ")";
+  if (!fix.empty()) out += ": " + std::string(fix);
+  return out;
 }
 
 namespace detail {

@@ -29,6 +29,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <type_traits>
@@ -229,6 +231,20 @@ class DdsBackend {
       }
       if (Clock::now() >= deadline) return {false, states_rejected<0>() - rejected_before};
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+
+  // For a start-up that found no state: writers on the network whose topic resembles the primary
+  // state topic's (another type name, another prefix), and `fix`, the options that set those names;
+  // empty when none was seen (or the transport is not DDS). Not for the cycle: it allocates.
+  [[nodiscard]] std::string state_near_misses(std::string_view fix) const {
+    if constexpr (std::is_same_v<Transport, dds::DdsTransport>) {
+      const auto& topic = std::get<0>(states_)->topic;
+      const std::string type = topic.descriptor != nullptr ? topic.descriptor->m_typename : "";
+      return dds::near_misses(dds::discovered_writers(*transport_), topic.name, type, fix);
+    } else {
+      (void)fix;
+      return {};
     }
   }
 

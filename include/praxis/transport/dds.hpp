@@ -97,6 +97,7 @@ CycloneConfig merged_cyclone_config(const DdsOptions& options);
 // empty name, or the descriptor's own, returns `descriptor` itself.
 const dds_topic_descriptor_t* with_type_name(const dds_topic_descriptor_t* descriptor, std::string_view type_name);
 
+
 class Participant {
  public:
   // Merges CYCLONEDDS_URI in (merged_cyclone_config). When the variable is set, one line on stderr
@@ -242,6 +243,21 @@ class Subscriber {
   std::atomic<std::uint64_t> received_{0};
   std::atomic<Wakeup*> wakeup_{nullptr};
 };
+
+// A writer this participant has discovered (Cyclone's DCPSPublication built-in topic).
+struct DiscoveredWriter {
+  std::string topic;
+  std::string type;
+};
+// Every writer discovered so far, local ones included. For start-up diagnostics, not for the cycle.
+std::vector<DiscoveredWriter> discovered_writers(const Participant& participant);
+
+// Why nothing arrives on `topic` when something like it is on the network: writers of the same
+// topic with another type name, and writers of a topic with the same last path element under
+// another prefix ("gr2/SN7/aurora_state" for "aurora_state", "rt/lowstate" for "lowstate"), each
+// named with its type; `fix` (the options that set names) is appended. Empty when none was seen.
+std::string near_misses(const std::vector<DiscoveredWriter>& writers, std::string_view topic, std::string_view type,
+                        std::string_view fix);
 
 // The transport policy form: what a backend templated on its transport needs.
 struct DdsTransport {

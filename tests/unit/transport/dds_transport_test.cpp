@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -160,6 +161,34 @@ TEST_CASE("a motion service that will not go away is a clear error after the tim
   stop = true;
   serve.join();
   CHECK(releases >= 2);
+}
+
+TEST_CASE("a start-up without its state names the writers it saw under another prefix or type name", "[dds]") {
+  // What a robot whose topics carry a prefix looks like from a participant expecting bare names.
+  const auto d = domain(6);
+  dds::Participant robot({d, "lo"});
+  dds::Participant praxis({d, "lo"});
+  dds::Publisher<unitree_go_msg_dds__WirelessController_> prefixed(
+      robot, "gr2/SN7/rt/wirelesscontroller", &unitree_go_msg_dds__WirelessController__desc);
+  dds::Publisher<unitree_go_msg_dds__WirelessController_> renamed(
+      robot, "rt/wirelesscontroller",
+      dds::with_type_name(&unitree_go_msg_dds__WirelessController__desc, "WirelessController"));
+  dds::Publisher<unitree_go_msg_dds__WirelessController_> unrelated(robot, "rt/other",
+                                                                    &unitree_go_msg_dds__WirelessController__desc);
+  const std::string expected_type = unitree_go_msg_dds__WirelessController__desc.m_typename;
+  std::string report;
+  const auto deadline = praxis::Clock::now() + 5s;
+  do {  // discovery takes a moment
+    std::this_thread::sleep_for(20ms);
+    report = dds::near_misses(dds::discovered_writers(praxis), "rt/wirelesscontroller", expected_type, "set the names");
+  } while ((report.find("gr2/SN7") == std::string::npos || report.find("(type WirelessController)") == std::string::npos) &&
+           praxis::Clock::now() < deadline);
+  CHECK_THAT(report, Catch::Contains("\"gr2/SN7/rt/wirelesscontroller\" (type " + expected_type + ")"));
+  CHECK_THAT(report, Catch::Contains("\"rt/wirelesscontroller\" (type WirelessController)"));
+  CHECK_THAT(report, Catch::EndsWith(": set the names"));
+  CHECK_THAT(report, !Catch::Contains("rt/other"));
+  // The right writer alone is no near miss.
+  CHECK(dds::near_misses({{"rt/wirelesscontroller", expected_type}}, "rt/wirelesscontroller", expected_type, "x").empty());
 }
 
 }  // namespace dds_transport_test

@@ -154,6 +154,11 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
         why += ": " + std::to_string(wait.invalid) + " invalid ones arrived, the last: " +
                describe<M>(last_state_fault(), o.wire.topics.group_state);
       }
+      if (auto seen = this->state_near_misses("set wire.topic_prefix, wire.topics.*, wire.naming or wire.types.* "
+                                              "(docs/backends/aurora.md)");
+          !seen.empty()) {
+        why += "; " + seen;
+      }
       return fail(std::move(why));
     }
     if constexpr (A == Access::locomotion) {

@@ -198,6 +198,10 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
                std::string(o.wire.codec.space == MotorSpace::serial ? "serial" : "parallel") +
                " array, or values not finite)";
       }
+      if (auto seen = this->state_near_misses("set wire.topics.* or wire.types.* (docs/backends/booster.md)");
+          !seen.empty()) {
+        why += "; " + seen;
+      }
       return {false, LifecycleStage::failed, why};
     }
     if constexpr (A == Access::joints) {

@@ -188,6 +188,10 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
                std::string(to_string(Layout)) + ", " + std::to_string(StatusWire<Layout>::element_bytes) +
                " bytes per motor) makes DDS drop every sample (Cyclone logs \"deserialization ... failed\")";
       }
+      if (auto seen = this->state_near_misses("set topics.limbs or types.motor_status (docs/backends/tienkung.md)");
+          !seen.empty()) {
+        why += "; " + seen;
+      }
       holder_.store(detail::Holder::nobody);
       return fail(why, false);
     }

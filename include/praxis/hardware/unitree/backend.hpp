@@ -184,6 +184,10 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
                                         : "values not finite") +
                ")";
       }
+      if (auto seen = this->state_near_misses("set lowstate_topic (and lowcmd_topic) to the robot's names");
+          !seen.empty()) {
+        why += "; " + seen;
+      }
       return {false, LifecycleStage::failed, message + (message.empty() ? "" : "; ") + why};
     }
     lifecycle_.store(LifecycleStage::in_control);
