@@ -44,6 +44,9 @@ int dds_story(const Settings& s) {
   auto bo = Backend::robot(s.interface);
   bo.dds = {domain, s.interface};
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
+  // --arms-only: the robot stays in PdStand, standing on its own legs; praxis commands waist, head
+  // and arms (the fact sheet's PdStand-in-stance; UpperBodyUserCmd would put the legs in zero torque).
+  if (s.arm_sdk) bo.sequence.control_state = a::WholeBodyState::pd_stand;
   apply_backend_settings(bo, s);
   // The fake robot starts with this program: its first PdStand report includes DDS discovery, which
   // a loaded machine (sanitizers, parallel tests) stretches past the robot's 3 s.
@@ -52,9 +55,10 @@ int dds_story(const Settings& s) {
   const double d = s.duration;
   // Aurora's state topics carry no remote: the operator's R2 and A come from a script here.
   ScriptedOperator<Backend> pad(robot, 0.1 * d, 0.4 * d, 0.5 * d);
-  std::printf("Fourier %s through Aurora, DDS domain %u, interface \"%s\": PdStand, stable, UserCmd; "
+  std::printf("Fourier %s through Aurora, DDS domain %u, interface \"%s\": PdStand, stable, %s; "
               "operator script: R2 held %.1f-%.1f s, A at %.1f s\n",
-              s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(), 0.1 * d, 0.4 * d, 0.5 * d);
+              s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(),
+              s.arm_sdk ? "arms only (the robot's PdStand keeps the legs)" : "UserCmd", 0.1 * d, 0.4 * d, 0.5 * d);
 
   praxis::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
   controller.load_params(params);
@@ -74,10 +78,6 @@ int dds_story(const Settings& s) {
 
 template <class Model>
 int run_model(const Settings& s) {
-  if (s.arm_sdk) {
-    throw std::invalid_argument("--arms-only: not yet on Fourier robots (Aurora's UpperBodyUserCmd, state 11, has "
-                                "no praxis configuration yet)");
-  }
   if (s.backend == "mock") return mock_story<Model>(s, "fourier");
 #ifdef PRAXIS_WITH_DDS
   return dds_story<Model>(s);

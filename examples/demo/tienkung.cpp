@@ -41,14 +41,18 @@ int dds_story(const Settings& s) {
   }
   auto bo = Backend::robot(s.interface, domain);
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
+  bo.upper_body_only = s.arm_sdk;  // --arms-only: the leg topics are never written
   apply_backend_settings(bo, s);
   Backend robot(bo);
   const double d = s.duration;
   // The limbs' status topics carry no remote: the operator's R2 and A come from a script here.
   ScriptedOperator<Backend> pad(robot, 0.1 * d, 0.4 * d, 0.5 * d);
-  std::printf("Tienkung %s over DDS domain %u, interface \"%s\": every joint on cmd_ctrl; operator script: R2 held "
-              "%.1f-%.1f s, A at %.1f s\n",
-              s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(), 0.1 * d, 0.4 * d, 0.5 * d);
+  std::printf("Tienkung %s over DDS domain %u, interface \"%s\": %s; operator script: R2 held %.1f-%.1f s, A at "
+              "%.1f s\n",
+              s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(),
+              bo.upper_body_only ? "arms only: arm, head and waist on cmd_ctrl, the legs' topics never written"
+                                 : "every joint on cmd_ctrl",
+              0.1 * d, 0.4 * d, 0.5 * d);
 
   praxis::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
   controller.load_params(params);
@@ -71,10 +75,6 @@ int dds_story(const Settings& s) {
 
 template <class Model>
 int run_model(const Settings& s) {
-  if (s.arm_sdk) {
-    throw std::invalid_argument("--arms-only: not yet on Tienkung robots (its upper-body mode has no praxis "
-                                "configuration yet)");
-  }
   if (s.backend == "mock") return mock_story<Model>(s, "tienkung");
 #ifdef PRAXIS_WITH_DDS
   // The MotorStatus layout is the message type itself (UNVERIFIED per firmware): one backend each.

@@ -187,6 +187,11 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     c.allowed_groups.store(allowed_groups(), std::memory_order_relaxed);
     c.control_state.store(static_cast<int>(o.sequence.control_state), std::memory_order_release);
     lifecycle_.store(LifecycleStage::in_control);
+    if (o.sequence.control_state == WholeBodyState::pd_stand) {
+      return {true, LifecycleStage::in_control,
+              "robot standing stable in PdStand (2), its own control keeps the legs; commands for waist, head and "
+              "arms only on " + o.wire.topics.group_command + " (PdStand's gains: no PD configuration there)"};
+    }
     return {true, LifecycleStage::in_control,
             "robot in " + FsmSequence::state_name(static_cast<std::uint8_t>(o.sequence.control_state)) +
                 ", PD configuration sent on " + o.wire.topics.motor_config + "; commands on " +
@@ -386,8 +391,9 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   }
 
   GroupMask allowed_groups() const {
-    return this->options().sequence.control_state == WholeBodyState::upper_body_user_cmd ? upper_body_groups<M>()
-                                                                                          : k_all_groups<M>;
+    const auto state = this->options().sequence.control_state;
+    return state == WholeBodyState::upper_body_user_cmd || state == WholeBodyState::pd_stand ? upper_body_groups<M>()
+                                                                                             : k_all_groups<M>;
   }
 
   // Drives a sequence to its end: reads the robot's reports, sends what the sequence asks for.

@@ -59,7 +59,11 @@ struct SequenceTopics {
 
 struct SequenceOptions {
   bool stand_first = true;  // false: a hanging robot, straight to UserCmd
-  WholeBodyState control_state = WholeBodyState::user_cmd;  // or upper_body_user_cmd
+  // user_cmd: every group. upper_body_user_cmd: waist, head and arms, the legs in ZERO TORQUE (a
+  // hanging robot only). pd_stand: waist, head and arms while PdStand keeps standing the robot on
+  // its legs (the fact sheet's "PdStand-in-stance"; no PD configuration is accepted there, the arms
+  // run with PdStand's gains): the arms-only control of a standing robot.
+  WholeBodyState control_state = WholeBodyState::user_cmd;
   WholeBodyState release_state = WholeBodyState::pd_stand;  // or security
   std::uint8_t stable_threshold = 100;                      // PdStand's stable_level must exceed it
   Duration pd_stand_timeout = std::chrono::seconds(3);
@@ -110,6 +114,15 @@ class FsmSequence {
       steps.push_back({StepKind::request_state, WholeBodyState::pd_stand, {}});
       steps.push_back({StepKind::await_state, WholeBodyState::pd_stand, o.pd_stand_timeout});
       steps.push_back({StepKind::await_stable, WholeBodyState::pd_stand, o.stable_timeout});
+    }
+    if (o.control_state == WholeBodyState::pd_stand) {
+      // Arms only in PdStand's stance: standing stable is the state itself; no PD configuration.
+      if (!o.stand_first) {
+        steps.push_back({StepKind::request_state, WholeBodyState::pd_stand, {}});
+        steps.push_back({StepKind::await_state, WholeBodyState::pd_stand, o.pd_stand_timeout});
+        steps.push_back({StepKind::await_stable, WholeBodyState::pd_stand, o.stable_timeout});
+      }
+      return FsmSequence("taking control", o, std::move(steps));
     }
     steps.push_back({StepKind::request_state, o.control_state, {}});
     steps.push_back({StepKind::await_state, o.control_state, o.control_state_timeout});

@@ -19,10 +19,10 @@
 // would use rt/ topics and fourier_msgs::msg::dds_::<Type>_. Capture the robot's discovery data
 // before trusting any of them.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
-#include <array>
 #include <string>
 #include <tuple>
 
@@ -164,7 +164,10 @@ struct AuroraTopics {
 
   struct Context {
     explicit Context(const Options& o)
-        : follow_gains(o.wire.follow_command_gains), gain_period(o.wire.gain_period), link_timeout(o.link_timeout) {}
+        // PdStand accepts no PD configuration (robot_motor_cfg_group_cmd only in UserCmd and
+        // UpperBodyUserCmd): arms-only control there keeps PdStand's gains.
+        : follow_gains(o.wire.follow_command_gains && o.sequence.control_state != WholeBodyState::pd_stand),
+          gain_period(o.wire.gain_period), link_timeout(o.link_timeout) {}
 
     // ---- written on the reading thread (read()), read anywhere ----
     // Each value with the time its sample arrived (0: none yet): a value is believed only while it

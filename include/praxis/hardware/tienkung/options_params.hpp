@@ -32,5 +32,5 @@ BOOST_HANA_ADAPT_STRUCT(praxis::tienkung::TypeNames, motor_status, motor_ctrl, m
                         string);
 BOOST_HANA_ADAPT_STRUCT(praxis::tienkung::ServoLimits, speed, current);
 BOOST_HANA_ADAPT_STRUCT(praxis::tienkung::BackendOptions, dds, link_timeout, limb_timeout, imu_timeout, topics, types,
-                        state_qos, command_qos, position_command, servo, speed_unit, stopped_speed,
+                        state_qos, command_qos, position_command, servo, speed_unit, upper_body_only, stopped_speed,
                         stop_confirm_time, stop_timeout);

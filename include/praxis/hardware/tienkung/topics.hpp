@@ -84,6 +84,9 @@ struct BackendOptions {
   PositionCommand position_command = PositionCommand::hybrid;
   ServoLimits servo{};  // speed in rad/s, converted to speed_unit on the wire
   SpeedUnit speed_unit = SpeedUnit::rad_per_s;  // UNVERIFIED (codec.hpp)
+  // Upper body only: the arm, head and waist limbs are commanded, the leg topics never written (the
+  // robot's own motion controller keeps the legs). The legs' status is still read.
+  bool upper_body_only = false;
   // A joint that left velocity mode is sent speed 0 on every write until its status reads
   // |speed| < stopped_speed (rad/s), online and error-free for stop_confirm_time, after a speed 0
   // that left while it read online (velocity_stops.hpp). release() waits for that up to its
@@ -116,12 +119,14 @@ struct TienkungTopics {
           position(o.position_command),
           servo(o.servo),
           speed_scale(wire_speed_per_rad_s(o.speed_unit)),
+          upper_body_only(o.upper_body_only),
           stops(StopRule{o.stopped_speed, o.stop_confirm_time, o.limb_timeout}) {}
     Duration limb_timeout;
     Duration imu_timeout;
     PositionCommand position;
     ServoLimits servo;
     float speed_scale;  // wire units per rad/s
+    bool upper_body_only;
     // Reader side: when each state topic last delivered a valid sample (limbs, then the IMU).
     std::array<TimePoint, k_limbs + 1> last_seen{};
     // Velocity mode's stops: the statuses observed on the reader side, each joint's phase on the
@@ -151,16 +156,19 @@ struct TienkungTopics {
 
   template <std::size_t I>
   static bool encode_ctrl(const JointCommand<N>& command, TimePoint, Context& c, LimbCtrl& out) {
+    if (c.upper_body_only && M::limbs[I].limb == Limb::leg) return false;
     return encode_limb_ctrl<M, M::limbs[I].limb>(command, out, c.position, c.speed_scale);
   }
   template <std::size_t I>
   static bool encode_position(const JointCommand<N>& command, TimePoint, Context& c, LimbPosition& out) {
+    if (c.upper_body_only && M::limbs[I].limb == Limb::leg) return false;
     return c.position == PositionCommand::servo &&
            encode_limb_position<M, M::limbs[I].limb>(command, c.servo, out, c.speed_scale);
   }
   template <std::size_t I>
   static bool encode_speed(const JointCommand<N>& command, TimePoint, Context& c, LimbSpeed& out) {
     // The statuses' arrival times are Clock's; the cycle's `now` may be a simulated clock.
+    if (c.upper_body_only && M::limbs[I].limb == Limb::leg) return false;
     return encode_limb_speed<M, M::limbs[I].limb>(command, c.stops, Clock::now(), out, c.speed_scale);
   }
 

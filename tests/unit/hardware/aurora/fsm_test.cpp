@@ -130,6 +130,29 @@ TEST_CASE("aurora take control: a hanging robot goes straight to UpperBodyUserCm
   CHECK(robot.motor_configs == 3);
 }
 
+TEST_CASE("aurora take control, arms only: a stable PdStand is the control state; no other state, no PD "
+          "configuration", "[aurora][fsm]") {
+  a::SequenceOptions o;
+  o.control_state = a::WholeBodyState::pd_stand;
+  auto s = a::FsmSequence::take_control(o);
+  SimRobot robot = make_robot(0, 0);
+  praxis::TimePoint now{};
+  const auto act = run(s, robot, now, [](SimRobot& r, praxis::TimePoint) {
+    if (r.whole_body == 2) r.stable_level = 105;
+  });
+  REQUIRE(act.kind == Kind::done);
+  CHECK(robot.requests == std::vector<std::uint8_t>{2});
+  CHECK(robot.motor_configs == 0);
+  CHECK(robot.whole_body == 2);
+
+  // Not yet stable: control is not taken.
+  auto unstable = a::FsmSequence::take_control(o);
+  SimRobot wobbly = make_robot(0, 0);
+  praxis::TimePoint t{};
+  CHECK(run(unstable, wobbly, t, [](SimRobot& r, praxis::TimePoint) { r.stable_level = 60; }).kind == Kind::failed);
+  CHECK(wobbly.motor_configs == 0);
+}
+
 TEST_CASE("aurora take control: each step's timeout names the step, what was awaited and the topic",
           "[aurora][fsm]") {
   a::SequenceOptions o;
