@@ -77,11 +77,11 @@ inline std::filesystem::path params_folder(const Settings& s) {
                                 : std::filesystem::path(s.param_folder);
 }
 
-// Options every story shares: statistics once a second, the runtime's safety file when given.
+// Options every story shares (statistics print once a second by default): the runtime's safety
+// file when given.
 template <class Options>
-Options controller_options(double dt, const Settings& s) {
+Options controller_options(double /*dt*/, const Settings& s) {
   Options options;
-  options.stats_every = static_cast<std::size_t>(std::max(1.0, 1.0 / dt));
   if (!s.runtime_params.empty()) praxis::load_runtime_params(s.runtime_params, options);
   return options;
 }
@@ -221,6 +221,17 @@ class FakeProcess {
                                ")");
     }
     args[0] = exe.string();
+    // --fake-arg wins over the demo's own choice of the same option ("--robot k1" against a t1
+    // controller: a robot that is not the model praxis was told).
+    for (const auto& extra : s.fake_args) {
+      if (extra.rfind("--", 0) != 0) continue;
+      for (std::size_t k = 1; k + 1 < args.size(); ++k) {
+        if (args[k] == extra) {
+          args.erase(args.begin() + static_cast<std::ptrdiff_t>(k), args.begin() + static_cast<std::ptrdiff_t>(k + 2));
+          break;
+        }
+      }
+    }
     args.insert(args.end(), s.fake_args.begin(), s.fake_args.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

@@ -90,7 +90,9 @@ struct RuntimeOptions {
   // CSV of the motion transitions with their causes (time, cycle, from, to, dispatching_to, cause,
   // gain_ratio); unset = none.
   std::optional<std::filesystem::path> transition_log;
-  std::size_t stats_every = 100;
+  // Cycles per printed compute-time window; unset = one second's worth at the control period (the
+  // Unitree framework printed every 100 cycles, which is 0.2 s at 500 Hz: too fast to read).
+  std::optional<std::size_t> stats_every;
   bool print = true;
   // Trigger::timer: a command older than this when the send thread would send it means the control
   // thread stalled; the send thread then holds it (sends it again as it was, targets and gains; see
@@ -380,7 +382,8 @@ class Runtime {
       derived().before_start();
       start_time_ = now;
       control::ReporterOptions ro;
-      ro.stats_every = options_.stats_every;
+      ro.stats_every = options_.stats_every.value_or(static_cast<std::size_t>(
+          std::max<Duration::rep>(1, std::chrono::seconds(1) / std::max(derived().period(), Duration(1)))));
       ro.print = options_.print;
       ro.csv_file = options_.cycle_log;
       ro.transition_file = options_.transition_log;

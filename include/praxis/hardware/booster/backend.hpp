@@ -193,10 +193,14 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       lifecycle_.store(LifecycleStage::failed);
       std::string why = "no valid state on " + o.wire.topics.low_state + " within " + std::to_string(to_ms(timeout)) +
                         " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
-      if (wait.invalid > 0) {
-        why += ": " + std::to_string(wait.invalid) + " invalid ones arrived (another robot's joint count in the " +
-               std::string(o.wire.codec.space == MotorSpace::serial ? "serial" : "parallel") +
-               " array, or values not finite)";
+      if (const auto sent = this->codec_context().wire_joints.load(std::memory_order_relaxed);
+          wait.invalid > 0 && sent != 0 && sent != M::joint_count) {
+        why += ": the robot sends " + std::to_string(sent) + " joints in the " +
+               std::string(o.wire.codec.space == MotorSpace::serial ? "serial" : "parallel") + " array, the model " +
+               std::string(M::name) + " has " + std::to_string(M::joint_count) +
+               ": is this robot another model (praxis_demo --robot)?";
+      } else if (wait.invalid > 0) {
+        why += ": " + std::to_string(wait.invalid) + " invalid ones arrived (values not finite)";
       }
       if (auto seen = this->state_near_misses("set wire.topics.* or wire.types.* (docs/backends/booster.md)");
           !seen.empty()) {

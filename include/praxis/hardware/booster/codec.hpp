@@ -13,6 +13,7 @@
 //                          leaves it to the robot's own controller
 // and, for the fake robot and tests, the reverse directions (low_state_to_wire, decode_low_cmd).
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -77,14 +78,15 @@ struct LowCmdValue {
 // On Cyclone's thread: nullptr accepts, otherwise why the sample was refused.
 template <std::size_t N>
 const char* low_state_from_wire(const LowStateWire& in, LowStateValue<N>& out) {
-  if (in.motor_state_parallel._length > N || in.motor_state_serial._length > N) {
-    return "rt/low_state: more motor states than the model has joints";
-  }
+  // The counts are kept as the robot sent them, the motors up to N: decode_low_state refuses a count
+  // other than N, and the backend can then say which model the robot is not.
   out.imu = in.imu_state;
   out.parallel_count = in.motor_state_parallel._length;
   out.serial_count = in.motor_state_serial._length;
-  for (std::uint32_t i = 0; i < out.parallel_count; ++i) out.parallel[i] = in.motor_state_parallel._buffer[i];
-  for (std::uint32_t i = 0; i < out.serial_count; ++i) out.serial[i] = in.motor_state_serial._buffer[i];
+  const auto parallel = std::min<std::uint32_t>(out.parallel_count, N);
+  const auto serial = std::min<std::uint32_t>(out.serial_count, N);
+  for (std::uint32_t i = 0; i < parallel; ++i) out.parallel[i] = in.motor_state_parallel._buffer[i];
+  for (std::uint32_t i = 0; i < serial; ++i) out.serial[i] = in.motor_state_serial._buffer[i];
   return nullptr;
 }
 

@@ -98,9 +98,13 @@ struct BoosterTopics {
     // Written when read() merges rt/fall_down; read by the I/O worker for RobotStatus.
     std::atomic<std::int32_t> fall_state{static_cast<std::int32_t>(FallState::unknown)};
     std::atomic<std::uint32_t> get_ups_finished{0};  // getting_up -> ready transitions seen
+    // The joint count of the last state refused for its count (another model's), 0: none.
+    std::atomic<std::uint32_t> wire_joints{0};
   };
 
   static bool decode_state(const LowStateValue<N>& in, TimePoint, RobotState<N>& out, Context& c) {
+    const auto count = c.codec.space == MotorSpace::serial ? in.serial_count : in.parallel_count;
+    if (count != N) c.wire_joints.store(count, std::memory_order_relaxed);
     return decode_low_state<N>(in, c.codec, out);
   }
   static bool decode_fall(const FallDownWire& in, TimePoint, RobotState<N>&, Context& c) {
