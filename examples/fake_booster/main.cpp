@@ -61,7 +61,7 @@ struct Settings {
   std::string robot = "t1";
   std::uint32_t domain = 0;
   std::string interface = "lo";
-  std::string space = "serial";
+  std::string space;  // empty: the model's (the space its published poses are in)
   std::string gamepad;
   std::vector<std::int64_t> hang;
   std::vector<std::string> delay;
@@ -156,7 +156,9 @@ template <b::BoosterModel M>
 int run(const Settings& s) {
   constexpr std::size_t N = M::joint_count;
   using Mode = b::Mode;
-  const auto space = s.space == "parallel" ? b::MotorSpace::parallel : b::MotorSpace::serial;
+  const auto space = s.space == "parallel"  ? b::MotorSpace::parallel
+                     : s.space == "serial" ? b::MotorSpace::serial
+                     : (b::values_in_motor_space<M>() ? b::MotorSpace::parallel : b::MotorSpace::serial);
 
   praxis::dds::Participant participant({s.domain, s.interface});
   const b::TopicNames topics;
@@ -260,7 +262,8 @@ int run(const Settings& s) {
   }
 
   std::printf("praxis-fake-booster: %s on DDS domain %u, interface %s, %s space, %s, mode %s\n",
-              std::string(M::name).c_str(), s.domain, s.interface.c_str(), s.space.c_str(),
+              std::string(M::name).c_str(), s.domain, s.interface.c_str(),
+              space == b::MotorSpace::parallel ? "parallel" : "serial",
               s.lying ? "lying" : "standing", std::string(b::to_string(loco_options.start_mode)).c_str());
   std::fflush(stdout);
 
@@ -486,7 +489,8 @@ int main(int argc, char** argv) {
   app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"t1", "t1_7dof", "k1"}));
   app.add_option("-d,--domain", s.domain, "DDS domain id (Booster robots: 0)");
   app.add_option("-i,--interface", s.interface, "network interface");
-  app.add_option("--space", s.space, "the motor space rt/joint_ctrl must use (LowCmd.cmd_type)")
+  app.add_option("--space", s.space,
+                 "the motor space rt/joint_ctrl must use (LowCmd.cmd_type); default: the model's (t1 parallel, k1 serial)")
       ->check(CLI::IsMember({"serial", "parallel"}));
   app.add_option("-g,--gamepad", s.gamepad, "remote controller script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
   app.add_option("--script-start", s.script_start,

@@ -91,15 +91,17 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   // praxis owns every joint, control ends with joint damping, then release_mode.
   static constexpr SafeState safe_state = A == Access::robot_modes ? SafeState::mode_request : SafeState::joint_damping;
 
-  // The robot: domain 0 on the interface that reaches it.
+  // The robot: domain 0 on the interface that reaches it, commands in the space the model's poses
+  // and gains were published in (models.hpp: T1 parallel, K1 serial).
   static BackendOptions robot(std::string interface) {
     BackendOptions o;
     o.dds = {0, std::move(interface)};
+    o.wire.codec.space = values_in_motor_space<M>() ? MotorSpace::parallel : MotorSpace::serial;
     return o;
   }
-  // praxis-fake-booster on this machine.
+  // praxis-fake-booster on this machine (whose default space is the model's, too).
   static BackendOptions fake_robot(std::uint32_t domain = 0) {
-    BackendOptions o;
+    BackendOptions o = robot("lo");
     o.dds = {domain, "lo"};
     return o;
   }

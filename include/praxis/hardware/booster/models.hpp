@@ -16,6 +16,9 @@
 //     robot's URDF before relying on them, or define your own model struct with the same members.
 //   - the names CrankUp / CrankDown are the SDK's: in serial (joint) space they are the ankle's two
 //     joints (pitch and roll, UNVERIFIED), in parallel (motor) space its two crank motors.
+//   - values_in_motor_space: the space the model's poses and gains were published in (T1: the SDK
+//     example's PARALLEL; K1: HULKs' serial). The backend's factories command in that space, so
+//     the ankle values go to the robot in the space the documents give them in.
 
 #include <array>
 #include <cstddef>
@@ -48,6 +51,7 @@ constexpr JointSpec named(JointSpec spec, std::string_view name) {
 
 struct T1 {
   static constexpr std::string_view name = "t1";
+  static constexpr bool values_in_motor_space = true;  // the SDK example sends PARALLEL
   static constexpr std::size_t head_yaw_joint = 0;
   static constexpr std::size_t head_pitch_joint = 1;
   static constexpr std::size_t joint_count = 23;
@@ -99,6 +103,7 @@ struct T1 {
 // T1 with 7-DoF arms: each arm gains WristPitch, WristYaw and HandRoll (order UNVERIFIED).
 struct T1Arms7 {
   static constexpr std::string_view name = "t1_7dof";
+  static constexpr bool values_in_motor_space = true;
   static constexpr std::size_t head_yaw_joint = 0;
   static constexpr std::size_t head_pitch_joint = 1;
   static constexpr std::size_t joint_count = 29;
@@ -156,6 +161,7 @@ struct T1Arms7 {
 // K1: the T1 without the waist. HULKs' names for slots 4/5 and 8/9 are shoulder_yaw / elbow.
 struct K1 {
   static constexpr std::string_view name = "k1";
+  static constexpr bool values_in_motor_space = false;  // HULKs command in serial (joint) space
   static constexpr std::size_t head_yaw_joint = 0;
   static constexpr std::size_t head_pitch_joint = 1;
   static constexpr std::size_t joint_count = 22;
@@ -208,5 +214,15 @@ static_assert(validate_model<K1>());
 
 template <class M>
 concept BoosterModel = RobotModel<M> && (M::joint_count == 22 || M::joint_count == 23 || M::joint_count == 29);
+
+// The space the model's published poses and gains are in (models without the member: serial).
+template <class M>
+[[nodiscard]] constexpr bool values_in_motor_space() {
+  if constexpr (requires { M::values_in_motor_space; }) {
+    return M::values_in_motor_space;
+  } else {
+    return false;
+  }
+}
 
 }  // namespace praxis::booster

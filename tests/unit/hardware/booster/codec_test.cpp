@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "praxis/hardware/booster/backend.hpp"
 #include "praxis/hardware/booster/codec.hpp"
 #include "praxis/hardware/booster/custom_entry.hpp"
 #include "praxis/hardware/booster/models.hpp"
@@ -302,4 +303,14 @@ TEST_CASE("booster custom entry: the measured pose held with the model's Prepare
   CHECK(b::K1::prepare_kp[13] == 140.0);
   CHECK(b::K1::prepare_kd[14] == 1.5);
   CHECK(b::T1::prepare_kp[14] == 350.0);
+}
+
+TEST_CASE("booster backend: commands go in the space the model's values were published in (T1 parallel, K1 serial)") {
+  static_assert(b::values_in_motor_space<b::T1>() && !b::values_in_motor_space<b::K1>());
+  CHECK(b::BoosterBackend<b::T1, b::Access::joints>::robot("eth0").wire.codec.space == b::MotorSpace::parallel);
+  CHECK(b::BoosterBackend<b::T1, b::Access::joints>::fake_robot(3).wire.codec.space == b::MotorSpace::parallel);
+  CHECK(b::BoosterBackend<b::K1>::robot("eth0").wire.codec.space == b::MotorSpace::serial);
+  // The T1's ankle targets are its crank motors' (the SDK example's parallel values).
+  CHECK(b::T1::joints[15].name == "CrankUpLeft");
+  CHECK(b::T1::stand_pose[15] == 0.2);
 }
