@@ -1,7 +1,7 @@
 // A first praxis program for a Booster T1: the robot stands up in its Prepare mode, praxis takes
-// every joint in Custom mode, you stand it in praxis' pose with the remote (R2) and start your
-// controller (A). The run ends in joint damping, then Booster's Damping mode, on L2+B, on Ctrl-C,
-// on any fault, or after --duration seconds. Keep the vendor remote in hand.
+// every joint in Custom mode, you stand it in praxis' pose with the remote (R2), start your
+// controller (A) and damp it (L2+B). The run ends in joint damping, then Booster's Damping mode,
+// on Ctrl-C, on any fault, or after --duration seconds. Keep the vendor remote in hand.
 //
 //   fake robot:  praxis-fake-booster --robot t1 --domain 6 --interface lo
 //                    --script-start first-command --gamepad "R2:1-3,A:4" &   (its remote's script)
@@ -36,6 +36,7 @@ using Robot = praxis::booster::BoosterBackend<Model, praxis::booster::Access::jo
 struct WaveElbow {
   static constexpr std::size_t N = Model::joint_count;
   static constexpr std::size_t elbow = praxis::joint_index<Model>("LeftElbowPitch");
+  static_assert(elbow < N, "the model has no joint of that name");
   double dt = 0.002;                                   // control period (s): 500 Hz
   std::array<double, N> kp = Model::default_kp;        // the model's gains: they hold the robot
   std::array<double, N> kd = Model::default_kd;
@@ -86,7 +87,7 @@ int main(int argc, char** argv) {
     // Ctrl-C (or SIGTERM) ends the run like a stop: joint damping, then the Damping mode.
     praxis::StopOnSignals stop(controller);
 
-    std::printf("T1 on interface %s, domain %u: R2 stands it up, A waves, L2+B or Ctrl-C stops\n",
+    std::printf("T1 on interface %s, domain %u: R2 stands it up, A waves, L2+B damps, Ctrl-C ends\n",
                 interface.c_str(), domain);
     const praxis::RunOutcome outcome =
         duration > 0 ? controller.run_for(praxis::from_seconds(duration)) : controller.run();

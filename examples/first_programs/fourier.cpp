@@ -41,6 +41,7 @@ using Robot = praxis::aurora::AuroraBackend<Model>;
 struct WaveElbow {
   static constexpr std::size_t N = Model::joint_count;
   static constexpr std::size_t elbow = praxis::joint_index<Model>("left_elbow_pitch_joint");
+  static_assert(elbow < N, "the model has no joint of that name");
   double dt = 0.002;                                   // control period (s): 500 Hz
   std::array<double, N> kp = Model::default_kp;        // the model's gains: they hold the robot
   std::array<double, N> kd = Model::default_kd;

@@ -7,12 +7,14 @@
 #                       [--keys] [--ctrl-c-after REGEX] [--expect REGEX]... [--reject REGEX]...
 #                       [--report-has REGEX]... [--report-lacks REGEX]...
 #
-# --keys: the program reads the operator's keys from stdin (robots that report no remote): "s" and
-# Enter a second after the program has taken control (stand up: R2 for 2 s), then "c" and Enter
-# (start the controller) 2.5 s later and every second after that until the program ends. --ctrl-c-after: SIGINT to the program (the user's Ctrl-C)
-# a second after a line of its output matches REGEX. --expect / --reject: extended regular
-# expressions over the program's output, line by line. --report-has / --report-lacks: over the
-# fake's report, flattened to one line with no space after a colon ({"key":value,...}).
+# --keys: the program reads the operator's keys from stdin (robots that report no remote), and the
+# script is an operator who watches its output: "s" and Enter (stand up: R2 for 2 s) a second after
+# the program took control, again every 2.5 s until STAND shows; then "c" and Enter (start the
+# controller) once R2's 2 s are over, again every second until CTRL shows. --ctrl-c-after: SIGINT
+# to the program (the user's Ctrl-C) a second after a line of its output matches REGEX. --expect /
+# --reject: extended regular expressions over the program's output, line by line. --report-has /
+# --report-lacks: over the fake's report, flattened to one line with no space after a colon
+# ({"key":value,...}).
 #
 # The run has a discovery tag of its own (PRAXIS_DDS_TAG, as tests/support/dds_isolated.sh), and the
 # fake ends if this script dies (PRAXIS_EXIT_WITH_PARENT).
@@ -35,7 +37,10 @@ while [ $# -gt 0 ]; do
     *) echo "run_against_fake.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-[ -x "$fake" ] && [ -x "$program" ] || { echo "run_against_fake.sh: --fake and --program must be programs" >&2; exit 2; }
+if [ ! -x "$fake" ] || [ ! -x "$program" ]; then
+  echo "run_against_fake.sh: --fake and --program must be programs" >&2
+  exit 2
+fi
 
 export PRAXIS_DDS_TAG=${PRAXIS_DDS_TAG:-first-program-$$-$RANDOM$RANDOM}
 export PRAXIS_EXIT_WITH_PARENT=1
@@ -61,10 +66,10 @@ else
   "$program" "${program_args[@]}" </dev/null >"$dir/program.out" 2>&1 &
   program_pid=$!
 fi
-# The operator, in tenths of a second: "s" a second after control was taken (the runtime prints its
-# lifecycle line), then "c"; Ctrl-C a second after the --ctrl-c-after line, or after 120 s whatever
-# the program's --duration (SIGKILL 20 s later).
-tick=0 next_key="" key=s interrupt_at="" interrupted=0
+# The operator, in tenths of a second (see --keys; the runtime prints its lifecycle line once it took
+# control, and each transition); Ctrl-C a second after the --ctrl-c-after line, or after 120 s
+# whatever the program's --duration (SIGKILL 20 s later).
+tick=0 next_key="" interrupt_at="" interrupted=0
 while kill -0 "$program_pid" 2>/dev/null; do
   if [ "$tick" -ge 1200 ] && [ -z "$interrupt_at" ]; then
     echo "run_against_fake.sh: the program still runs after 120 s: Ctrl-C" >&2
@@ -73,11 +78,16 @@ while kill -0 "$program_pid" 2>/dev/null; do
   if [ "$tick" -ge 1400 ]; then kill -KILL "$program_pid"; fi
   if [ "$keys" = 1 ]; then
     if [ -z "$next_key" ] && grep -q "lifecycle:" "$dir/program.out"; then next_key=$((tick + 10)); fi
-    if [ -n "$next_key" ] && [ "$tick" -ge "$next_key" ]; then
+    if [ -n "$next_key" ] && [ "$tick" -ge "$next_key" ] &&
+       ! grep -q -- "-> user_control" "$dir/program.out"; then
+      # "s" holds R2 for 2 s: the next key (another "s", or "c" once STAND shows) 2.5 s later
+      if grep -q -- "-> stand" "$dir/program.out"; then
+        key=c next_key=$((tick + 10))
+      else
+        key=s next_key=$((tick + 25))
+      fi
+      echo "operator: $key (tick $tick)" >>"$dir/operator.log"
       echo "$key" >&3 2>/dev/null
-      # "c" once the 2 s of R2 are over, then every second
-      if [ "$key" = s ]; then next_key=$((tick + 25)); else next_key=$((tick + 10)); fi
-      key=c
     fi
   fi
   if [ -n "$ctrl_c_after" ] && [ -z "$interrupt_at" ] && grep -Eq -- "$ctrl_c_after" "$dir/program.out"; then
@@ -102,6 +112,7 @@ fake_pid=""
 
 echo "---- $(basename "$program") ${program_args[*]} (exit $program_rc)"
 cat "$dir/program.out"
+[ -f "$dir/operator.log" ] && { echo "---- keys"; cat "$dir/operator.log"; }
 echo "---- $(basename "$fake") ${fake_args[*]} (exit $fake_rc)"
 cat "$dir/fake.out"
 report=""
@@ -115,11 +126,16 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 [ "$program_rc" = 0 ] || fail "the program exited $program_rc, not 0"
 [ "$fake_rc" = 0 ] || fail "the fake robot exited $fake_rc, not 0"
 [ -n "$report" ] || fail "the fake robot wrote no report"
-for re in "${expect[@]+"${expect[@]}"}"; do grep -Eq -- "$re" "$dir/program.out" || fail "no line of the program's output matches: $re"; done
-for re in "${reject[@]+"${reject[@]}"}"; do
-  if grep -Eq -- "$re" "$dir/program.out"; then fail "the program's output has: $(grep -E -m1 -- "$re" "$dir/program.out")"; fi
+out="$dir/program.out"
+for re in "${expect[@]+"${expect[@]}"}"; do
+  grep -Eq -- "$re" "$out" || fail "no line of the program's output matches: $re"
 done
-for re in "${report_has[@]+"${report_has[@]}"}"; do grep -Eq -- "$re" <<<"$report" || fail "the fake's report lacks: $re"; done
+for re in "${reject[@]+"${reject[@]}"}"; do
+  if grep -Eq -- "$re" "$out"; then fail "the program's output has: $(grep -E -m1 -- "$re" "$out")"; fi
+done
+for re in "${report_has[@]+"${report_has[@]}"}"; do
+  grep -Eq -- "$re" <<<"$report" || fail "the fake's report lacks: $re"
+done
 for re in "${report_lacks[@]+"${report_lacks[@]}"}"; do
   if grep -Eq -- "$re" <<<"$report"; then fail "the fake's report has: $(grep -Eo -m1 -- "$re" <<<"$report" | head -1)"; fi
 done

@@ -40,6 +40,7 @@ using Robot = praxis::tienkung::TienkungBackend<Model>;
 struct WaveElbow {
   static constexpr std::size_t N = Model::joint_count;
   static constexpr std::size_t elbow = praxis::joint_index<Model>("left_elbow");
+  static_assert(elbow < N, "the model has no joint of that name");
   double dt = 0.002;                                   // control period (s): 500 Hz
   std::array<double, N> kp = Model::default_kp;        // the model's gains: they hold the robot
   std::array<double, N> kd = Model::default_kd;
@@ -70,13 +71,13 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    // praxis damps the robot when its state is older than 100 ms. A first run usually shares a busy
-    // machine with a fake robot, so this program allows 0.3 s (the link's timeout follows);
-    // delete these lines on the robot to get the 100 ms back.
+    // praxis damps the robot when its state is older than 100 ms (a limb's status 50 ms). A first
+    // run usually shares a busy machine with a fake robot, so this program allows 0.3 s (the link,
+    // each limb and the IMU alike); delete these lines on the robot to get the defaults back.
     praxis::ControllerOptions options;
     options.safety.stale_timeout = std::chrono::milliseconds(300);
     auto robot_options = Robot::robot(interface, domain);
-    robot_options.link_timeout = options.safety.stale_timeout;
+    robot_options.link_timeout = robot_options.limb_timeout = robot_options.imu_timeout = options.safety.stale_timeout;
 
     // The robot over DDS. When the run starts, praxis waits for every limb's status and the IMU;
     // nothing is sent before that.

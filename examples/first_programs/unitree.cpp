@@ -1,6 +1,6 @@
 // A first praxis program for a Unitree G1: praxis takes every joint, you stand the robot up with
-// the remote (R2), start your controller (A), and the run ends in joint damping on L2+B, on Ctrl-C,
-// on any fault, or after --duration seconds. Hang the robot on its gantry the first times.
+// the remote (R2), start your controller (A) and damp it (L2+B); the run ends in joint damping on
+// Ctrl-C, on any fault, or after --duration seconds. Hang the robot on its gantry the first times.
 //
 //   fake robot:  praxis-fake-robot --robot g1 --domain 6 --sport-mode normal
 //                    --script-start first-reader --gamepad "R2:1-3,A:4" &   (its remote's script)
@@ -34,6 +34,7 @@ using Robot = praxis::unitree::UnitreeBackend<Model>;
 struct WaveElbow {
   static constexpr std::size_t N = Model::joint_count;
   static constexpr std::size_t elbow = praxis::joint_index<Model>("left_elbow");
+  static_assert(elbow < N, "the model has no joint of that name");
   double dt = 0.002;                                   // control period (s): 500 Hz
   std::array<double, N> kp = Model::default_kp;        // the model's gains: they hold the robot
   std::array<double, N> kd = Model::default_kd;
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
     // Ctrl-C (or SIGTERM) ends the run like a stop: joint damping, then the program returns.
     praxis::StopOnSignals stop(controller);
 
-    std::printf("G1 on interface %s, domain %u: R2 stands it up, A waves, L2+B or Ctrl-C stops\n",
+    std::printf("G1 on interface %s, domain %u: R2 stands it up, A waves, L2+B damps, Ctrl-C ends\n",
                 interface.c_str(), domain);
     const praxis::RunOutcome outcome =
         duration > 0 ? controller.run_for(praxis::from_seconds(duration)) : controller.run();
