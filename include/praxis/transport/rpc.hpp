@@ -19,6 +19,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include <dds/dds.h>
@@ -63,11 +64,16 @@ class RpcClient {
   using Reply = typename Traits::Reply;
   using Id = typename detail::rpc_id<Traits>::type;
 
-  RpcClient(const Participant& participant, std::string request_topic, std::string response_topic)
+  // `request_type` / `response_type`: the DDS type names to register the envelope under, for peers
+  // whose names are not the IDL's (empty: the IDL's).
+  RpcClient(const Participant& participant, std::string request_topic, std::string response_topic,
+            std::string_view request_type = {}, std::string_view response_type = {})
       : request_topic_(std::move(request_topic)), response_topic_(std::move(response_topic)) {
     dds_qos_t* qos = detail::make_qos(TopicQos{.reliable = true, .depth = 10});
-    const auto req_topic = detail::create_topic(participant, request_topic_, Traits::request_descriptor());
-    const auto resp_topic = detail::create_topic(participant, response_topic_, Traits::response_descriptor());
+    const auto req_topic =
+        detail::create_topic(participant, request_topic_, with_type_name(Traits::request_descriptor(), request_type));
+    const auto resp_topic =
+        detail::create_topic(participant, response_topic_, with_type_name(Traits::response_descriptor(), response_type));
     writer_ = dds_create_writer(participant.handle(), req_topic, qos, nullptr);
     reader_ = dds_create_reader(participant.handle(), resp_topic, qos, nullptr);
     dds_delete_qos(qos);

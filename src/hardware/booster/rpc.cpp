@@ -202,8 +202,10 @@ bool BoosterRpcTraits::is_final(const Response& r) {
 
 // ---- channels ----------------------------------------------------------------------------------
 
-DdsRpcChannel::DdsRpcChannel(const dds::Participant& participant, std::string channel)
-    : channel_(std::move(channel)), client_(participant, request_topic(channel_), response_topic(channel_)) {}
+DdsRpcChannel::DdsRpcChannel(const dds::Participant& participant, std::string channel, std::string_view request_type,
+                             std::string_view response_type)
+    : channel_(std::move(channel)),
+      client_(participant, request_topic(channel_), response_topic(channel_), request_type, response_type) {}
 
 RpcReply DdsRpcChannel::call(const RpcCall& call, Duration timeout) {
   RpcReply reply;

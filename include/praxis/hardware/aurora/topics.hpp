@@ -162,11 +162,20 @@ struct AuroraTopics {
   static constexpr int k_not_reported = -1;
   static constexpr int k_not_in_control = -1;
 
+  // Options without a take-control sequence (stand-ins in tests and fuzzers) command every group.
+  static bool arms_in_pd_stand(const Options& o) {
+    if constexpr (requires { o.sequence.control_state; }) {
+      return o.sequence.control_state == WholeBodyState::pd_stand;
+    } else {
+      return false;
+    }
+  }
+
   struct Context {
     explicit Context(const Options& o)
         // PdStand accepts no PD configuration (robot_motor_cfg_group_cmd only in UserCmd and
         // UpperBodyUserCmd): arms-only control there keeps PdStand's gains.
-        : follow_gains(o.wire.follow_command_gains && o.sequence.control_state != WholeBodyState::pd_stand),
+        : follow_gains(o.wire.follow_command_gains && !arms_in_pd_stand(o)),
           gain_period(o.wire.gain_period), link_timeout(o.link_timeout) {}
 
     // ---- written on the reading thread (read()), read anywhere ----

@@ -111,11 +111,13 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       : Base(std::move(options)) {
     const auto& o = this->options();
     if (loco == nullptr) {
-      own_loco_ = std::make_unique<DdsRpcChannel>(this->context(), o.wire.topics.loco_channel);
+      own_loco_ = std::make_unique<DdsRpcChannel>(this->context(), o.wire.topics.loco_channel, o.wire.types.rpc_request,
+                                                  o.wire.types.rpc_response);
       loco = own_loco_.get();
     }
     if (light == nullptr && A == Access::robot_modes) {
-      own_light_ = std::make_unique<DdsRpcChannel>(this->context(), o.wire.topics.light_channel);
+      own_light_ = std::make_unique<DdsRpcChannel>(this->context(), o.wire.topics.light_channel,
+                                                   o.wire.types.rpc_request, o.wire.types.rpc_response);
       light = own_light_.get();
     }
     loco_channel_ = loco;

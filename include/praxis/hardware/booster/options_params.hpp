@@ -32,7 +32,7 @@ struct praxis::io::EnumNames<praxis::booster::Mode> {
 BOOST_HANA_ADAPT_STRUCT(praxis::booster::TopicNames, joint_ctrl, low_state, odometer, fall_down, kick_ball,
                         button_event, remote_controller, loco_channel, light_channel);
 BOOST_HANA_ADAPT_STRUCT(praxis::booster::TypeNames, low_cmd, low_state, fall_down, remote_controller, button_event,
-                        kick);
+                        kick, rpc_request, rpc_response);
 BOOST_HANA_ADAPT_STRUCT(praxis::booster::CodecOptions, space, motor_mode, weight, overheat_celsius);
 BOOST_HANA_ADAPT_STRUCT(praxis::booster::WireOptions, topics, types, codec, state_qos, command_qos);
 BOOST_HANA_ADAPT_STRUCT(praxis::booster::BackendOptions, dds, link_timeout, wire, worker_period,

@@ -165,8 +165,10 @@ class RpcChannel {
 // asks for transient-local responses, but such a reader does not match a volatile server writer.
 class DdsRpcChannel final : public RpcChannel {
  public:
-  // `channel` without the Req/Resp suffix, e.g. TopicNames{}.loco_channel.
-  DdsRpcChannel(const dds::Participant& participant, std::string channel);
+  // `channel` without the Req/Resp suffix, e.g. TopicNames{}.loco_channel; the envelope's DDS type
+  // names (empty: the IDL's, booster_msgs::msg::dds_::RpcReqMsg_ / RpcRespMsg_).
+  DdsRpcChannel(const dds::Participant& participant, std::string channel, std::string_view request_type = {},
+                std::string_view response_type = {});
   RpcReply call(const RpcCall& call, Duration timeout) override;
   [[nodiscard]] const std::string& name() const override { return channel_; }
   // Waits until a server's request reader and response writer matched (the SDK's WaitForService

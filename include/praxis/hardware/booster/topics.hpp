@@ -71,6 +71,7 @@ enum class FallState : std::int32_t { unknown = -1, ready = 0, falling = 1, fall
 // FallDownState and Kick are UNVERIFIED: set these if the robot's differ (empty: the IDL's).
 struct TypeNames {
   std::string low_cmd, low_state, fall_down, remote_controller, button_event, kick;
+  std::string rpc_request, rpc_response;  // the RPC envelope (both channels)
 };
 
 // What the joint-level half needs to know; BackendOptions (backend.hpp) holds one.

@@ -1,6 +1,8 @@
 // Booster codec: LowState -> RobotState, JointCommand -> LowCmd, and the robot's side.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -313,4 +315,17 @@ TEST_CASE("booster backend: commands go in the space the model's values were pub
   // The T1's ankle targets are its crank motors' (the SDK example's parallel values).
   CHECK(b::T1::joints[15].name == "CrankUpLeft");
   CHECK(b::T1::stand_pose[15] == 0.2);
+}
+
+TEST_CASE("booster RPC: the envelope registers under the type names it is given") {
+  praxis::dds::Participant p({static_cast<std::uint32_t>(150 + ::getpid() % 10), "lo"});
+  b::DdsRpcChannel named(p, "test/TypedChannel", "RpcReqMsg", "RpcRespMsg");
+  b::DdsRpcChannel plain(p, "test/PlainChannel");
+  bool typed = false, idl = false;
+  for (const auto& w : praxis::dds::discovered_writers(p)) {
+    typed = typed || (w.topic == "test/TypedChannelReq" && w.type == "RpcReqMsg");
+    idl = idl || (w.topic == "test/PlainChannelReq" && w.type == "booster_msgs::msg::dds_::RpcReqMsg_");
+  }
+  CHECK(typed);
+  CHECK(idl);
 }
