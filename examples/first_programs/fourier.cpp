@@ -1,8 +1,8 @@
 // A first praxis program for a Fourier GR-2 through Aurora: Aurora stands the robot up (PdStand),
 // praxis takes every joint (UserCmd), you stand it in praxis' pose and start your controller from
 // the keyboard. The run ends by holding the measured pose while Aurora takes the robot back
-// (PdStand), on Ctrl-C, on any fault, or after --duration seconds. Hang the robot the first times:
-// STAND ramps every joint to init_pos, the model's pose with straight knees, not PdStand's bent ones.
+// (PdStand), on Ctrl-C, on any fault, or after --duration seconds. STAND holds the pose PdStand
+// stood the robot in (its bent knees), which also becomes init_pos (ControllerOptions::stand_pose).
 //
 //   fake robot:  praxis-fake-aurora --robot gr2 --domain 6 --interface lo --stable-after 0.5 &
 //                first_program_fourier --interface lo --domain 6        (then s, c: each and Enter)

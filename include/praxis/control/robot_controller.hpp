@@ -28,6 +28,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "praxis/control/detail/configuration.hpp"
 #include "praxis/control/gamepad_selector.hpp"
@@ -48,10 +49,18 @@ enum class StandGains : std::uint8_t {
   user_controller,  // USER_CTRL's kp / kd
 };
 
+// The pose STAND holds on a robot that stands itself up and reports the pose it stands in
+// (Fourier's PdStand; the backend's stand_pose()).
+enum class StandPose : std::uint8_t {
+  robot,     // that pose, which also becomes USER_CTRL's init_pos (CTRL starts where STAND held)
+  init_pos,  // USER_CTRL's init_pos as loaded (the framework's rule; a GR-2's knees straighten)
+};
+
 struct ControllerOptions : RuntimeOptions {
   double pd_ratio_init = 0.1;
   double delta_pd = 0.005;
   StandGains stand_gains = StandGains::model;
+  StandPose stand_pose = StandPose::robot;
 };
 
 template <Backend B, class Ctrl, class... Extra>
@@ -116,6 +125,20 @@ class RobotController
     user_node().adapter.load_params(folder);
     param_folder_ = folder;
     validate();
+  }
+
+  // Runtime hook, after taking control of a robot that stood itself up and reports the pose it
+  // stands in: STAND holds that pose and USER_CTRL's init_pos becomes it (StandPose::robot), so
+  // neither STAND nor CTRL's start moves a standing robot's legs to the model's pose.
+  void adopt_stand_pose(const std::array<double, N>& pose) {
+    if (options_.stand_pose != StandPose::robot) return;
+    auto& ctrl = user();
+    for (std::size_t j = 0; j < N; ++j) {
+      ctrl.init_pos[j] = static_cast<std::remove_cvref_t<decltype(ctrl.init_pos[j])>>(pose[j]);
+    }
+    this->template node<motion::StandMotion<Model>>().pose = pose;
+    this->template node<motion::DispatchingMotion<Model>>().start_pose[static_cast<std::size_t>(motion::MotionType::stand)] =
+        pose;
   }
 
   // The control period in use.
