@@ -1,10 +1,13 @@
 // The motion pipeline on a mock robot: a behaviour script (stand, walk, a keyframe script, damping)
 // drives selection -> execution -> command sending. Prints every motion change, and the pipeline as
 // Graphviz DOT with --dot. With --backend fake-booster the same pipeline drives a Booster robot
-// over DDS (praxis-fake-booster, started for you; booster_story.hpp), --backend booster a real one.
+// over DDS (praxis-fake-booster, started for you; booster_story.hpp), --backend booster a real one;
+// --backend fake-aurora a Fourier robot walking by itself (fourier_story.hpp), --backend aurora a
+// real one.
 //
 //   praxis_motion_demo --robot g1 [--dot pipeline.dot]
 //   praxis_motion_demo --backend fake-booster --robot k1|t1 [--domain 0]
+//   praxis_motion_demo --backend fake-aurora --robot gr1|gr2|gr3|n1 [--domain 123]
 
 #include <CLI/CLI.hpp>
 
@@ -25,9 +28,11 @@
 
 #include "step_in_place.hpp"
 #ifdef PRAXIS_WITH_DDS
+#include <praxis/hardware/aurora/models.hpp>
 #include <praxis/hardware/booster/models.hpp>
 
 #include "booster_story.hpp"
+#include "fourier_story.hpp"
 #endif
 
 #ifndef PRAXIS_EXAMPLE_SCRIPTS_DIR
@@ -103,12 +108,14 @@ int main(int argc, char** argv) {
   CLI::App app{"praxis motion pipeline demo on a mock robot, or on a Booster robot over DDS"};
   std::string robot, dot, scripts = PRAXIS_EXAMPLE_SCRIPTS_DIR, backend = "mock", interface = "lo", params;
   std::uint32_t domain = 0;
-  app.add_option("-r,--robot", robot, "robot model (required): g1 or go2 (mock), k1 or t1 (Booster)")
-      ->check(CLI::IsMember({"g1", "go2", "k1", "t1"}));
+  app.add_option("-r,--robot", robot,
+                 "robot model (required): g1 or go2 (mock), k1 or t1 (Booster), gr1, gr2, gr3 or n1 (Fourier)")
+      ->check(CLI::IsMember({"g1", "go2", "k1", "t1", "gr1", "gr2", "gr3", "n1"}));
   app.add_option("--backend", backend,
                  "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
-                 "DDS; booster: a Booster robot already on the domain and interface")
-      ->check(CLI::IsMember({"mock", "fake-booster", "booster"}));
+                 "DDS; booster: a Booster robot already on the domain and interface; fake-aurora / aurora: the "
+                 "same for a Fourier robot walking by itself")
+      ->check(CLI::IsMember({"mock", "fake-booster", "booster", "fake-aurora", "aurora"}));
   app.add_option("--domain", domain, "DDS domain (Booster robots: 0)");
   app.add_option("--interface", interface, "network interface that reaches the robot");
   app.add_option("--booster-params", params, "booster_interface parameters file (JSON with comments)");
@@ -117,10 +124,24 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (robot.empty()) {
-      throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster)");
+      throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster), "
+                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora)");
     }
     if (backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
+      if (backend == "fake-aurora" || backend == "aurora") {
+        if (robot != "gr1" && robot != "gr2" && robot != "gr3" && robot != "n1") {
+          throw std::invalid_argument("--robot " + robot + ": --backend " + backend +
+                                      " drives a Fourier robot: gr1, gr2, gr3 or n1");
+        }
+        namespace fa = praxis::aurora;
+        const bool spawn_aurora = backend == "fake-aurora";
+        const std::uint32_t d = app.count("--domain") > 0 || spawn_aurora ? domain : fa::k_default_domain;
+        if (robot == "gr1") return example::run_fourier_story<fa::GR1>(argv[0], d, interface, spawn_aurora, robot);
+        if (robot == "gr3") return example::run_fourier_story<fa::GR3>(argv[0], d, interface, spawn_aurora, robot);
+        if (robot == "n1") return example::run_fourier_story<fa::N1>(argv[0], d, interface, spawn_aurora, robot);
+        return example::run_fourier_story<fa::GR2>(argv[0], d, interface, spawn_aurora, robot);
+      }
       // A Unitree model on a Booster backend is a mistake, not a request for some Booster.
       if (robot != "k1" && robot != "t1") {
         throw std::invalid_argument("--robot " + robot + ": --backend " + backend + " drives a Booster robot: k1 or t1");
@@ -132,7 +153,9 @@ int main(int argc, char** argv) {
       throw std::runtime_error("--backend " + backend + " needs praxis built with DDS (PRAXIS_WITH_DDS)");
 #endif
     }
-    if (robot != "g1" && robot != "go2") throw std::runtime_error("--robot " + robot + " needs --backend fake-booster or booster");
+    if (robot != "g1" && robot != "go2") {
+      throw std::runtime_error("--robot " + robot + " needs a DDS backend (fake-booster, booster, fake-aurora, aurora)");
+    }
     return robot == "g1" ? run<praxis::unitree::G1>(dot, scripts) : run<praxis::unitree::Go2>(dot, scripts);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
