@@ -1,7 +1,9 @@
 // praxis_demo on Booster robots (T1, K1): the mock story, and joint control over DDS the robot's way:
 // Prepare (the robot stands in its prepare pose), Custom (praxis has the joints, held as Prepare
 // left them until STAND takes over), the user's controller on the remote's A, and at the end
-// joint damping, then the Damping mode.
+// joint damping, then the Damping mode. With --arms-only the robot walks by itself (Walking, then
+// UpperBodyCustomControl) while praxis blends in the arms by rt/joint_ctrl's weight; at the end the
+// arms are blended out and the robot keeps walking, its legs never commanded.
 
 #include <algorithm>
 #include <chrono>
@@ -21,10 +23,11 @@ namespace demo {
 namespace {
 
 #ifdef PRAXIS_WITH_DDS
-template <class Model>
+template <class Model, praxis::booster::Access A>
 int dds_story(const Settings& s) {
   namespace b = praxis::booster;
-  using Backend = b::BoosterBackend<Model, b::Access::joints>;
+  using Backend = b::BoosterBackend<Model, A>;
+  constexpr bool arms_only = A == b::Access::upper_body;
   const auto params = params_folder(s);
   Ctrl<Model> probe;
   probe.load_params(params);
@@ -42,7 +45,8 @@ int dds_story(const Settings& s) {
     std::snprintf(gamepad, sizeof gamepad, "R2:%.2f-%.2f,A:%.2f", 0.1 * d, 0.4 * d, 0.5 * d);
     fake = FakeProcess(s, {"praxis-fake-booster", "--robot", s.robot, "--domain", std::to_string(domain), "--interface",
                            s.interface, "--gamepad", gamepad, "--script-start", "first-command"});
-    std::printf("started praxis-fake-booster (pid %d), standing in Damping: R2 held %.1f-%.1f s, A at %.1f s\n",
+    std::printf("started praxis-fake-booster (pid %d), standing in Damping: R2 held %.1f-%.1f s, A at %.1f s "
+                "(counted from when control is taken)\n",
                 static_cast<int>(fake.pid()), 0.1 * d, 0.4 * d, 0.5 * d);
   }
   auto bo = Backend::robot(s.interface);
@@ -50,8 +54,10 @@ int dds_story(const Settings& s) {
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
   apply_backend_settings(bo, s);
   Backend robot(bo);
-  std::printf("Booster %s over DDS domain %u, interface \"%s\": Prepare, then Custom (joint control)\n",
-              s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str());
+  std::printf("Booster %s over DDS domain %u, interface \"%s\": %s\n", s.robot.c_str(), bo.dds.domain,
+              bo.dds.interface.c_str(),
+              arms_only ? "arms only: Walking and UpperBodyCustomControl, the robot's own controller keeps the legs"
+                        : "Prepare, then Custom (joint control)");
 
   praxis::RobotController<Backend, Ctrl<Model>> controller(robot, options);
   controller.load_params(params);
@@ -65,6 +71,7 @@ int dds_story(const Settings& s) {
               static_cast<unsigned long long>(link.states_received),
               static_cast<unsigned long long>(link.states_rejected),
               static_cast<unsigned long long>(link.commands_sent));
+  if constexpr (arms_only) std::printf("arms' weight at the end: %.2f\n", robot.weight());
   std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
   std::fflush(stdout);
   fake.stop();
@@ -74,13 +81,10 @@ int dds_story(const Settings& s) {
 
 template <class Model>
 int run_model(const Settings& s) {
-  if (s.arm_sdk) {
-    throw std::invalid_argument("--arms-only: not yet on Booster robots (the fact sheet's UpperBodyCustomControl, "
-                                "API 2030, with rt/joint_ctrl's weight blend outside Custom, has no praxis backend yet)");
-  }
   if (s.backend == "mock") return mock_story<Model>(s, "booster");
 #ifdef PRAXIS_WITH_DDS
-  return dds_story<Model>(s);
+  namespace b = praxis::booster;
+  return s.arm_sdk ? dds_story<Model, b::Access::upper_body>(s) : dds_story<Model, b::Access::joints>(s);
 #else
   throw std::runtime_error("--backend " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
 #endif

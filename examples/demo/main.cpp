@@ -6,8 +6,9 @@
 //   praxis_demo --robot gr2 --backend fake-robot   the same over real DDS, against the model's fake robot
 //   praxis_demo --robot go2 --backend sim          in MuJoCo physics, against praxis-sim, with pictures
 //   praxis_demo --robot g1 --backend dds --domain 0 --interface eth0     a real robot (careful!)
-//   praxis_demo --robot g1 --backend fake-robot --arms-only    waist and arms only (rt/arm_sdk), while
-//                                                              the robot's motion service keeps the legs
+//   praxis_demo --robot g1 --backend fake-robot --arms-only    the arms only (G1: rt/arm_sdk, with the
+//                                                              waist), while the robot's own controller
+//                                                              keeps the legs
 //
 // On mock hardware (the default) the robot lies on the floor and a scripted tilt ends the story in
 // damping; every model runs there, with praxis owning every joint. Over DDS each vendor's robot is
@@ -95,8 +96,9 @@ int main(int argc, char** argv) {
                  "auto (domain 0 = robot)")
       ->check(CLI::IsMember({"auto", "robot", "simulator"}));
   app.add_flag("--arms-only,--arm-sdk", s.arm_sdk,
-               "control the arms (and waist) only while the robot's own controller keeps the legs: Unitree g1, "
-               "g1_23, h1_2 over rt/arm_sdk");
+               "control the arms only while the robot's own controller keeps the legs: Unitree g1, g1_23, h1_2 "
+               "over rt/arm_sdk (with the waist), Booster t1, k1 by rt/joint_ctrl's weight while walking, Fourier "
+               "in PdStand's stance (with waist and head), Tienkung's upper body");
   app.add_option("--backend-params", s.backend_params,
                  "DDS backends: JSON file over the backend's options (topic and type names, QoS, domain, ...: the "
                  "fact sheets' UNVERIFIED wire facts, listed in docs/backends/<vendor>.md)")

@@ -9,6 +9,9 @@
 //   Move         Walking or Soccer          RotateHead  Walking, Soccer or Custom
 //   GetUp        Prepare                    LieDown     Prepare, Walking or Soccer (ends in Prepare)
 //   VisualKick   Soccer (then tracks whether the kick is active)
+//   UpperBodyCustomControl   Walking (start or stop); leaving Walking ends it. Which modes the
+//                robot allows it in is UNVERIFIED: the fake allows the one praxis' arms-only
+//                access uses it in and refuses the others, so a call in another mode shows.
 //   GetMode, GetStatus   always
 // An unknown API id is 400, not 501: the status table gives 501 as "server refused", a decision
 // about a request the server understood, while an id the service does not have is a malformed
@@ -101,6 +104,7 @@ class LocoService {
   [[nodiscard]] bool visual_kick_active() const { return visual_kick_active_; }
   [[nodiscard]] int visual_kick_version() const { return visual_kick_version_; }
   [[nodiscard]] bool lying_down() const { return lying_down_; }
+  [[nodiscard]] bool upper_body_control() const { return upper_body_control_; }
   struct Velocity {
     double vx = 0, vy = 0, vyaw = 0;
   };
@@ -162,6 +166,7 @@ class LocoService {
     entries_.push_back({m, now});
     if (m != Mode::soccer) visual_kick_active_ = false;
     if (m != Mode::walking && m != Mode::soccer) velocity_ = {};
+    if (m != Mode::walking) upper_body_control_ = false;
   }
 
   Answer dispatch(TimePoint now, std::int64_t api_id, std::string_view body) {
@@ -226,6 +231,13 @@ class LocoService {
         visual_kick_version_ = static_cast<int>(version);
         return ok();
       }
+      case api::k_upper_body_custom_control: {
+        const auto j = detail::parse_body("UpperBodyCustomControl", body);
+        const bool start = detail::boolean(j, "UpperBodyCustomControl", "start");
+        if (!in({Mode::walking})) return conflict("UpperBodyCustomControl", "Walking");
+        upper_body_control_ = start;
+        return ok();
+      }
       case api::k_get_mode:
         (void)detail::parse_body("GetMode", body);
         return ok(nlohmann::json{{"mode", static_cast<std::int32_t>(mode())}}.dump());
@@ -268,6 +280,7 @@ class LocoService {
   bool visual_kick_active_ = false;
   int visual_kick_version_ = 0;
   bool lying_down_ = false;
+  bool upper_body_control_ = false;
   Velocity velocity_{};
   double head_pitch_ = 0, head_yaw_ = 0;
 };

@@ -36,6 +36,7 @@
 #include <praxis/hardware/booster/models.hpp>
 #include <praxis/hardware/booster/rpc.hpp>
 #include <praxis/hardware/booster/topics.hpp>
+#include <praxis/hardware/booster/upper_body.hpp>
 #include <praxis/hardware/mock/mock_robot.hpp>
 #include <praxis/idl/brain.h>
 #include <praxis/transport/dds.hpp>
@@ -74,7 +75,8 @@ struct Settings {
   std::uint64_t seed = 1;
   std::vector<std::string> refuse_once;  // "ID:CODE"
   std::string start_mode = "damping";
-  std::string script_start = "start";  // or "first-command": the first rt/joint_ctrl frame taken in Custom
+  // or "first-command": the first rt/joint_ctrl frame taken in Custom, or UpperBodyCustomControl started
+  std::string script_start = "start";
   bool lying = false;
   double get_up_seconds = 2.0;
   double duration = 0.0;
@@ -106,17 +108,8 @@ bool kick_from_wire(const brain_msg_dds__Kick_& k, KickValue& out) {
 
 
 std::string api_name(std::int64_t id) {
-  switch (id) {
-    case b::loco_api::k_change_mode: return "ChangeMode";
-    case b::loco_api::k_move: return "Move";
-    case b::loco_api::k_rotate_head: return "RotateHead";
-    case b::loco_api::k_lie_down: return "LieDown";
-    case b::loco_api::k_get_up: return "GetUp";
-    case b::loco_api::k_get_mode: return "GetMode";
-    case b::loco_api::k_get_status: return "GetStatus";
-    case b::loco_api::k_visual_kick: return "VisualKick";
-    default: return std::to_string(id);
-  }
+  const auto name = b::loco_api_name(id);
+  return name.empty() ? std::to_string(id) : std::string(name);
 }
 
 // "ID:VALUE" (both integers), or an error naming the option and the expected form.
@@ -150,6 +143,13 @@ struct IntakeCounts {
   std::uint64_t blended = 0;         // in another mode: weighted into the robot's own controller
   std::uint64_t wrong_space = 0;     // cmd_type not the robot's configured space
   std::uint64_t non_finite = 0;
+  // Walking, the arms lent by weight (praxis' upper-body access): what a robot walking by itself
+  // must never see, and whether the arms were blended while UpperBodyCustomControl was on.
+  std::uint64_t leg_weight = 0;               // a leg or waist motor with weight > 0: the legs carry the robot
+  std::uint64_t without_upper_body_control = 0;  // an arm weight > 0 with UpperBodyCustomControl off
+  std::uint64_t arms_blended = 0;             // an arm weight > 0 with it on
+  double max_arm_weight = 0.0;
+  double last_weight = 0.0;                   // the largest weight of the last frame blended
 };
 
 template <b::BoosterModel M>
@@ -268,6 +268,12 @@ int run(const Settings& s) {
   std::fflush(stdout);
 
   IntakeCounts intake;
+  // The joints that carry the robot: legs and waist (every joint but head and arms).
+  std::array<bool, N> carries_weight{};
+  {
+    const auto upper = b::upper_body_joints<M>(/*include_head=*/true);
+    for (std::size_t j = 0; j < N; ++j) carries_weight[j] = !upper[j];
+  }
   praxis::RobotState<N> state;
   praxis::JointCommand<N> own, custom;
   bool have_custom = false;
@@ -299,9 +305,11 @@ int run(const Settings& s) {
     fb::LocoService::Velocity velocity;
     double head_pitch = 0, head_yaw = 0;
     std::size_t get_ups = 0;
+    bool upper_body = false;
     {
       std::lock_guard lock(loco_mutex);
       mode = loco.mode();
+      upper_body = loco.upper_body_control();
       velocity = loco.velocity();
       head_pitch = loco.head_pitch();
       head_yaw = loco.head_yaw();
@@ -386,6 +394,20 @@ int run(const Settings& s) {
           std::fflush(stdout);
         }
       } else {
+        double arm_weight = 0.0, largest = 0.0;
+        bool leg_weight = false;
+        for (std::size_t j = 0; j < N; ++j) {
+          const double w = std::clamp(static_cast<double>(v.motors[j].weight), 0.0, 1.0);
+          largest = std::max(largest, w);
+          if (carries_weight[j] && w > 0.0) leg_weight = true;
+          if (!carries_weight[j]) arm_weight = std::max(arm_weight, w);
+        }
+        intake.last_weight = largest;
+        if (mode == Mode::walking) {
+          intake.leg_weight += leg_weight ? 1 : 0;
+          if (arm_weight > 0.0) ++(upper_body ? intake.arms_blended : intake.without_upper_body_control);
+          intake.max_arm_weight = std::max(intake.max_arm_weight, arm_weight);
+        }
         for (std::size_t j = 0; j < N; ++j) {
           const auto i = static_cast<Eigen::Index>(j);
           const double w = std::clamp(static_cast<double>(v.motors[j].weight), 0.0, 1.0);
@@ -398,6 +420,12 @@ int run(const Settings& s) {
       }
     }
     if (mode != Mode::custom) have_custom = false;
+    if (!script_started && upper_body) {  // --script-start first-command: the arms were taken
+      script_started = true;
+      if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, now);
+      std::printf("praxis-fake-booster: script started at UpperBodyCustomControl\n");
+      std::fflush(stdout);
+    }
     robot.write(mode == Mode::custom && have_custom ? custom : applied, now);
     robot.read(state, now);
     state.gamepad = robot.gamepad();
@@ -467,6 +495,15 @@ int run(const Settings& s) {
                           {"blended", intake.blended},
                           {"wrong_space", intake.wrong_space},
                           {"non_finite", intake.non_finite}};
+  {
+    std::lock_guard lock(loco_mutex);
+    report["upper_body"] = {{"control_at_end", loco.upper_body_control()},
+                            {"arms_blended_in_walking", intake.arms_blended},
+                            {"leg_weight_in_walking", intake.leg_weight},
+                            {"without_upper_body_control", intake.without_upper_body_control},
+                            {"max_arm_weight", intake.max_arm_weight},
+                            {"last_weight", intake.last_weight}};
+  }
   report["odometry"] = {{"x", odom_x}, {"y", odom_y}, {"theta", odom_theta}};
   report["standing"] = standing;
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
@@ -494,8 +531,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"serial", "parallel"}));
   app.add_option("-g,--gamepad", s.gamepad, "remote controller script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
   app.add_option("--script-start", s.script_start,
-                 "when the --gamepad times start counting: at the robot's start, or at the first rt/joint_ctrl "
-                 "frame taken in Custom (a controller slow to take the robot still sees the whole script)")
+                 "when the --gamepad times start counting: at the robot's start, or when a controller took the "
+                 "robot (the first rt/joint_ctrl frame taken in Custom, or UpperBodyCustomControl started): one "
+                 "slow to take it still sees the whole script")
       ->check(CLI::IsMember({"start", "first-command"}));
   app.add_option("--hang-api", s.hang, "loco API ids never answered (the client's timeout is tested)");
   app.add_option("--delay-api", s.delay, "loco API answered late: ID:MS");

@@ -100,6 +100,7 @@ std::string_view loco_api_name(std::int64_t api_id) {
     case loco_api::k_get_status: return "GetStatus";
     case loco_api::k_shoot: return "Shoot";
     case loco_api::k_visual_kick: return "VisualKick";
+    case loco_api::k_upper_body_custom_control: return "UpperBodyCustomControl";
     default: return "";
   }
 }
@@ -267,6 +268,10 @@ void LocoClient::lie_down(std::optional<Duration> timeout) { invoke({loco_api::k
 
 void LocoClient::visual_kick(bool start, int version, std::optional<Duration> timeout) {
   invoke({loco_api::k_visual_kick, json{{"start", start}, {"version", version}}.dump()}, timeout);
+}
+
+void LocoClient::upper_body_custom_control(bool start, std::optional<Duration> timeout) {
+  invoke({loco_api::k_upper_body_custom_control, json{{"start", start}}.dump()}, timeout);
 }
 
 Mode LocoClient::get_mode(std::optional<Duration> timeout) {

@@ -36,6 +36,7 @@ inline constexpr std::int64_t k_get_up = 2008;       // {"version": 0 V1 | 1 V2}
 inline constexpr std::int64_t k_get_mode = 2017;     // empty -> {"mode": int}
 inline constexpr std::int64_t k_get_status = 2018;   // empty -> {"current_mode", "current_body_control", "current_actions"}
 inline constexpr std::int64_t k_shoot = 2024;        // empty
+inline constexpr std::int64_t k_upper_body_custom_control = 2030;  // {"start": bool}
 inline constexpr std::int64_t k_visual_kick = 2038;  // {"start": bool, "version": 0 V1 | 1 V2}
 }  // namespace loco_api
 

@@ -15,6 +15,11 @@
 //   Access::joints        joint-level control by praxis (RobotController, USER_CTRL): acquire()
 //                         asks for Prepare, lets the robot settle, then Custom, where rt/joint_ctrl
 //                         drives every joint; release() asks for BackendOptions::release_mode.
+//   Access::upper_body    the arms (and optionally the head) while the robot walks and balances by
+//                         itself (upper_body.hpp): acquire() brings the robot to Walking and calls
+//                         UpperBodyCustomControl; rt/joint_ctrl blends the arms in by weight, the
+//                         legs always at weight 0; release() blends them out and stops
+//                         UpperBodyCustomControl, leaving the robot walking under its controller.
 //
 // Both start from what the robot reports: acquire() asks GetMode (2017) and the planner starts from
 // the answer (InterfaceParams::initial_mode when there is none). Both end with a mode request that is
@@ -24,6 +29,7 @@
 //
 //   praxis::booster::BoosterBackend<praxis::booster::K1> robot(options);                  // modes
 //   praxis::booster::BoosterBackend<praxis::booster::T1, praxis::booster::Access::joints> robot(options);
+//   praxis::booster::BoosterBackend<praxis::booster::T1, praxis::booster::Access::upper_body> arms(options);
 //
 // read() and write() never block; RPCs run on the I/O worker and its executor (robot_modes) or in
 // acquire() / release() (both), never on the control thread.
@@ -33,6 +39,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -51,6 +58,7 @@
 #include "praxis/hardware/booster/request_handler.hpp"
 #include "praxis/hardware/booster/rpc.hpp"
 #include "praxis/hardware/booster/topics.hpp"
+#include "praxis/hardware/booster/upper_body.hpp"
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/hardware/dds_backend.hpp"
 #include "praxis/hardware/request_worker.hpp"
@@ -59,7 +67,7 @@
 
 namespace praxis::booster {
 
-enum class Access : std::uint8_t { robot_modes, joints };
+enum class Access : std::uint8_t { robot_modes, joints, upper_body };
 
 struct BackendOptions {
   dds::DdsOptions dds{};  // Booster robots: domain 0
@@ -73,13 +81,18 @@ struct BackendOptions {
   // it; Prepare: it stands up into its prepare pose by itself.
   Duration prepare_settle = std::chrono::milliseconds(1500);
   Mode release_mode = Mode::damping;
+  // Access::upper_body: which joints, how fast they blend, how the robot is brought to Walking.
+  UpperBodyOptions upper_body{};
   // Access::robot_modes: where the structured log goes (nullptr: nowhere).
   std::shared_ptr<EventLog> log;
 };
 
+template <BoosterModel M, Access A>
+using BoosterCommands = std::conditional_t<A == Access::upper_body, UpperBodyBlend<M>, AllJoints<M>>;
+
 template <BoosterModel M, Access A = Access::robot_modes>
-class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
-  using Base = DdsBackend<BoosterTopics<M, BackendOptions>>;
+class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, BoosterCommands<M, A>>> {
+  using Base = DdsBackend<BoosterTopics<M, BackendOptions, BoosterCommands<M, A>>>;
 
  public:
   static constexpr Access access = A;
@@ -88,7 +101,9 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
           ? Capabilities{.modes = true, .locomotion = true, .get_up = true, .head = true, .kick = true, .leds = true}
           : Capabilities{};
   // Robot modes: praxis owns no joint, control ends with the Damping request. Joint access (Custom):
-  // praxis owns every joint, control ends with joint damping, then release_mode.
+  // praxis owns every joint, control ends with joint damping, then release_mode. Upper body: as on
+  // Unitree's arm SDK, praxis' damping (kp 0) already is the hand-back, since the blend turns it into
+  // the arms' weight falling to 0 with the last targets held; release() finishes the blend.
   static constexpr SafeState safe_state = A == Access::robot_modes ? SafeState::mode_request : SafeState::joint_damping;
 
   // The robot: domain 0 on the interface that reaches it, commands in the space the model's poses
@@ -180,7 +195,9 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       return true;
     } else {
       out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
-      out.assumed_mode = out.lifecycle == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
+      // Upper body: the robot is in its own Walking mode; praxis has lent arms.
+      constexpr RobotMode in_control = A == Access::joints ? RobotMode::user : RobotMode::locomotion;
+      out.assumed_mode = out.lifecycle == LifecycleStage::in_control ? in_control : RobotMode::unknown;
       out.reported_mode = out.assumed_mode;
       this->read_link(out.link);
       ++out.sequence;
@@ -227,6 +244,8 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       return {true, LifecycleStage::in_control,
               "receiving " + o.wire.topics.low_state + "; " + start + "; robot in Custom mode (Prepare first, " +
                   std::to_string(to_ms(o.prepare_settle)) + " ms), commands on " + o.wire.topics.joint_ctrl};
+    } else if constexpr (A == Access::upper_body) {
+      return take_upper_body();
     } else {
       // Discovery settles before the first call (HULKs waits the SDK's start-up time, 3 s); the
       // behaviour's first command may come at once, its RPCs wait for the server to match.
@@ -269,7 +288,11 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
     const auto& o = this->options();
     std::string message;
     bool confirmed = true;
-    if constexpr (A == Access::joints) {
+    if constexpr (A == Access::upper_body) {
+      const auto r = give_back_upper_body(timeout);
+      lifecycle_.store(r.stage);
+      return r;
+    } else if constexpr (A == Access::joints) {
       (void)timeout;
       last_end_ = deliver_mode(*loco_, o.release_mode, o.interface.damping_request);
       confirmed = last_end_.state == EndReport::State::confirmed;
@@ -323,6 +346,12 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
   [[nodiscard]] std::uint64_t states_rejected() const { return Base::template states_rejected<0>(); }
   [[nodiscard]] std::uint64_t commands_sent() const { return Base::template commands_sent<0>(); }
+  // Upper body: the arms' weight last sent (0 = the robot's controller, 1 = praxis).
+  [[nodiscard]] double weight() const
+    requires(A == Access::upper_body)
+  {
+    return this->codec_context().commands.blend().weight();
+  }
 
  private:
   // Worker thread: one "button_input" entry per rt/button_event sample (the newest of a period;
@@ -367,6 +396,101 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
       backoff *= 2;
     }
   }
+  // Access::upper_body's acquire(): the robot in Walking (from what it reports), then
+  // UpperBodyCustomControl. A robot in Custom has another program on its joints: refused.
+  LifecycleResult take_upper_body() {
+    const auto& o = this->options();
+    const auto& u = o.upper_body;
+    Mode mode = Mode::unknown;
+    std::string start;
+    try {
+      mode = loco_->get_mode(o.lifecycle_rpc_timeout);
+      start = "the robot reported " + std::string(to_string(mode));
+    } catch (const std::exception& e) {
+      start = "GetMode unanswered (" + std::string(e.what()) + ")";
+    }
+    std::string path;
+    try {
+      if (mode == Mode::custom) {
+        throw std::runtime_error("the robot is in Custom: a program has its joints; arms-only control needs the robot "
+                                 "balancing itself in Walking");
+      }
+      if (mode != Mode::walking) {
+        if (!u.enter_walking) {
+          throw std::runtime_error("the robot is in " + std::string(to_string(mode)) +
+                                   "; arms-only control needs it in Walking (start it walking, or set "
+                                   "upper_body.enter_walking = true)");
+        }
+        if (mode != Mode::prepare && mode != Mode::soccer) {
+          change_mode_retried(Mode::prepare);
+          std::this_thread::sleep_for(o.prepare_settle);
+          path = "Prepare (" + std::to_string(to_ms(o.prepare_settle)) + " ms), ";
+        }
+        change_mode_retried(Mode::walking);
+        path += "Walking";
+      }
+      if (u.call_upper_body_api) {
+        loco_->upper_body_custom_control(true, o.lifecycle_rpc_timeout);
+        upper_body_started_ = true;
+      }
+    } catch (const std::exception& e) {
+      lifecycle_.store(LifecycleStage::failed);
+      return {false, LifecycleStage::failed,
+              "taking the arms (" + start + (path.empty() ? "" : "; asked for " + path) + "): " + std::string(e.what())};
+    }
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control,
+            "receiving " + o.wire.topics.low_state + "; " + start + (path.empty() ? "" : "; asked for " + path) +
+                "; robot in Walking, its own controller keeps legs and balance; arms" +
+                (u.include_head ? " and head" : "") + " on " + o.wire.topics.joint_ctrl + " blended in by weight" +
+                (u.call_upper_body_api ? " (UpperBodyCustomControl started)" : "")};
+  }
+
+  // Access::upper_body's release(): the arms' weight down to 0 (one frame every 20 ms, holding the
+  // last targets; the control loop has ended, this is the only writer), then UpperBodyCustomControl
+  // stopped, retried like the end request. The robot keeps walking under its own controller.
+  LifecycleResult give_back_upper_body(Duration timeout) {
+    const auto& o = this->options();
+    const auto& blend = this->codec_context().commands.blend();
+    JointCommand<M::joint_count> let_go;
+    let_go.mode.fill(JointMode::none);
+    const auto blend_deadline = Clock::now() + timeout;
+    while (blend.holding() && Clock::now() < blend_deadline) {
+      this->write(let_go, Clock::now());
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const bool blended = !blend.holding();
+    std::string message = blended ? "arms blended back to the robot's controller (weight 0)"
+                                  : "the arms' weight was still " + std::to_string(blend.weight()) + " after " +
+                                        std::to_string(to_ms(timeout)) + " ms of blending out";
+    bool stopped = true;
+    if (upper_body_started_) {
+      const auto& d = o.interface.damping_request;
+      const TimePoint start = Clock::now();
+      std::string last;
+      std::uint32_t attempts = 0;
+      for (stopped = false; !stopped;) {
+        ++attempts;
+        try {
+          loco_->upper_body_custom_control(false, d.attempt_timeout);
+          stopped = true;
+        } catch (const std::exception& e) {
+          last = e.what();
+          if (Clock::now() + d.backoff >= start + d.deadline) break;
+          std::this_thread::sleep_for(d.backoff);
+        }
+      }
+      upper_body_started_ = !stopped;
+      message += stopped ? "; UpperBodyCustomControl stopped (" + std::to_string(attempts) +
+                               (attempts == 1 ? " attempt)" : " attempts)")
+                         : "; UpperBodyCustomControl stop not confirmed after " + std::to_string(to_ms(d.deadline)) +
+                               " ms (" + std::to_string(attempts) + " attempts; last: " + last + ")";
+    }
+    message += "; the robot stays in its own Walking";
+    const bool ok = blended && stopped;
+    return {ok, ok ? LifecycleStage::released : LifecycleStage::failed, message};
+  }
+
   bool wait_for_rpc_server(Duration timeout) {
     if (auto* dds = dynamic_cast<DdsRpcChannel*>(loco_channel_)) return dds->wait_for_server(timeout);
     return true;
@@ -384,6 +508,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions>> {
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
   std::atomic<Mode> assumed_{Mode::damping};  // robot_modes: the handler's assumed mode, for write()
   std::atomic<std::uint64_t> withheld_{0};
+  bool upper_body_started_ = false;  // upper_body: UpperBodyCustomControl started and not yet stopped
   EndReport last_end_{};
   std::array<ActionCounts, k_actions> last_counts_{};
 };

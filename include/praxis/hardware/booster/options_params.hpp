@@ -35,5 +35,7 @@ BOOST_HANA_ADAPT_STRUCT(praxis::booster::TypeNames, low_cmd, low_state, fall_dow
                         kick, rpc_request, rpc_response);
 BOOST_HANA_ADAPT_STRUCT(praxis::booster::CodecOptions, space, motor_mode, weight, overheat_celsius);
 BOOST_HANA_ADAPT_STRUCT(praxis::booster::WireOptions, topics, types, codec, state_qos, command_qos);
+BOOST_HANA_ADAPT_STRUCT(praxis::booster::UpperBodyOptions, include_head, weight_rate, enter_walking,
+                        call_upper_body_api);
 BOOST_HANA_ADAPT_STRUCT(praxis::booster::BackendOptions, dds, link_timeout, wire, worker_period,
-                        lifecycle_rpc_timeout, prepare_settle, release_mode);
+                        lifecycle_rpc_timeout, prepare_settle, release_mode, upper_body);

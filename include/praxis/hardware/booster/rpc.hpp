@@ -203,6 +203,8 @@ class LocoClient {
   void get_up(int version = 0, std::optional<Duration> timeout = {});                // 0 V1, 1 V2
   void lie_down(std::optional<Duration> timeout = {});
   void visual_kick(bool start, int version = 1, std::optional<Duration> timeout = {});  // 0 V1, 1 V2
+  // Arms commanded by rt/joint_ctrl's weight while the robot walks (start), or given back (stop).
+  void upper_body_custom_control(bool start, std::optional<Duration> timeout = {});
   [[nodiscard]] Mode get_mode(std::optional<Duration> timeout = {});
   // Any other loco API: its reply body on success.
   std::string call(std::int64_t api_id, std::string body, std::optional<Duration> timeout = {});

@@ -83,19 +83,34 @@ struct WireOptions {
   dds::TopicQos command_qos{};
 };
 
-// Vendor = BackendOptions, which has members dds, link_timeout and wire (a WireOptions).
-template <BoosterModel M, class BackendOptions>
-struct BoosterTopics {
-  using model = M;
-  using Options = BackendOptions;
+// How a command becomes rt/joint_ctrl's motors. AllJoints: every joint the command covers, with the
+// codec's weight (joint access, and praxis' own motions in robot modes); UpperBodyBlend
+// (upper_body.hpp): the arms only, blended in and out by weight while the robot walks.
+template <BoosterModel M>
+struct AllJoints {
   static constexpr std::size_t N = M::joint_count;
   // The motors run the PD law (q, dq, kp, kd, tau); velocity and torque are that law with zero gains.
   static constexpr JointModeSet joint_modes{JointMode::position, JointMode::velocity, JointMode::torque,
                                             JointMode::disabled};
+  template <class Options>
+  explicit AllJoints(const Options&) {}
+  bool encode(const JointCommand<N>& command, TimePoint, const CodecOptions& codec, LowCmdValue<N>& out) {
+    return encode_low_cmd<N>(command, codec, out);
+  }
+};
+
+// Vendor = BackendOptions, which has members dds, link_timeout and wire (a WireOptions).
+template <BoosterModel M, class BackendOptions, class Commands = AllJoints<M>>
+struct BoosterTopics {
+  using model = M;
+  using Options = BackendOptions;
+  static constexpr std::size_t N = M::joint_count;
+  static constexpr JointModeSet joint_modes = Commands::joint_modes;
 
   struct Context {
-    explicit Context(const Options& o) : codec(o.wire.codec) {}
+    explicit Context(const Options& o) : codec(o.wire.codec), commands(o) {}
     CodecOptions codec;
+    Commands commands;  // writer side
     // Written when read() merges rt/fall_down; read by the I/O worker for RobotStatus.
     std::atomic<std::int32_t> fall_state{static_cast<std::int32_t>(FallState::unknown)};
     std::atomic<std::uint32_t> get_ups_finished{0};  // getting_up -> ready transitions seen
@@ -122,8 +137,8 @@ struct BoosterTopics {
     out.gamepad = gamepad_from(in);
     return true;
   }
-  static bool encode(const JointCommand<N>& command, TimePoint, Context& c, LowCmdValue<N>& out) {
-    return encode_low_cmd<N>(command, c.codec, out);
+  static bool encode(const JointCommand<N>& command, TimePoint now, Context& c, LowCmdValue<N>& out) {
+    return c.commands.encode(command, now, c.codec, out);
   }
 
   static auto state_topics(const Options& o) {

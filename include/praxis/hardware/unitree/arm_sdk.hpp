@@ -16,12 +16,11 @@
 // after the weight is back at 0. Taking control releases no motion service (the robot must keep
 // walking); handing back ramps the weight to 0.
 
-#include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +36,7 @@
 #include "praxis/hardware/dds_backend.hpp"
 #include "praxis/hardware/topic_table.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/weight_blend.hpp"
 #include "praxis/hardware/unitree/wire.hpp"
 #include "praxis/transport/dds.hpp"
 
@@ -44,12 +44,12 @@ namespace praxis::unitree {
 
 // Whether the arm SDK takes joint j of M: waist, shoulder, elbow and wrist joints.
 template <UnitreeModel M>
+[[nodiscard]] constexpr std::array<bool, M::joint_count> arm_sdk_joints() {
+  return joints_named<M>(std::array<std::string_view, 4>{"waist", "shoulder", "elbow", "wrist"});
+}
+template <UnitreeModel M>
 [[nodiscard]] constexpr bool arm_sdk_joint(std::size_t j) {
-  const std::string_view name = M::joints[j].name;
-  for (const std::string_view part : {"waist", "shoulder", "elbow", "wrist"}) {
-    if (name.find(part) != std::string_view::npos) return true;
-  }
-  return false;
+  return arm_sdk_joints<M>()[j];
 }
 
 struct ArmSdkOptions {
@@ -81,18 +81,13 @@ struct ArmSdkTopics {
   struct Context {
     explicit Context(const ArmSdkOptions& o)
         : check_crc(o.check_state_crc), fixed_mode_machine(o.mode_machine), weight_slot(o.weight_slot),
-          weight_rate(o.weight_rate) {}
+          blend(arm_sdk_joints<M>(), o.weight_rate) {}
     bool check_crc;
     std::optional<std::uint8_t> fixed_mode_machine;
     std::size_t weight_slot;
-    double weight_rate;
     std::atomic<std::uint8_t> robot_mode_machine{0};  // written by decode, read by encode
     std::atomic<bool> have_mode_machine{false};
-    std::atomic<double> weight{0.0};  // written by encode; readable from any thread
-    // writer side only
-    JointCommand<N> held{};  // the last command that drove the arms
-    bool holding = false;    // frames are being sent (from the first driving command until weight 0)
-    TimePoint last{};
+    WeightBlend<N> blend;  // writer side; its weight() readable from any thread
   };
 
   static bool decode(const LowState& in, TimePoint received, RobotState<N>& out, Context& c) {
@@ -102,39 +97,14 @@ struct ArmSdkTopics {
     return true;
   }
 
-  static bool drives_arms(const JointCommand<N>& command) {
-    for (std::size_t j = 0; j < N; ++j) {
-      if (!arm_sdk_joint<M>(j) || !command.drives(j)) continue;
-      const auto i = static_cast<Eigen::Index>(j);
-      if (command.mode[j] != JointMode::position || command.kp[i] > 0.0) return true;
-    }
-    return false;
-  }
-
   static bool encode(const JointCommand<N>& command, TimePoint now, Context& c, LowCmd& out) {
     if (!c.fixed_mode_machine && !c.have_mode_machine.load(std::memory_order_acquire)) return false;
-    const bool driving = drives_arms(command);
-    if (!driving && !c.holding) return false;  // the robot has its arms: nothing to blend out of
-    const double dt = c.holding ? std::clamp(to_seconds(now - c.last), 0.0, 0.1) : 0.0;
-    c.last = now;
-    double weight = c.weight.load(std::memory_order_relaxed);
-    const double step = c.weight_rate * dt;
-    weight = driving ? std::min(1.0, weight + step) : std::max(0.0, weight - step);
-    c.weight.store(weight, std::memory_order_relaxed);
-    if (driving) {
-      c.held = command;
-      c.holding = true;
-    } else if (weight == 0.0) {
-      c.holding = false;  // this frame, weight 0, is the last one
-    }
-    JointCommand<N> arms = c.held;
-    for (std::size_t j = 0; j < N; ++j) {
-      if (!arm_sdk_joint<M>(j)) arms.mode[j] = JointMode::none;
-    }
+    JointCommand<N> arms;
+    if (!c.blend.step(command, now, arms)) return false;
     EncodeOptions e;
     e.mode_machine = c.fixed_mode_machine ? *c.fixed_mode_machine : c.robot_mode_machine.load(std::memory_order_relaxed);
     encode_command<M>(arms, e, out);
-    out.motor_cmd[c.weight_slot].q = static_cast<float>(weight);
+    out.motor_cmd[c.weight_slot].q = static_cast<float>(c.blend.weight());
     out.crc = message_crc(out);
     return true;
   }
@@ -184,11 +154,11 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
     JointCommand<M::joint_count> hand_back;
     hand_back.mode.fill(JointMode::none);
     const auto deadline = Clock::now() + timeout;
-    while (this->codec_context().holding && Clock::now() < deadline) {
+    while (this->codec_context().blend.holding() && Clock::now() < deadline) {
       this->write(hand_back, Clock::now());
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    const bool done = !this->codec_context().holding;
+    const bool done = !this->codec_context().blend.holding();
     lifecycle_.store(done ? LifecycleStage::released : LifecycleStage::failed);
     if (!done) {
       return {false, LifecycleStage::failed,
@@ -208,7 +178,7 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
   }
 
   // The blend weight last sent (0 = the robot's controller, 1 = praxis).
-  [[nodiscard]] double weight() const { return this->codec_context().weight.load(std::memory_order_relaxed); }
+  [[nodiscard]] double weight() const { return this->codec_context().blend.weight(); }
   [[nodiscard]] std::uint64_t frames_sent() const { return Base::template commands_sent<0>(); }
 
  private:

@@ -329,3 +329,66 @@ TEST_CASE("booster RPC: the envelope registers under the type names it is given"
   CHECK(typed);
   CHECK(idl);
 }
+
+TEST_CASE("booster upper body: legs and waist at weight 0 with nothing in them; the arms blend in, and on damping "
+          "out with their last targets held") {
+  using M = b::K1;
+  constexpr std::size_t N = M::joint_count;
+  struct Options {
+    b::UpperBodyOptions upper_body{};
+  } options;
+  options.upper_body.weight_rate = 1.0;  // 1 s in, 1 s out
+  b::UpperBodyBlend<M> arms(options);
+  const auto owned = b::upper_body_joints<M>(false);
+  b::CodecOptions codec;
+  b::LowCmdValue<N> out;
+  const auto t0 = praxis::Clock::now();
+  const auto at = [&](double s) { return t0 + praxis::from_seconds(s); };
+
+  praxis::JointCommand<N> damping;  // praxis' safe state: kp 0 everywhere
+  for (std::size_t j = 0; j < N; ++j) {
+    damping.mode[j] = JointMode::position;
+    damping.kp[static_cast<Eigen::Index>(j)] = 0.0;
+    damping.kd[static_cast<Eigen::Index>(j)] = 2.0;
+  }
+  CHECK_FALSE(arms.encode(damping, at(0.0), codec, out));  // nothing to blend out of: nothing sent
+
+  praxis::JointCommand<N> raise = damping;
+  for (std::size_t j = 0; j < N; ++j) {
+    raise.q[static_cast<Eigen::Index>(j)] = 0.5;
+    raise.kp[static_cast<Eigen::Index>(j)] = 30.0;  // also on the legs: never sent
+  }
+  double weight = -1.0;
+  for (double t = 0.0; t <= 0.5 + 1e-9; t += 0.02) {
+    REQUIRE(arms.encode(raise, at(t), codec, out));
+    for (std::size_t j = 0; j < N; ++j) {
+      INFO("joint " << M::joints[j].name);
+      if (owned[j]) {
+        CHECK(out.motors[j].q == 0.5f);
+        CHECK(out.motors[j].kp == 30.0f);
+        CHECK(out.motors[j].weight >= weight);  // rising
+      } else {
+        CHECK(out.motors[j].weight == 0.0f);
+        CHECK(out.motors[j].kp == 0.0f);
+        CHECK(out.motors[j].q == 0.0f);
+      }
+    }
+    weight = out.motors[2].weight;
+  }
+  CHECK(weight == Approx(0.5).margin(1e-6));
+
+  // Damping: the weight falls at the same rate while the arms keep the last driven target and gains.
+  int frames = 0;
+  for (double t = 0.52; t < 2.0; t += 0.02) {
+    if (!arms.encode(damping, at(t), codec, out)) break;
+    ++frames;
+    CHECK(out.motors[2].q == 0.5f);
+    CHECK(out.motors[2].kp == 30.0f);
+    CHECK(out.motors[2].weight <= weight);
+    weight = out.motors[2].weight;
+  }
+  CHECK(weight == 0.0f);  // the last frame sent hands the arms back
+  CHECK(frames == 25);    // 0.5 of weight at 1 per second, one frame per 20 ms
+  CHECK_FALSE(arms.blend().holding());
+  CHECK_FALSE(arms.encode(damping, at(2.0), codec, out));  // and then nothing
+}
