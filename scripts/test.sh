@@ -6,9 +6,11 @@
 #   2. clang++-14 with AddressSanitizer + UndefinedBehaviorSanitizer, warnings are errors: every test
 #      and example, DDS included, plus the libFuzzer targets, each run for a bounded time on the
 #      seed corpus kept in fuzz/corpus.
-#   3. g++ with AddressSanitizer + UndefinedBehaviorSanitizer: every test and example again. Warnings
-#      are not errors here (the instrumentation misleads g++'s flow analysis; build 1 holds g++ to
-#      -Werror).
+#   3. g++ with AddressSanitizer + UndefinedBehaviorSanitizer: the library and every test that needs
+#      no example program (the fake robots, the demos and the suites that run against them are
+#      instrumented in build 2). Warnings are not errors here (the instrumentation misleads g++'s flow
+#      analysis; build 1 holds g++ to -Werror). The examples were dropped from this build to keep CI
+#      within its budget (docs/reliability.md, "Time").
 # The sanitized builds are -O0 -g1: g++ and clang compile this template-heavy code two to three
 # times faster than at -O1 with the instrumentation, with line numbers in every report. Every build
 # links with lld (about twice as fast as ld.bfd). A shared precompiled header was tried and measured
@@ -74,11 +76,10 @@ for stage in "${stages[@]}"; do
       configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DPRAXIS_WARNINGS_AS_ERRORS=OFF -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
-                -DPRAXIS_BUILD_BENCHMARKS=OFF
+                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_EXAMPLES=OFF
       cmake --build "$dir" -j "$jobs"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES_SANITIZED:-30000} \
         ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only"
-      "$dir/examples/praxis_graph_demo" --cycles 2000 >/dev/null
       ;;
     *)
       echo "test.sh: unknown stage \"$stage\" in PRAXIS_TEST_STAGES (known: gcc clang-asan gcc-asan)" >&2
