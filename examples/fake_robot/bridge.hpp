@@ -40,6 +40,7 @@
 #include "command_intake.hpp"
 #include "../common/parent_watch.hpp"
 #include "side_topics.hpp"
+#include "sport_service.hpp"
 
 namespace fake_robot {
 
@@ -66,6 +67,10 @@ struct Settings {
   std::string interface = "lo";
   std::string gamepad;
   std::string sport_mode;
+  // The sport service's own control of the joints while a motion service runs (sport_service.hpp):
+  // its posture at start; empty: the service acknowledges posture calls and drives nothing.
+  std::string sport_posture;
+  double sport_transition = 1.0;  // s from one posture's pose to the next
   std::string tilt;
   double duration = 0.0;
   std::string report;
@@ -87,6 +92,12 @@ inline void add_bridge_options(CLI::App& app, Settings& s) {
   app.add_option("-i,--interface", s.interface, "network interface");
   app.add_option("-g,--gamepad", s.gamepad, "gamepad script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
   app.add_option("--sport-mode", s.sport_mode, "motion service active at start (\"\" = none)");
+  app.add_option("--sport-posture", s.sport_posture,
+                 "go2 with --sport-mode: the sport service stands and walks the robot itself (Damp, StandUp, "
+                 "StandDown, RecoveryStand, BalanceStand, Move, StopMove), starting in this posture")
+      ->check(CLI::IsMember({"damped", "lying", "standing", "balancing"}));
+  app.add_option("--sport-transition", s.sport_transition, "seconds from one sport posture's pose to the next")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--mode-machine", s.mode_machine, "hg robots: the mode_machine this robot reports");
   app.add_flag("--simulator", s.simulator,
                "behave like Unitree's MuJoCo bridge: no motion_switcher service, LowState crc 0 and mode_machine 0, "
@@ -154,6 +165,18 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
 
   const auto t0 = praxis::Clock::now();
   auto robot = make_robot(t0);
+  std::optional<SportService<M>> sport_control;
+  if (!s.sport_posture.empty() && !s.simulator) {
+    if (s.sport_mode.empty()) throw std::invalid_argument("--sport-posture: needs a motion service (--sport-mode normal)");
+    const Posture start = s.sport_posture == "damped"     ? Posture::damped
+                          : s.sport_posture == "lying"    ? Posture::lying
+                          : s.sport_posture == "standing" ? Posture::standing_locked
+                                                          : Posture::balancing;
+    sport_control.emplace(start, s.sport_transition, t0);
+    if constexpr (requires { robot.set_joint_positions(M::stand_pose); }) {
+      if (start != Posture::damped && start != Posture::lying) robot.set_joint_positions(M::stand_pose);
+    }
+  }
   // The scripts are checked now (a bad one is an error before anything runs) and scheduled from `at`.
   const auto schedule_scripts = [&](auto& plant, praxis::TimePoint at) {
     if (!s.gamepad.empty()) example::script_gamepad(plant, s.gamepad, at);
@@ -257,6 +280,7 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
         commands.count_held();
       }
     }
+    if (sport_control && !active_mode.empty()) robot.write(sport_control->command(now), now);
     if constexpr (std::is_same_v<Family, u::HgFamily>) {
       if (arm_sdk && arm_sdk->drain(arm_cmd)) {
         if (s.script_start == "first-command") start_script(now, "first command");
@@ -306,7 +330,15 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
         const auto id = request.header.identity.api_id;
         const bool posture = id >= u::sport::k_damp && id <= u::sport::k_recovery_stand;
         // 3203 "not implemented" for the rest, and for everything once the service was released.
-        response.header.status.code = posture && !active_mode.empty() ? 0 : 3203;
+        if (active_mode.empty()) {
+          response.header.status.code = 3203;
+        } else if (sport_control) {
+          response.header.status.code =
+              sport_control->handle(id, request.parameter ? request.parameter : "", robot.q(), praxis::Clock::now());
+          if (s.script_start == "first-command") start_script(praxis::Clock::now(), "first sport call");
+        } else {
+          response.header.status.code = posture ? 0 : 3203;
+        }
         ++sport_requests;
         sport_refused += response.header.status.code != 0;
         auto storage = std::make_shared<std::string>("{}");
@@ -350,6 +382,7 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
   report["sport_requests"] = sport_requests;
   report["sport_requests_refused"] = sport_refused;
   report["active_mode"] = active_mode;
+  if (sport_control) report["sport"] = sport_control->report();
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
   if constexpr (requires { robot.add_to_report(report); }) robot.add_to_report(report);
   if (arm_sdk) {

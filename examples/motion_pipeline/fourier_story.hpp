@@ -8,51 +8,15 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <vector>
-
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <nlohmann/json.hpp>
 
 #include <praxis/control/motion_controller.hpp>
 #include <praxis/control/signals.hpp>
 #include <praxis/hardware/aurora/backend.hpp>
 
-extern char** environ;
+#include "timetable.hpp"
 
 namespace example {
-
-// The behaviour: a timetable of motion commands from the first cycle.
-struct FourierTimetable {
-  static constexpr std::string_view name = "timetable";
-  using inputs = praxis::ports<praxis::CyclePort>;
-  using outputs = praxis::ports<praxis::motion::MotionCommandPort>;
-  struct Step {
-    double at;
-    std::string label;
-    praxis::motion::MotionCommand command;
-  };
-  std::vector<Step> steps;
-  praxis::TimePoint start{};
-  bool started = false;
-  void cycle(const praxis::CycleInfo& info, praxis::motion::MotionCommand& out) {
-    if (!started) {
-      start = info.now;
-      started = true;
-    }
-    const double t = praxis::to_seconds(info.now - start);
-    out = praxis::motion::command::Unset{};
-    for (const auto& s : steps) {
-      if (t < s.at) break;
-      out = s.command;
-    }
-  }
-};
 
 template <class Model>
 int run_fourier_story(const std::string& self, std::uint32_t domain, const std::string& interface, bool spawn_fake,
@@ -60,31 +24,14 @@ int run_fourier_story(const std::string& self, std::uint32_t domain, const std::
   namespace a = praxis::aurora;
   namespace m = praxis::motion;
   using Backend = a::AuroraBackend<Model, a::Access::locomotion>;
-  const auto report_file = std::filesystem::temp_directory_path() /
-                           ("praxis_motion_demo_fourier_" + std::to_string(::getpid()) + ".json");
-  pid_t fake = 0;
+  FakeRobot fake;
   if (spawn_fake) {
-    const auto exe = std::filesystem::path(self).parent_path() / "praxis-fake-aurora";
-    std::vector<std::string> args{exe.string(), "--robot",        robot_name, "--domain", std::to_string(domain),
-                                  "--interface", interface,       "--stable-after", "0.5", "--report",
-                                  report_file.string()};
-    std::vector<char*> argv;
-    for (auto& s : args) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&fake, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
-      throw std::runtime_error("cannot start " + exe.string());
-    }
-    std::printf("started praxis-fake-aurora (pid %d): a %s in Default\n", static_cast<int>(fake), robot_name.c_str());
+    fake = FakeRobot(self, "praxis-fake-aurora",
+                     {"--robot", robot_name, "--domain", std::to_string(domain), "--interface", interface,
+                      "--stable-after", "0.5"});
+    std::printf("started praxis-fake-aurora (pid %d): a %s in Default\n", static_cast<int>(fake.pid()),
+                robot_name.c_str());
   }
-  struct StopFake {
-    pid_t pid;
-    ~StopFake() {
-      if (pid > 0) {
-        ::kill(pid, SIGTERM);
-        ::waitpid(pid, nullptr, 0);
-      }
-    }
-  } stop_fake{fake};
 
   auto options = Backend::robot(interface);
   options.dds = {domain, interface};
@@ -94,36 +41,25 @@ int run_fourier_story(const std::string& self, std::uint32_t domain, const std::
   praxis::MotionOptions mo;
   mo.print = false;
   mo.lifecycle_timeout = std::chrono::seconds(20);  // PdStand may take 15 s to report stable
-  praxis::MotionController<Backend, FourierTimetable> motion(robot, library, mo);
+  praxis::MotionController<Backend, Timetable> motion(robot, library, mo);
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.2, 0.0};
   motion.behaviour().steps = {{0.0, "Stand", m::command::Stand{}},
                               {1.0, "WalkWithVelocity 0.2 m/s", walk},
                               {4.0, "Stand", m::command::Stand{}}};
-  std::printf("DDS domain %u, interface \"%s\": running the behaviour for 6 s\n", domain, interface.c_str());
-  std::fflush(stdout);
-  const praxis::StopOnSignals stop_on_signals(motion);  // Ctrl-C: the robot handed back (PdStand)
-  const auto outcome = motion.run_for(std::chrono::seconds(6));
-  const auto& acquired = motion.acquired();
-  if (!acquired || !acquired->ok) {
-    std::printf("could not take the robot: %s\n", acquired ? acquired->message.c_str() : "no lifecycle");
+  // Ctrl-C ends the run the robot's way: handed back (PdStand).
+  praxis::RunOutcome outcome;
+  if (!run_timetable(motion, "DDS domain " + std::to_string(domain) + ", interface \"" + interface + "\"", 6, outcome)) {
     return 3;
   }
-  std::printf("lifecycle: %s\n", acquired->message.c_str());
-  for (const auto& s : motion.behaviour().steps) std::printf("%6.2f  command: %s\n", s.at, s.label.c_str());
   if (const auto* h = robot.locomotion()) {
     std::printf("velocity commands sent: %llu, timeouts: %llu\n", static_cast<unsigned long long>(h->velocities_sent()),
                 static_cast<unsigned long long>(h->timeouts()));
   }
 
-  if (fake > 0) {
-    ::kill(fake, SIGTERM);
-    ::waitpid(fake, nullptr, 0);
-    stop_fake.pid = 0;
-    std::ifstream in(report_file);
-    const auto report = nlohmann::json::parse(in, nullptr, false);
-    std::filesystem::remove(report_file);
-    if (!report.is_discarded()) {
+  if (fake.pid() > 0) {
+    const auto report = fake.report();
+    if (!report.is_null()) {
       std::string states;
       for (const auto& e : report["states"]) states += (states.empty() ? "" : " -> ") + e["name"].get<std::string>();
       std::printf("\nthe fake robot recorded: states %s; velocity commands accepted %d; velocity source at the end "

@@ -3,11 +3,13 @@
 // Graphviz DOT with --dot. With --backend fake-booster the same pipeline drives a Booster robot
 // over DDS (praxis-fake-booster, started for you; booster_story.hpp), --backend booster a real one;
 // --backend fake-aurora a Fourier robot walking by itself (fourier_story.hpp), --backend aurora a
-// real one.
+// real one; --backend fake-unitree a Go2 walking by itself through its sport service
+// (unitree_story.hpp), --backend unitree a real one.
 //
 //   praxis_motion_demo --robot g1 [--dot pipeline.dot]
 //   praxis_motion_demo --backend fake-booster --robot k1|t1 [--domain 0]
 //   praxis_motion_demo --backend fake-aurora --robot gr1|gr2|gr3|n1 [--domain 123]
+//   praxis_motion_demo --backend fake-unitree --robot go2 [--domain 1]
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +35,7 @@
 
 #include "booster_story.hpp"
 #include "fourier_story.hpp"
+#include "unitree_story.hpp"
 #endif
 
 #ifndef PRAXIS_EXAMPLE_SCRIPTS_DIR
@@ -109,13 +112,15 @@ int main(int argc, char** argv) {
   std::string robot, dot, scripts = PRAXIS_EXAMPLE_SCRIPTS_DIR, backend = "mock", interface = "lo", params;
   std::uint32_t domain = 0;
   app.add_option("-r,--robot", robot,
-                 "robot model (required): g1 or go2 (mock), k1 or t1 (Booster), gr1, gr2, gr3 or n1 (Fourier)")
+                 "robot model (required): g1 or go2 (mock; go2 also over DDS), k1 or t1 (Booster), gr1, gr2, gr3 or "
+                 "n1 (Fourier)")
       ->check(CLI::IsMember({"g1", "go2", "k1", "t1", "gr1", "gr2", "gr3", "n1"}));
   app.add_option("--backend", backend,
                  "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
                  "DDS; booster: a Booster robot already on the domain and interface; fake-aurora / aurora: the "
-                 "same for a Fourier robot walking by itself")
-      ->check(CLI::IsMember({"mock", "fake-booster", "booster", "fake-aurora", "aurora"}));
+                 "same for a Fourier robot walking by itself; fake-unitree / unitree: a Go2 walking by itself (its "
+                 "sport service)")
+      ->check(CLI::IsMember({"mock", "fake-booster", "booster", "fake-aurora", "aurora", "fake-unitree", "unitree"}));
   app.add_option("--domain", domain, "DDS domain (Booster robots: 0)");
   app.add_option("--interface", interface, "network interface that reaches the robot");
   app.add_option("--booster-params", params, "booster_interface parameters file (JSON with comments)");
@@ -125,7 +130,8 @@ int main(int argc, char** argv) {
   try {
     if (robot.empty()) {
       throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster), "
-                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora)");
+                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora), go2 (--backend fake-unitree or "
+                                  "unitree)");
     }
     if (backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
@@ -141,6 +147,17 @@ int main(int argc, char** argv) {
         if (robot == "gr3") return example::run_fourier_story<fa::GR3>(argv[0], d, interface, spawn_aurora, robot);
         if (robot == "n1") return example::run_fourier_story<fa::N1>(argv[0], d, interface, spawn_aurora, robot);
         return example::run_fourier_story<fa::GR2>(argv[0], d, interface, spawn_aurora, robot);
+      }
+      if (backend == "fake-unitree" || backend == "unitree") {
+        if (robot != "go2") {
+          throw std::invalid_argument("--robot " + robot + ": --backend " + backend +
+                                      " drives a Go2 through its sport service (the humanoids walk through a loco "
+                                      "service praxis does not speak yet)");
+        }
+        const bool spawn_unitree = backend == "fake-unitree";
+        // Unitree robots: domain 0; praxis-fake-robot, like Unitree's simulators: 1.
+        const std::uint32_t d = app.count("--domain") > 0 ? domain : spawn_unitree ? 1 : 0;
+        return example::run_go2_story(argv[0], d, interface, spawn_unitree);
       }
       // A Unitree model on a Booster backend is a mistake, not a request for some Booster.
       if (robot != "k1" && robot != "t1") {

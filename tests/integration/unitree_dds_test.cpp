@@ -186,10 +186,15 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
   using Model = u::Go2;
   const auto domain = unique_domain(3);
   auto first = std::make_unique<FakeRobot>("go2", domain, "R2:1.0-2.2");
-  u::UnitreeBackend<Model> backend(u::UnitreeBackend<Model>::simulator(domain));
+  // A killed robot is silent for 700 ms here: 300 ms of silence still finds it, and a machine
+  // loaded by parallel builds (seen: a 101 ms gap in the robot's own publishing) does not.
+  auto backend_options = u::UnitreeBackend<Model>::simulator(domain);
+  backend_options.link_timeout = 300ms;
+  u::UnitreeBackend<Model> backend(backend_options);
   REQUIRE(backend.wait_for_state(5s).ok);  // so that the 3 s below are counted from a robot that is up
   praxis::ControllerOptions options;
   options.print = false;
+  options.safety.stale_timeout = 300ms;
   praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
   std::thread run([&] { controller.run_for(10s); });
 

@@ -56,9 +56,9 @@ inline constexpr std::int64_t k_set_silent = 1004;
 inline constexpr std::int64_t k_get_silent = 1005;
 }  // namespace motion_switcher
 
-// The sport (locomotion) service that vendor examples call before ReleaseMode (unitree_sdk2
-// go2/sport/sport_api.hpp: service "sport", API version 1.0.0.1). Only the ids praxis' fake robot
-// answers are listed.
+// The sport (locomotion) service of a Go2 (unitree_sdk2 go2/sport/sport_api.hpp: service "sport",
+// API version 1.0.0.1): the calls vendor examples send before ReleaseMode, and those praxis' walking
+// access uses (sport.hpp). Only the ids praxis calls or its fake robot answers are listed.
 namespace sport {
 inline constexpr const char* k_service = "sport";
 inline constexpr std::int64_t k_damp = 1001;
@@ -67,6 +67,7 @@ inline constexpr std::int64_t k_stop_move = 1003;
 inline constexpr std::int64_t k_stand_up = 1004;
 inline constexpr std::int64_t k_stand_down = 1005;
 inline constexpr std::int64_t k_recovery_stand = 1006;
+inline constexpr std::int64_t k_move = 1008;  // {"x": vx, "y": vy, "z": vyaw} (m/s, m/s, rad/s)
 }  // namespace sport
 
 // The name of the active motion service in a CheckMode reply ("" = none); throws on bad JSON.

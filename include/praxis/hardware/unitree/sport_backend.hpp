@@ -1,0 +1,161 @@
+#pragma once
+// SportBackend<Go2>: a Go2 that stands and walks by itself (its sport service), for praxis' motion
+// pipeline (MotionController): the cycle posts RobotRequests, the backend's I/O worker turns them
+// into sport calls (sport.hpp). praxis owns no joint: rt/lowstate comes in (the cycle's state, the
+// remote, the link), nothing is ever written to rt/lowcmd, and the robot's safe state is its own:
+// laid down (StandDown) and then damped (Damp), asked for by RPC.
+//
+//   praxis::unitree::SportBackend<praxis::unitree::Go2> robot(praxis::unitree::SportBackend<Go2>::robot("eth0"));
+//   praxis::MotionController<decltype(robot), MyBehaviour> controller(robot, library);
+//
+// acquire() waits for a valid state and checks with the motion switcher that a motion service runs
+// (the robot's locomotion is on; praxis never switches it on: a robot whose service starts goes
+// limp first). release() serves the damping wish until the robot confirmed Damp or the timeout.
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <type_traits>
+
+#include "praxis/core/clock.hpp"
+#include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_requests.hpp"
+#include "praxis/core/robot_status.hpp"
+#include "praxis/hardware/capabilities.hpp"
+#include "praxis/hardware/dds_backend.hpp"
+#include "praxis/hardware/request_worker.hpp"
+#include "praxis/hardware/unitree/backend.hpp"
+#include "praxis/hardware/unitree/go2.hpp"
+#include "praxis/hardware/unitree/rpc.hpp"
+#include "praxis/hardware/unitree/sport.hpp"
+#include "praxis/transport/rpc.hpp"
+
+namespace praxis::unitree {
+
+template <UnitreeModel M>
+class SportBackend : public DdsBackend<UnitreeTopics<M>> {
+  using Base = DdsBackend<UnitreeTopics<M>>;
+  // The sport service's API is the Go2's (sport_api.hpp); the humanoids walk through another
+  // service ("loco", LocoClient), which praxis has no backend for yet.
+  static_assert(std::is_same_v<M, Go2>,
+                "praxis::unitree::SportBackend: the sport service is the Go2's; G1 and H1-2 walk through their "
+                "loco service, which this backend does not speak");
+
+ public:
+  static constexpr Capabilities capabilities{.modes = true, .locomotion = true, .get_up = true};
+  static constexpr SafeState safe_state = SafeState::mode_request;  // StandDown, then Damp
+
+  static BackendOptions robot(std::string interface) { return UnitreeBackend<M>::robot(std::move(interface)); }
+  // praxis-fake-robot on this machine (started with --sport-mode normal --sport-posture ...).
+  static BackendOptions fake_robot(std::uint32_t domain = 1) {
+    BackendOptions o;
+    o.dds = {domain, "lo"};
+    return o;
+  }
+
+  explicit SportBackend(BackendOptions options, SportOptions sport = {},
+                        Duration worker_period = std::chrono::milliseconds(10))
+      : Base(std::move(options)),
+        client_(std::make_unique<dds::RpcClient<UnitreeApiTraits>>(this->context(), api_request_topic(sport.service),
+                                                                   api_response_topic(sport.service))),
+        handler_([c = client_.get()](const ApiCall& call, Duration timeout) { return c->call(call, timeout); },
+                 std::move(sport)),
+        worker_(handler_, worker_period) {}
+  ~SportBackend() { worker_.stop(); }
+  SportBackend(const SportBackend&) = delete;
+  SportBackend& operator=(const SportBackend&) = delete;
+
+  // The robot's own controller has every joint: nothing is sent (counted).
+  void write(const JointCommand<M::joint_count>&, TimePoint) { withheld_.fetch_add(1, std::memory_order_relaxed); }
+  [[nodiscard]] std::uint64_t commands_withheld() const { return withheld_.load(std::memory_order_relaxed); }
+
+  void post(const RobotRequests& r) {
+    if (lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control) worker_.post(r);
+  }
+  bool read_status(RobotStatus& out) {
+    (void)worker_.read_status(out);
+    out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
+    this->read_link(out.link);
+    return true;
+  }
+
+  LifecycleResult acquire(Duration timeout) {
+    lifecycle_.store(LifecycleStage::acquiring);
+    const auto& o = this->options();
+    const auto wait = this->wait_for_state(timeout);
+    if (!wait.ok) {
+      lifecycle_.store(LifecycleStage::failed);
+      std::string why = "no valid state on " + o.lowstate_topic + " within " +
+                        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                        " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      if (auto seen = this->state_near_misses("set lowstate_topic to the robot's name"); !seen.empty()) why += "; " + seen;
+      return {false, LifecycleStage::failed, why};
+    }
+    std::string service;
+    try {
+      dds::RpcClient<UnitreeApiTraits> switcher(this->context(), api_request_topic(motion_switcher::k_service),
+                                                api_response_topic(motion_switcher::k_service));
+      const auto check = switcher.call({motion_switcher::k_check_mode, "{}"}, o.release.call_timeout);
+      if (check.code != 0) throw dds::RpcError("CheckMode answered with code " + std::to_string(check.code));
+      service = mode_name_from(check.data);
+    } catch (const std::exception& e) {
+      lifecycle_.store(LifecycleStage::failed);
+      return {false, LifecycleStage::failed, std::string("motion switcher: ") + e.what()};
+    }
+    if (service.empty()) {
+      lifecycle_.store(LifecycleStage::failed);
+      return {false, LifecycleStage::failed,
+              "no motion service is active: the robot's own locomotion is off (low-level control released it); "
+              "select it in the Unitree app (praxis does not: a robot whose service starts goes limp first)"};
+    }
+    worker_.start();
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control,
+            "receiving " + o.lowstate_topic + "; motion service \"" + service + "\" active; sport calls on " +
+                api_request_topic(handler_.options().service) + "; nothing written to " + o.lowcmd_topic +
+                "; no call before the behaviour's first command"};
+  }
+
+  // The run's closing damping request served until the robot confirmed Damp (StandDown first when
+  // it stands), or `timeout`. ok only when it did. A run that never called the sport service (the
+  // behaviour sent no command) leaves the robot as it was.
+  LifecycleResult release(Duration timeout) {
+    lifecycle_.store(LifecycleStage::releasing);
+    worker_.stop();
+    if (handler_.calls() == 0) {
+      lifecycle_.store(LifecycleStage::released);
+      return {true, LifecycleStage::released, "no sport call in this run: the robot left as it was"};
+    }
+    RobotRequests damping;
+    damping.any = true;
+    damping.mode = RobotMode::damping;
+    worker_.post(damping);
+    const auto deadline = Clock::now() + timeout;
+    while (!handler_.damped() && Clock::now() < deadline) {
+      worker_.serve_once(Clock::now());
+      if (!handler_.damped()) std::this_thread::sleep_for(worker_.period());
+    }
+    const bool ok = handler_.damped();
+    lifecycle_.store(ok ? LifecycleStage::released : LifecycleStage::failed);
+    std::string message = ok ? "Damp confirmed by the robot (its sport service answered)"
+                             : "Damp not confirmed after " +
+                                   std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                                   " ms (the robot is " + std::string(to_string(handler_.posture())) + ")";
+    return {ok, ok ? LifecycleStage::released : LifecycleStage::failed,
+            message + "; its motion service keeps running; nothing was written to " + this->options().lowcmd_topic};
+  }
+
+  [[nodiscard]] const SportHandler& sport() const { return handler_; }
+  [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
+
+ private:
+  std::unique_ptr<dds::RpcClient<UnitreeApiTraits>> client_;
+  SportHandler handler_;
+  RequestWorker<SportHandler> worker_;
+  std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
+  std::atomic<std::uint64_t> withheld_{0};
+};
+
+}  // namespace praxis::unitree

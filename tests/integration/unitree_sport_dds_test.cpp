@@ -1,0 +1,99 @@
+// A Go2 walking by itself (SportBackend, its sport service) under praxis' motion pipeline, over real
+// Cyclone DDS against praxis-fake-robot in another process: how control ends when the cycle faults
+// while the robot walks, and a robot whose locomotion is off is not taken. What counts is what the
+// fake robot recorded: its postures and every sport call. Domains 176..177.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../support/fake_robot_process.hpp"
+#include "../support/timetable.hpp"
+
+#include "praxis/control/motion_controller.hpp"
+#include "praxis/hardware/unitree/sport_backend.hpp"
+
+using namespace std::chrono_literals;
+namespace u = praxis::unitree;
+namespace m = praxis::motion;
+
+namespace {
+
+using Backend = u::SportBackend<u::Go2>;
+static_assert(praxis::HasModes<Backend> && praxis::HasLocomotion<Backend>);
+static_assert(Backend::safe_state == praxis::SafeState::mode_request);
+
+struct FakeGo2 : praxis::test::FakeRobotProcess {
+  FakeGo2(std::uint32_t domain, std::vector<std::string> extra)
+      : FakeRobotProcess(PRAXIS_FAKE_ROBOT, "go2", domain, std::move(extra)) {}
+};
+
+std::vector<std::string> postures_of(const nlohmann::json& report) {
+  std::vector<std::string> out;
+  for (const auto& p : report["sport"]["postures"]) out.push_back(p["posture"].get<std::string>());
+  return out;
+}
+
+praxis::MotionOptions motion_options() {
+  praxis::MotionOptions o;
+  o.print = false;
+  o.lifecycle_timeout = 10s;
+  o.safety.stale_timeout = 500ms;  // a loaded machine may starve a thread; these tests are about requests
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("go2 sport over DDS: a tilt while the robot walks ends the run in a fault; it is stopped, laid down and "
+          "damped", "[unitree][dds][two-process][sport]") {
+  constexpr std::uint32_t domain = 176;
+  // Rolled past 90 degrees 2.5 s after the first sport call: the robot walks by then.
+  FakeGo2 fake(domain, {"--sport-mode", "normal", "--sport-posture", "damped", "--script-start", "first-command",
+                        "--tilt", "2.5:2.0:0.0"});
+  auto options = Backend::fake_robot(domain);
+  options.link_timeout = 500ms;
+  Backend robot(options);
+  praxis::script::ScriptLibrary<u::Go2> library;
+  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.3, 0.0};
+  motion.behaviour().steps = {{0.0, m::command::StandUp{}}, {1.5, walk}};
+  const auto outcome = motion.run_for(8s);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  REQUIRE(motion.acquired().has_value());
+  CHECK(motion.acquired()->ok);
+  CHECK(outcome.end == praxis::RunEnd::fault);
+  CHECK(outcome.hand_back_ok);
+  CHECK_THAT(outcome.hand_back, Catch::Contains("Damp confirmed"));
+  // Stood up, walked, and from the fault on: stopped, laid down, damped; nothing asked after.
+  CHECK(postures_of(report) ==
+        std::vector<std::string>{"damped", "balancing", "walking", "balancing", "lying", "damped"});
+  const auto& calls = report["sport"]["calls"];
+  REQUIRE(calls.size() >= 4);
+  CHECK(calls[calls.size() - 1]["api"] == u::sport::k_damp);
+  CHECK(calls[calls.size() - 2]["api"] == u::sport::k_stand_down);
+  CHECK(calls[calls.size() - 3]["api"] == u::sport::k_stop_move);
+  for (const auto& c : calls) CHECK(c["code"] == 0);  // no call the robot refused
+  CHECK(report["frames_received"] == 0);             // and no joint command, ever
+}
+
+TEST_CASE("go2 sport over DDS: a robot whose motion service is off is not taken, and nothing is called",
+          "[unitree][dds][two-process][sport]") {
+  constexpr std::uint32_t domain = 177;
+  FakeGo2 fake(domain, {});  // low-level control released its motion service
+  Backend robot(Backend::fake_robot(domain));
+  const auto r = robot.acquire(5s);
+  const auto report = fake.stop();
+  INFO(r.message << "\n" << report.dump());
+  CHECK_FALSE(r.ok);
+  CHECK_THAT(r.message, Catch::Contains("no motion service is active"));
+  CHECK(report["sport_requests"] == 0);
+  CHECK(report["rpc_requests"] == 1);  // CheckMode, and no SelectMode: praxis never starts it
+  CHECK(report["active_mode"] == "");
+}

@@ -1,0 +1,149 @@
+// The Go2's own locomotion driven by RobotRequests (unitree/sport.hpp), in simulated time against a
+// recorded caller that answers like the robot's sport service: which calls go out for each wish and
+// in which order, the velocity limits, a refused or unanswered call tried again and given up, and
+// nothing before the behaviour's first request.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "praxis/hardware/unitree/sport.hpp"
+
+namespace unitree_sport_test {
+
+using namespace std::chrono_literals;
+namespace u = praxis::unitree;
+namespace sp = u::sport;
+
+namespace {
+struct Robot {
+  std::vector<u::ApiCall> calls;
+  std::set<std::int64_t> refuse;   // answered with code 4001
+  std::set<std::int64_t> silent;   // never answered
+  u::SportCaller caller() {
+    return [this](const u::ApiCall& c, praxis::Duration) {
+      calls.push_back(c);
+      if (silent.count(c.api_id) != 0) throw praxis::dds::RpcUnanswered("no answer");
+      return u::ApiReply{refuse.count(c.api_id) != 0 ? 4001 : 0, "{}"};
+    };
+  }
+  std::vector<std::int64_t> ids() const {
+    std::vector<std::int64_t> out;
+    for (const auto& c : calls) out.push_back(c.api_id);
+    return out;
+  }
+};
+
+praxis::RobotRequests wish(praxis::RobotMode mode, double vx = 0.0, double vy = 0.0, double wz = 0.0) {
+  praxis::RobotRequests r;
+  r.any = true;
+  r.mode = mode;
+  r.locomotion.active = vx != 0.0 || vy != 0.0 || wz != 0.0;
+  r.locomotion.vx = vx;
+  r.locomotion.vy = vy;
+  r.locomotion.wz = wz;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("go2 sport: walking from lying is StandUp, BalanceStand, then Move at its period and StopMove",
+          "[unitree][sport]") {
+  Robot robot;
+  u::SportHandler h(robot.caller());
+  praxis::RobotStatus status;
+  const auto t0 = praxis::Clock::now();
+  const auto at = [&](double s) { return t0 + praxis::from_seconds(s); };
+
+  h.serve(praxis::RobotRequests{}, status, at(0.0));  // before the behaviour's first command
+  CHECK(robot.calls.empty());
+
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.01));
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.02));
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.03));  // balancing, no velocity: nothing
+  CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stand_up, sp::k_balance_stand});
+  CHECK(status.assumed_mode == praxis::RobotMode::locomotion);
+  CHECK(status.mode_confirmed());
+
+  // 2 m/s asked for: clamped to the option's 1 m/s; one Move per 50 ms while it lasts.
+  for (int k = 0; k < 20; ++k) h.serve(wish(praxis::RobotMode::locomotion, 2.0, 0.1, -0.2), status, at(0.04 + 0.01 * k));
+  std::size_t moves = 0;
+  for (const auto& c : robot.calls) {
+    if (c.api_id != sp::k_move) continue;
+    ++moves;
+    const auto j = nlohmann::json::parse(c.parameter);
+    CHECK(j["x"] == 1.0);
+    CHECK(j["y"].get<double>() == Approx(0.1));
+    CHECK(j["z"].get<double>() == Approx(-0.2));
+  }
+  CHECK(moves == 4);  // at 0.04, 0.09, 0.14, 0.19 s
+  CHECK(h.velocities_clamped() == 20);
+  CHECK(h.posture() == u::SportPosture::walking);
+
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.3));
+  CHECK(robot.calls.back().api_id == sp::k_stop_move);
+  CHECK(h.posture() == u::SportPosture::balancing);
+
+  // A non-finite velocity is never sent.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto before = robot.calls.size();
+  h.serve(wish(praxis::RobotMode::locomotion, nan, 0.0, 0.0), status, at(0.4));
+  CHECK(robot.calls.size() == before);
+}
+
+TEST_CASE("go2 sport: damping lays a walking robot down before its motors go soft", "[unitree][sport]") {
+  Robot robot;
+  u::SportOptions o;
+  o.stand_down_settle = 1s;
+  u::SportHandler h(robot.caller(), o);
+  praxis::RobotStatus status;
+  const auto t0 = praxis::Clock::now();
+  const auto at = [&](double s) { return t0 + praxis::from_seconds(s); };
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.0));
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.01));
+  h.serve(wish(praxis::RobotMode::locomotion, 0.3), status, at(0.02));
+  robot.calls.clear();
+
+  auto damping = wish(praxis::RobotMode::damping);
+  damping.get_up = 7;  // a get-up is never carried out while the robot is laid down
+  for (double t = 0.1; t < 1.0; t += 0.01) h.serve(damping, status, at(t));
+  CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stop_move, sp::k_stand_down});
+  CHECK(h.posture() == u::SportPosture::lying);
+  CHECK_FALSE(h.damped());
+  for (double t = 1.0; t < 1.3; t += 0.01) h.serve(damping, status, at(t));
+  CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stop_move, sp::k_stand_down, sp::k_damp});
+  CHECK(h.damped());
+  CHECK(status.assumed_mode == praxis::RobotMode::damping);
+}
+
+TEST_CASE("go2 sport: a refused call is tried again after the backoff and given up after max_attempts",
+          "[unitree][sport]") {
+  Robot robot;
+  robot.refuse = {sp::k_stand_up};
+  u::SportOptions o;
+  o.retry_backoff = 300ms;
+  o.max_attempts = 3;
+  u::SportHandler h(robot.caller(), o);
+  praxis::RobotStatus status;
+  const auto t0 = praxis::Clock::now();
+  for (double t = 0.0; t < 2.0; t += 0.01) h.serve(wish(praxis::RobotMode::prepare), status, t0 + praxis::from_seconds(t));
+  CHECK(robot.ids() == std::vector<std::int64_t>(3, sp::k_stand_up));
+  CHECK(status.last_request.outcome == praxis::RequestOutcome::failed);
+  CHECK(status.last_request.code == 4001);
+  CHECK_FALSE(status.mode_confirmed());
+
+  // Another wish gets its attempts afresh; an unanswered call is a time-out, tried again too.
+  robot.silent = {sp::k_damp};
+  for (double t = 2.0; t < 2.35; t += 0.01) h.serve(wish(praxis::RobotMode::damping), status, t0 + praxis::from_seconds(t));
+  CHECK(robot.calls.back().api_id == sp::k_damp);
+  CHECK(status.last_request.outcome == praxis::RequestOutcome::timed_out);
+  CHECK(robot.calls.size() == 5);  // two Damp attempts, 300 ms apart
+}
+
+}  // namespace unitree_sport_test
