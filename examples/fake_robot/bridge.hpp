@@ -93,8 +93,9 @@ inline void add_bridge_options(CLI::App& app, Settings& s) {
   app.add_option("-g,--gamepad", s.gamepad, "gamepad script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
   app.add_option("--sport-mode", s.sport_mode, "motion service active at start (\"\" = none)");
   app.add_option("--sport-posture", s.sport_posture,
-                 "go2 with --sport-mode: the sport service stands and walks the robot itself (Damp, StandUp, "
-                 "StandDown, RecoveryStand, BalanceStand, Move, StopMove), starting in this posture")
+                 "with --sport-mode: the motion service stands and walks the robot itself (go2: SportClient's Damp, "
+                 "StandUp, StandDown, RecoveryStand, BalanceStand, Move, StopMove; g1: LocoClient's SetFsmId and "
+                 "SetVelocity), starting in this posture")
       ->check(CLI::IsMember({"damped", "lying", "standing", "balancing"}));
   app.add_option("--sport-transition", s.sport_transition, "seconds from one sport posture's pose to the next")
       ->check(CLI::NonNegativeNumber);
@@ -172,7 +173,8 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
                           : s.sport_posture == "lying"    ? Posture::lying
                           : s.sport_posture == "standing" ? Posture::standing_locked
                                                           : Posture::balancing;
-    sport_control.emplace(start, s.sport_transition, t0);
+    constexpr Dialect dialect = std::is_same_v<M, u::Go2> ? Dialect::go2_sport : Dialect::g1_loco;
+    sport_control.emplace(dialect, start, s.sport_transition, t0);
     if constexpr (requires { robot.set_joint_positions(M::stand_pose); }) {
       if (start != Posture::damped && start != Posture::lying) robot.set_joint_positions(M::stand_pose);
     }

@@ -1,8 +1,8 @@
 #pragma once
-// The fake robot's sport service: the posture and walking calls of Unitree's SportClient (service
-// "sport", unitree_sdk2 go2/sport/sport_api.hpp), answered the way a robot with its own locomotion
-// would, with the robot's own controller driving the joints while the motion service runs. Every
-// call is recorded with its arrival time and answer.
+// The fake robot's sport service: the posture and walking calls of Unitree's SportClient (Go2,
+// service "sport", unitree_sdk2 go2/sport/sport_api.hpp) or LocoClient (G1, g1/loco), answered the
+// way a robot with its own locomotion would, with the robot's own controller driving the joints
+// while the motion service runs. Every call is recorded with its arrival time and answer.
 //
 // Postures and the calls that lead between them (the robot starts lying, damped, unless told
 // otherwise):
@@ -13,6 +13,14 @@
 //   BalanceStand (1002)   standing locked or walking -> balancing
 //   Move (1008)           {"x": vx, "y": vy, "z": vyaw}: balancing or walking -> walking at that velocity
 //   StopMove (1003)       walking -> balancing (velocity 0); elsewhere a no-op
+// The G1's LocoClient (Dialect::g1_loco) reaches the same postures by FSM id and velocity:
+//   SetFsmId (7101) {"data": id}   0 ZeroTorque, 1 Damp -> damped; 4 StandUp (from damped, lying or
+//                                  standing) -> standing locked; 500 Start (from standing, balancing
+//                                  or walking) -> balancing; 2 Squat, 3 Sit (from standing or
+//                                  balancing) -> lying; another id is refused
+//   SetVelocity (7105) {"velocity": [vx, vy, omega], "duration": s}   balancing or walking ->
+//                                  walking for `duration` seconds, then balancing again by itself
+//                                  (zero velocity: balancing at once)
 // A call the current posture does not allow is refused with k_refused_in_posture. Which code the
 // robot answers then, and whether it refuses at all, is UNVERIFIED: a client must treat every
 // non-zero code as a refusal. A parameter that is not the JSON the API takes is 3204. The service
@@ -44,6 +52,7 @@ inline constexpr std::int32_t k_refused_in_posture = 4001;  // the fake's own co
 inline constexpr std::int32_t k_bad_parameter = 3204;       // the RPC layer's "parameter" error
 
 enum class Posture : std::uint8_t { damped, lying, standing_locked, balancing, walking };
+enum class Dialect : std::uint8_t { go2_sport, g1_loco };
 
 [[nodiscard]] constexpr std::string_view to_string(Posture p) {
   switch (p) {
@@ -69,20 +78,30 @@ class SportService {
  public:
   static constexpr std::size_t N = M::joint_count;
 
-  SportService(Posture start, double transition_seconds, praxis::TimePoint t0)
-      : posture_(start), transition_(transition_seconds), t0_(t0) {
+  SportService(Dialect dialect, Posture start, double transition_seconds, praxis::TimePoint t0)
+      : dialect_(dialect), posture_(start), transition_(transition_seconds), t0_(t0) {
     postures_.push_back({0.0, std::string(to_string(start))});
   }
 
   // Answers one call at `now`; `joints` is where the joints are (a new posture starts from there).
   std::int32_t handle(std::int64_t api_id, std::string_view parameter, const praxis::JointVector<N>& joints,
                       praxis::TimePoint now) {
-    namespace sp = praxis::unitree::sport;
     const Posture before = posture_;
+    const std::int32_t code = dialect_ == Dialect::g1_loco ? loco(api_id, parameter, joints, now)
+                                                           : sport(api_id, parameter, joints, now);
+    calls_.push_back({seconds(now), api_id, std::string(parameter), code, std::string(to_string(before))});
+    return code;
+  }
+
+ private:
+  bool allowed(std::initializer_list<Posture> from) const {
+    return std::find(from.begin(), from.end(), posture_) != from.end();
+  }
+
+  std::int32_t sport(std::int64_t api_id, std::string_view parameter, const praxis::JointVector<N>& joints,
+                     praxis::TimePoint now) {
+    namespace sp = praxis::unitree::sport;
     std::int32_t code = 0;
-    const auto allowed = [&](std::initializer_list<Posture> from) {
-      return std::find(from.begin(), from.end(), posture_) != from.end();
-    };
     switch (api_id) {
       case sp::k_damp: enter(Posture::damped, joints, now); break;
       case sp::k_stand_up:
@@ -128,14 +147,67 @@ class SportService {
         break;
       default: code = 3203;  // not implemented here
     }
-    calls_.push_back({seconds(now), api_id, std::string(parameter), code, std::string(to_string(before))});
     return code;
   }
 
+  std::int32_t loco(std::int64_t api_id, std::string_view parameter, const praxis::JointVector<N>& joints,
+                    praxis::TimePoint now) {
+    namespace lo = praxis::unitree::loco;
+    const auto j = nlohmann::json::parse(parameter, nullptr, false);
+    if (api_id == lo::k_set_fsm_id) {
+      if (!j.is_object() || !j.contains("data") || !j["data"].is_number_integer()) return k_bad_parameter;
+      switch (j["data"].get<int>()) {
+        case lo::k_fsm_zero_torque:
+        case lo::k_fsm_damp: enter(Posture::damped, joints, now); return 0;
+        case lo::k_fsm_stand_up:
+          if (!allowed({Posture::damped, Posture::lying, Posture::standing_locked})) return k_refused_in_posture;
+          enter(Posture::standing_locked, joints, now);
+          return 0;
+        case lo::k_fsm_start:
+          if (!allowed({Posture::standing_locked, Posture::balancing, Posture::walking})) return k_refused_in_posture;
+          enter(Posture::balancing, joints, now);
+          return 0;
+        case lo::k_fsm_squat:
+        case lo::k_fsm_sit:
+          if (!allowed({Posture::standing_locked, Posture::balancing})) return k_refused_in_posture;
+          enter(Posture::lying, joints, now);
+          return 0;
+        default: return k_refused_in_posture;
+      }
+    }
+    if (api_id == lo::k_set_velocity) {
+      if (!j.is_object() || !j.contains("velocity") || !j["velocity"].is_array() || j["velocity"].size() != 3 ||
+          !j.contains("duration") || !j["duration"].is_number()) {
+        return k_bad_parameter;
+      }
+      for (const auto& v : j["velocity"]) {
+        if (!v.is_number()) return k_bad_parameter;
+      }
+      if (!allowed({Posture::balancing, Posture::walking})) return k_refused_in_posture;
+      velocity_ = {j["velocity"][0].get<double>(), j["velocity"][1].get<double>(), j["velocity"][2].get<double>()};
+      const bool moving = velocity_[0] != 0.0 || velocity_[1] != 0.0 || velocity_[2] != 0.0;
+      if (moving) {
+        ++moves_;
+        velocity_until_ = now + praxis::from_seconds(j["duration"].get<double>());
+        enter(Posture::walking, joints, now);
+      } else {
+        enter(Posture::balancing, joints, now);
+      }
+      return 0;
+    }
+    return 3203;  // not implemented here
+  }
+
+ public:
   // The robot's own command for its joints at `now`, and the odometry advanced to it.
   praxis::JointCommand<N> command(praxis::TimePoint now) {
     const double dt = last_ == praxis::TimePoint{} ? 0.0 : std::clamp(praxis::to_seconds(now - last_), 0.0, 0.1);
     last_ = now;
+    if (dialect_ == Dialect::g1_loco && posture_ == Posture::walking && now >= velocity_until_) {
+      velocity_ = {};  // the velocity's duration ran out: the robot stops by itself
+      posture_ = Posture::balancing;
+      postures_.push_back({seconds(now), std::string(to_string(posture_))});
+    }
     if (posture_ == Posture::walking) {
       odometry_[2] += velocity_[2] * dt;
       odometry_[0] += (velocity_[0] * std::cos(odometry_[2]) - velocity_[1] * std::sin(odometry_[2])) * dt;
@@ -191,8 +263,10 @@ class SportService {
     postures_.push_back({seconds(now), std::string(to_string(p))});
   }
 
+  Dialect dialect_;
   Posture posture_;
   double transition_;
+  praxis::TimePoint velocity_until_{};
   praxis::TimePoint t0_;
   praxis::TimePoint since_{};
   praxis::TimePoint last_{};

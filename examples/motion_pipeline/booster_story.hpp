@@ -27,6 +27,8 @@
 #include <praxis/hardware/booster/event_log.hpp>
 #include <praxis/hardware/booster/interface_params.hpp>
 
+#include "timetable.hpp"
+
 extern char** environ;
 
 namespace example {
@@ -92,7 +94,7 @@ inline std::vector<BoosterTimetable::Step> booster_steps() {
 
 template <class Model>
 int run_booster_story(const std::string& self, std::uint32_t domain, const std::string& interface, bool spawn_fake,
-                      const std::string& params_file) {
+                      const std::string& params_file, const std::string& runtime_params) {
   namespace b = praxis::booster;
   using Backend = b::BoosterBackend<Model>;
   const auto report_file = std::filesystem::temp_directory_path() /
@@ -130,10 +132,11 @@ int run_booster_story(const std::string& self, std::uint32_t domain, const std::
   }
   auto log = std::make_shared<b::RecordingEventLog>();
   options.log = log;
+  auto mo = story_options(runtime_params);
+  // A wider stale timeout widens the link's with it: both say how long a silent robot is tolerated.
+  options.link_timeout = std::max(options.link_timeout, mo.safety.stale_timeout);
   Backend robot(options);
   praxis::script::ScriptLibrary<Model> library;  // the robot gets up and walks by itself: no scripts
-  praxis::MotionOptions mo;
-  mo.print = false;
   mo.walk = options.interface.walking;  // the file's walking keys shape the step the pipeline computes
   mo.lifecycle_timeout = std::chrono::seconds(10);
   praxis::MotionController<Backend, BoosterTimetable> motion(robot, library, mo);

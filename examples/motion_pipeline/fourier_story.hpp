@@ -20,7 +20,7 @@ namespace example {
 
 template <class Model>
 int run_fourier_story(const std::string& self, std::uint32_t domain, const std::string& interface, bool spawn_fake,
-                      const std::string& robot_name) {
+                      const std::string& robot_name, const std::string& runtime_params) {
   namespace a = praxis::aurora;
   namespace m = praxis::motion;
   using Backend = a::AuroraBackend<Model, a::Access::locomotion>;
@@ -36,10 +36,10 @@ int run_fourier_story(const std::string& self, std::uint32_t domain, const std::
   auto options = Backend::robot(interface);
   options.dds = {domain, interface};
   options.sequence.pd_stand_timeout = std::chrono::seconds(6);  // includes discovery on a loaded machine
+  auto mo = story_options(runtime_params);
+  options.link_timeout = std::max(options.link_timeout, mo.safety.stale_timeout);
   Backend robot(options);
   praxis::script::ScriptLibrary<Model> library;  // the robot stands and walks by itself: no scripts
-  praxis::MotionOptions mo;
-  mo.print = false;
   mo.lifecycle_timeout = std::chrono::seconds(20);  // PdStand may take 15 s to report stable
   praxis::MotionController<Backend, Timetable> motion(robot, library, mo);
   m::command::WalkWithVelocity walk;

@@ -9,7 +9,7 @@
 //   praxis_motion_demo --robot g1 [--dot pipeline.dot]
 //   praxis_motion_demo --backend fake-booster --robot k1|t1 [--domain 0]
 //   praxis_motion_demo --backend fake-aurora --robot gr1|gr2|gr3|n1 [--domain 123]
-//   praxis_motion_demo --backend fake-unitree --robot go2 [--domain 1]
+//   praxis_motion_demo --backend fake-unitree --robot go2|g1 [--domain 1]
 
 #include <CLI/CLI.hpp>
 
@@ -112,26 +112,31 @@ int main(int argc, char** argv) {
   std::string robot, dot, scripts = PRAXIS_EXAMPLE_SCRIPTS_DIR, backend = "mock", interface = "lo", params;
   std::uint32_t domain = 0;
   app.add_option("-r,--robot", robot,
-                 "robot model (required): g1 or go2 (mock; go2 also over DDS), k1 or t1 (Booster), gr1, gr2, gr3 or "
-                 "n1 (Fourier)")
+                 "robot model (required): g1 or go2 (mock), k1 or t1 (Booster), gr1, gr2, gr3 or "
+                 "n1 (Fourier); go2 or g1 walking by itself (fake-unitree, unitree)")
       ->check(CLI::IsMember({"g1", "go2", "k1", "t1", "gr1", "gr2", "gr3", "n1"}));
   app.add_option("--backend", backend,
                  "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
                  "DDS; booster: a Booster robot already on the domain and interface; fake-aurora / aurora: the "
-                 "same for a Fourier robot walking by itself; fake-unitree / unitree: a Go2 walking by itself (its "
-                 "sport service)")
+                 "same for a Fourier robot walking by itself; fake-unitree / unitree: a Go2 or G1 walking by itself "
+                 "(its motion service)")
       ->check(CLI::IsMember({"mock", "fake-booster", "booster", "fake-aurora", "aurora", "fake-unitree", "unitree"}));
   app.add_option("--domain", domain, "DDS domain (Booster robots: 0)");
   app.add_option("--interface", interface, "network interface that reaches the robot");
   app.add_option("--booster-params", params, "booster_interface parameters file (JSON with comments)");
+  std::string runtime_params;
+  app.add_option("--runtime-params", runtime_params,
+                 "DDS backends: the runtime's safety file (docs/parameters.md); a wider stale timeout widens the "
+                 "backend's link timeout with it")
+      ->check(CLI::ExistingFile);
   app.add_option("--dot", dot, "write the pipeline as Graphviz DOT to this file");
   app.add_option("--scripts", scripts, "folder with one script folder per robot");
   CLI11_PARSE(app, argc, argv);
   try {
     if (robot.empty()) {
       throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster), "
-                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora), go2 (--backend fake-unitree or "
-                                  "unitree)");
+                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora), go2 or g1 (--backend "
+                                  "fake-unitree or unitree)");
     }
     if (backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
@@ -143,29 +148,32 @@ int main(int argc, char** argv) {
         namespace fa = praxis::aurora;
         const bool spawn_aurora = backend == "fake-aurora";
         const std::uint32_t d = app.count("--domain") > 0 || spawn_aurora ? domain : fa::k_default_domain;
-        if (robot == "gr1") return example::run_fourier_story<fa::GR1>(argv[0], d, interface, spawn_aurora, robot);
-        if (robot == "gr3") return example::run_fourier_story<fa::GR3>(argv[0], d, interface, spawn_aurora, robot);
-        if (robot == "n1") return example::run_fourier_story<fa::N1>(argv[0], d, interface, spawn_aurora, robot);
-        return example::run_fourier_story<fa::GR2>(argv[0], d, interface, spawn_aurora, robot);
+        const auto& rp = runtime_params;
+        if (robot == "gr1") return example::run_fourier_story<fa::GR1>(argv[0], d, interface, spawn_aurora, robot, rp);
+        if (robot == "gr3") return example::run_fourier_story<fa::GR3>(argv[0], d, interface, spawn_aurora, robot, rp);
+        if (robot == "n1") return example::run_fourier_story<fa::N1>(argv[0], d, interface, spawn_aurora, robot, rp);
+        return example::run_fourier_story<fa::GR2>(argv[0], d, interface, spawn_aurora, robot, rp);
       }
       if (backend == "fake-unitree" || backend == "unitree") {
-        if (robot != "go2") {
+        if (robot != "go2" && robot != "g1") {
           throw std::invalid_argument("--robot " + robot + ": --backend " + backend +
-                                      " drives a Go2 through its sport service (the humanoids walk through a loco "
-                                      "service praxis does not speak yet)");
+                                      " drives a Go2 or G1 through its own motion service");
         }
         const bool spawn_unitree = backend == "fake-unitree";
         // Unitree robots: domain 0; praxis-fake-robot, like Unitree's simulators: 1.
         const std::uint32_t d = app.count("--domain") > 0 ? domain : spawn_unitree ? 1 : 0;
-        return example::run_go2_story(argv[0], d, interface, spawn_unitree);
+        return robot == "g1"
+                   ? example::run_unitree_story<praxis::unitree::G1>(argv[0], d, interface, spawn_unitree, runtime_params)
+                   : example::run_unitree_story<praxis::unitree::Go2>(argv[0], d, interface, spawn_unitree, runtime_params);
       }
       // A Unitree model on a Booster backend is a mistake, not a request for some Booster.
       if (robot != "k1" && robot != "t1") {
         throw std::invalid_argument("--robot " + robot + ": --backend " + backend + " drives a Booster robot: k1 or t1");
       }
       const bool spawn = backend == "fake-booster";
-      return robot == "t1" ? example::run_booster_story<praxis::booster::T1>(argv[0], domain, interface, spawn, params)
-                           : example::run_booster_story<praxis::booster::K1>(argv[0], domain, interface, spawn, params);
+      return robot == "t1"
+                 ? example::run_booster_story<praxis::booster::T1>(argv[0], domain, interface, spawn, params, runtime_params)
+                 : example::run_booster_story<praxis::booster::K1>(argv[0], domain, interface, spawn, params, runtime_params);
 #else
       throw std::runtime_error("--backend " + backend + " needs praxis built with DDS (PRAXIS_WITH_DDS)");
 #endif

@@ -20,6 +20,7 @@
 
 #include <praxis/control/motion_controller.hpp>
 #include <praxis/control/run_outcome.hpp>
+#include <praxis/control/runtime_params.hpp>
 #include <praxis/control/signals.hpp>
 
 extern char** environ;
@@ -51,6 +52,15 @@ struct Timetable {
     }
   }
 };
+
+// The runtime's options for a story: quiet, with the runtime's safety file when one is given
+// (--runtime-params: the tests' loaded-machine settings widen the stale timeout with it).
+inline praxis::MotionOptions story_options(const std::string& runtime_params) {
+  praxis::MotionOptions mo;
+  if (!runtime_params.empty()) praxis::load_runtime_params(runtime_params, mo);
+  mo.print = false;
+  return mo;
+}
 
 // Runs the timetable for `seconds` (Ctrl-C ends the run in the robot's own way) and prints how the
 // robot was taken and the commands; false, after saying why, when it was not taken.

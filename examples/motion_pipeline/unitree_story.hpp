@@ -1,10 +1,13 @@
 #pragma once
-// praxis_motion_demo on a Go2 that stands and walks by itself (its sport service): the behaviour
-// asks for a stand-up, a stand, a walk and a stand again; the backend turns that into sport calls
-// (StandUp, BalanceStand, Move at 20 Hz, StopMove) and ends in the robot's own safe state (laid
-// down by StandDown, then Damp). No joint is commanded. With the fake robot, what it recorded is
-// printed: the postures it went through, the calls and how it answered them, its odometry.
+// praxis_motion_demo on a Go2 or G1 that stands and walks by itself (its motion service): the
+// behaviour asks for a stand-up, a stand, a walk and a stand again; the backend turns that into the
+// robot's calls (Go2: StandUp or RecoveryStand, BalanceStand, Move at 20 Hz, StopMove; G1: FSM 4,
+// FSM 500, SetVelocity) and ends in the robot's own safe state (Go2: laid down by StandDown, then
+// Damp; G1: stopped, balancing by itself). No joint is commanded. With the fake robot, what it
+// recorded is printed: the postures it went through, the calls and how it answered them, its
+// odometry.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -17,25 +20,28 @@
 
 namespace example {
 
-inline int run_go2_story(const std::string& self, std::uint32_t domain, const std::string& interface, bool spawn_fake) {
+template <class Model>
+int run_unitree_story(const std::string& self, std::uint32_t domain, const std::string& interface, bool spawn_fake,
+                      const std::string& runtime_params) {
   namespace u = praxis::unitree;
   namespace m = praxis::motion;
-  using Backend = u::SportBackend<u::Go2>;
+  using Backend = u::SportBackend<Model>;
+  const std::string robot_name(Model::name);
   FakeRobot fake;
   if (spawn_fake) {
-    // Lying damped, its sport service on: what a Go2 is after power-on before it stands up.
+    // Damped, its motion service on: what the robot is after power-on before it stands up.
     fake = FakeRobot(self, "praxis-fake-robot",
-                     {"--robot", "go2", "--domain", std::to_string(domain), "--interface", interface, "--sport-mode",
-                      "normal", "--sport-posture", "damped"});
-    std::printf("started praxis-fake-robot (pid %d): a Go2 lying damped, its sport service on\n",
-                static_cast<int>(fake.pid()));
+                     {"--robot", robot_name, "--domain", std::to_string(domain), "--interface", interface,
+                      "--sport-mode", "normal", "--sport-posture", "damped"});
+    std::printf("started praxis-fake-robot (pid %d): a %s damped, its motion service on\n",
+                static_cast<int>(fake.pid()), robot_name.c_str());
   }
   auto options = Backend::robot(interface);
   options.dds = {domain, interface};
+  auto mo = story_options(runtime_params);
+  options.link_timeout = std::max(options.link_timeout, mo.safety.stale_timeout);
   Backend robot(options);
-  praxis::script::ScriptLibrary<u::Go2> library;  // the robot stands and walks by itself: no scripts
-  praxis::MotionOptions mo;
-  mo.print = false;
+  praxis::script::ScriptLibrary<Model> library;  // the robot stands and walks by itself: no scripts
   mo.lifecycle_timeout = std::chrono::seconds(10);
   praxis::MotionController<Backend, Timetable> motion(robot, library, mo);
   m::command::WalkWithVelocity walk;
@@ -44,13 +50,14 @@ inline int run_go2_story(const std::string& self, std::uint32_t domain, const st
                               {2.5, "Stand", m::command::Stand{}},
                               {3.0, "WalkWithVelocity 0.3 m/s", walk},
                               {5.0, "Stand", m::command::Stand{}}};
-  // Ctrl-C ends the run the robot's way: laid down and damped.
+  // Ctrl-C ends the run the robot's way: a Go2 laid down and damped, a G1 stopped and balancing.
   praxis::RunOutcome outcome;
   if (!run_timetable(motion, "DDS domain " + std::to_string(domain) + ", interface \"" + interface + "\"", 6, outcome)) {
     return 3;
   }
   const auto& sport = robot.sport();
-  std::printf("sport calls: %llu (failed %llu), Move calls answered: %llu, joint commands withheld: %llu\n",
+  std::printf("%s calls: %llu (failed %llu), Move calls answered: %llu, joint commands withheld: %llu\n",
+              sport.api().name.c_str(),
               static_cast<unsigned long long>(sport.calls()), static_cast<unsigned long long>(sport.calls_failed()),
               static_cast<unsigned long long>(sport.moves_sent()),
               static_cast<unsigned long long>(robot.commands_withheld()));

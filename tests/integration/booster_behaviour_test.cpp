@@ -127,7 +127,7 @@ TEST_CASE("booster validation: no RPC before the first motion command", "[booste
   CHECK(calls(r.robot, b::loco_api::k_change_mode).size() == 1);
 }
 
-TEST_CASE("booster validation: one change_mode per change of the desired mode; Damping -> Damping, Prepare and "
+TEST_CASE("booster validation: one change_mode per change of the desired mode: Damping -> Damping, Prepare and "
           "StandUp -> Prepare, Stand / Walk / WalkWithVelocity / VisualKick -> Soccer, never Walking",
           "[booster][validation]") {
   Rig r;
@@ -352,7 +352,7 @@ TEST_CASE("booster: a 502 on Prepare is retried after the backoff, and the get_u
   CHECK(retries == 1);
 }
 
-TEST_CASE("booster: an RPC the robot never answers times out after sdk_request_timeout; later calls go out",
+TEST_CASE("booster: an RPC the robot never answers times out after sdk_request_timeout: later calls go out",
           "[booster][errors]") {
   praxis::fake_booster::LocoServiceOptions loco;
   loco.never_answer.insert(b::loco_api::k_rotate_head);

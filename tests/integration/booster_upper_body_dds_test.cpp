@@ -101,7 +101,7 @@ std::size_t calls_named(const nlohmann::json& report, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("booster upper body over DDS: the arms blended in while the robot walks and out at the end; no leg ever "
+TEST_CASE("booster upper body over DDS: the arms blended in while the robot walks and out at the end: no leg ever "
           "weighted", "[booster][dds][two-process][upper_body]") {
   constexpr std::uint32_t domain = 173;
   FakeBooster fake(domain, {"--gamepad", "R2:0.3-1.5,A:1.8", "--script-start", "first-command"});

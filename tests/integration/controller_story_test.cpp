@@ -189,7 +189,7 @@ TEST_CASE("L2 + B returns to damping from every state", "[control][story]") {
   }
 }
 
-TEST_CASE("a tilt in CTRL terminates to damping; in STAND it does not", "[control][story]") {
+TEST_CASE("a tilt in CTRL terminates to damping: in STAND it does not", "[control][story]") {
   Rig<praxis::unitree::G1> rig;
   rig.stand_up();
   rig.robot.tilt(0.0, 2.0, rig.at(1.3));  // pitched past 90 degrees while standing

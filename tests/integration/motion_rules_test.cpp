@@ -171,7 +171,7 @@ TEST_CASE("before the first command a robot with its own modes is asked nothing,
 
 // ---------------- (c) mode and get-up requests ----------------
 
-TEST_CASE("prepare and stand-up ask for the prepare mode; each stand-up entry asks for one get-up",
+TEST_CASE("prepare and stand-up ask for the prepare mode: each stand-up entry asks for one get-up",
           "[motion][rules][modes]") {
   Rig<ModalMock> rig(g1_scripts());
   rig.command(m::command::Prepare{});

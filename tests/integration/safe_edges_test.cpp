@@ -155,7 +155,7 @@ bool holds_ctrl_gains(const praxis::JointCommand<N>& c) {
 
 }  // namespace
 
-TEST_CASE("stall watchdog: send, then hold, then safe once per episode; an episode ends with a fresh command",
+TEST_CASE("stall watchdog: send, then hold, then safe once per episode: an episode ends with a fresh command",
           "[control][stall]") {
   praxis::control::StallWatchdog w(20ms, 100ms);
   using A = praxis::control::StallWatchdog::Action;
@@ -187,7 +187,7 @@ TEST_CASE("stall watchdog: send, then hold, then safe once per episode; an episo
   CHECK(direct.look(21ms).action == A::safe);
 }
 
-TEST_CASE("hand-back robot: a stop in CTRL holds the measured pose with CTRL's gains, then hands back; never kp 0",
+TEST_CASE("hand-back robot: a stop in CTRL holds the measured pose with CTRL's gains, then hands back: never kp 0",
           "[control][threads][safe-state]") {
   Mock mock({}, praxis::Clock::now());
   HandBackRobot robot(mock, stand_then_ctrl);
@@ -319,7 +319,7 @@ TEST_CASE("hand-back robot: a hand-back the robot does not confirm makes the run
   CHECK(robot.limp_frames() == 0);
 }
 
-TEST_CASE("owned robot: a joint going offline in CTRL is damped and named in the outcome; the run goes on",
+TEST_CASE("owned robot: a joint going offline in CTRL is damped and named in the outcome: the run goes on",
           "[control][threads][safe-state][faults]") {
   Mock mock({}, praxis::Clock::now());
   OwnedRobot robot(mock, stand_then_ctrl);

@@ -48,7 +48,7 @@ praxis::MotionOptions motion_options() {
 
 }  // namespace
 
-TEST_CASE("go2 sport over DDS: a tilt while the robot walks ends the run in a fault; it is stopped, laid down and "
+TEST_CASE("go2 sport over DDS: a tilt while the robot walks ends the run in a fault: it is stopped, laid down and "
           "damped", "[unitree][dds][two-process][sport]") {
   constexpr std::uint32_t domain = 176;
   // Rolled past 90 degrees 2.5 s after the first sport call: the robot walks by then.

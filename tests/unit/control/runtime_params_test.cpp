@@ -39,7 +39,7 @@ struct Hold {
 };
 }  // namespace
 
-TEST_CASE("runtime settings load by field name; missing keys keep their values", "[control][params]") {
+TEST_CASE("runtime settings load by field name: missing keys keep their values", "[control][params]") {
   const auto file = write_file("runtime.json", R"({
     "damping_kd": 3.5,
     "safety": { "stale_timeout": 0.25 },

@@ -196,7 +196,7 @@ praxis::JointCommand<N> command_on(std::initializer_list<std::size_t> joints, do
 
 }  // namespace
 
-TEST_CASE("generic DDS backend: state topics assemble one state; only the primary one makes it new",
+TEST_CASE("generic DDS backend: state topics assemble one state: only the primary one makes it new",
           "[hardware][dds_backend]") {
   praxis::transport::LoopbackBus bus;
   LoopbackBot robot(bus, GroupBotTopics::Options{});

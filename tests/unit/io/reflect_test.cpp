@@ -192,7 +192,7 @@ TEST_CASE("every supported field kind loads from a JSON file by name", "[io][ref
   CHECK(p.extra_gains->kd == std::array<double, 4>{0, 0, 0, 0});  // absent inside: value-initialised
 }
 
-TEST_CASE("absent keys keep their values; null empties an optional", "[io][reflect]") {
+TEST_CASE("absent keys keep their values: null empties an optional", "[io][reflect]") {
   TempDir dir;
   WalkParams p = defaults();
   p.trim = 0.3;
@@ -424,7 +424,7 @@ TEST_CASE("the CSV recorder writes a header and one row per record", "[io][refle
                     Catch::EndsWith("dir.csv: cannot be opened for writing"));
 }
 
-TEST_CASE("a port's value is named after the port; time points are seconds since their epoch",
+TEST_CASE("a port's value is named after the port: time points are seconds since their epoch",
           "[io][reflect]") {
   using reflect_test::StampedPort;
   CHECK(praxis::io::field_names<StampedPort::type>(StampedPort::name) ==

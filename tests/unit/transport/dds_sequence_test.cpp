@@ -269,7 +269,7 @@ TEST_CASE("a sequence longer than the value's capacity is rejected, counted and 
   CHECK(sub.rejected() == 1);
 }
 
-TEST_CASE("fetching decoded values allocates nothing; encoding allocates nothing in praxis", "[dds][sequence][alloc]") {
+TEST_CASE("fetching decoded values allocates nothing: encoding allocates nothing in praxis", "[dds][sequence][alloc]") {
   const auto d = domain(3);
   dds::Participant a({d, "lo"});
   dds::Participant b({d, "lo"});

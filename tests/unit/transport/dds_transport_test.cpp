@@ -59,7 +59,7 @@ TEST_CASE("a subscriber's mailbox holds the newest sample and its receive time",
   CHECK(!sub.fetch(got));  // nothing new
 }
 
-TEST_CASE("RPC: replies are matched by id; calls from two threads take turns", "[dds][rpc]") {
+TEST_CASE("RPC: replies are matched by id: calls from two threads take turns", "[dds][rpc]") {
   const auto d = domain(2);
   dds::Participant a({d, "lo"});
   dds::Participant b({d, "lo"});
@@ -112,7 +112,7 @@ TEST_CASE("a bad network interface is an error naming it", "[dds]") {
                     Catch::Contains("on interface \"no-such-if0\""));
 }
 
-TEST_CASE("a discovery tag goes into Cyclone's configuration; markup in a name is refused", "[dds]") {
+TEST_CASE("a discovery tag goes into Cyclone's configuration: markup in a name is refused", "[dds]") {
   const auto plain = dds::cyclone_config({1, "lo"}, "");
   const auto tagged = dds::cyclone_config({1, "lo"}, "bench-a");
   CHECK(tagged.find("<Discovery><Tag>bench-a</Tag></Discovery>") != std::string::npos);
@@ -127,7 +127,7 @@ TEST_CASE("a discovery tag goes into Cyclone's configuration; markup in a name i
   CHECK_THROWS_WITH(dds::cyclone_config({1, "eth0\"/>"}, ""), Catch::Contains("DDS interface"));
 }
 
-TEST_CASE("motion switcher replies are parsed; bad JSON is an error", "[dds][rpc]") {
+TEST_CASE("motion switcher replies are parsed: bad JSON is an error", "[dds][rpc]") {
   CHECK(u::mode_name_from(R"({"name":"normal","form":"0"})") == "normal");
   CHECK(u::mode_name_from(R"({"name":""})").empty());
   CHECK(u::mode_name_from("").empty());

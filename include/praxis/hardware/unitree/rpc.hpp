@@ -70,6 +70,21 @@ inline constexpr std::int64_t k_recovery_stand = 1006;
 inline constexpr std::int64_t k_move = 1008;  // {"x": vx, "y": vy, "z": vyaw} (m/s, m/s, rad/s)
 }  // namespace sport
 
+// The G1's locomotion (unitree_sdk2 g1/loco/g1_loco_api.hpp, g1_loco_client.hpp: LocoClient, API
+// version 1.0.0.0; its service name is "sport" in the current SDK, "loco" in older ones). FSM ids
+// from the client's high-level calls.
+namespace loco {
+inline constexpr std::int64_t k_get_fsm_id = 7001;   // -> {"data": id}
+inline constexpr std::int64_t k_set_fsm_id = 7101;   // {"data": id}
+inline constexpr std::int64_t k_set_velocity = 7105;  // {"velocity": [vx, vy, omega], "duration": s}
+inline constexpr int k_fsm_zero_torque = 0;
+inline constexpr int k_fsm_damp = 1;
+inline constexpr int k_fsm_squat = 2;
+inline constexpr int k_fsm_sit = 3;
+inline constexpr int k_fsm_stand_up = 4;
+inline constexpr int k_fsm_start = 500;  // walking control (older examples: 200)
+}  // namespace loco
+
 // The name of the active motion service in a CheckMode reply ("" = none); throws on bad JSON.
 std::string mode_name_from(const std::string& check_mode_data);
 

@@ -1,17 +1,24 @@
 #pragma once
-// The robot's own locomotion on a Unitree Go2, driven by praxis' RobotRequests: SportHandler turns
-// the cycle's wishes into the sport service's calls (unitree_sdk2 go2/sport/sport_api.hpp, service
-// "sport": Damp 1001, BalanceStand 1002, StopMove 1003, StandUp 1004, StandDown 1005,
-// RecoveryStand 1006, Move 1008 with {"x": vx, "y": vy, "z": vyaw}). It runs on the backend's I/O
-// worker (hardware/request_worker.hpp), never on the control thread; each call blocks up to its
-// timeout there.
+// The robot's own locomotion on a Unitree robot, driven by praxis' RobotRequests: SportHandler turns
+// the cycle's wishes into calls of the robot's motion service, through a table (SportApi) per robot:
+//   go2_sport_api()   Go2 SportClient (unitree_sdk2 go2/sport/sport_api.hpp, service "sport"):
+//                     Damp 1001, BalanceStand 1002, StopMove 1003, StandUp 1004, StandDown 1005,
+//                     RecoveryStand 1006, Move 1008 with {"x": vx, "y": vy, "z": vyaw}
+//   g1_loco_api()     G1 LocoClient (unitree_sdk2 g1/loco/g1_loco_api.hpp and g1_loco_client.hpp):
+//                     SetFsmId 7101 {"data": id} (Damp 1, StandUp 4, Start 500), SetVelocity 7105
+//                     {"velocity": [vx, vy, omega], "duration": s}, StopMove = SetVelocity(0, 0, 0)
+// It runs on the backend's I/O worker (hardware/request_worker.hpp), never on the control thread;
+// each call blocks up to its timeout there.
 //
 // The service reports nothing praxis could read its posture from (SportModeState's `mode` values
 // are UNVERIFIED), so the handler keeps the posture the robot's answers confirmed: a call answered
 // with code 0 moved the robot there, and that is what RobotStatus reports as both assumed and
 // reported. Per wish:
-//   damping      walking: StopMove; standing: StandDown, then after `stand_down_settle` Damp (a
-//                standing robot is laid down before its motors go soft); lying: Damp
+//   damping      walking: StopMove; then, on a robot that may lie down (the Go2): standing,
+//                StandDown, then after `stand_down_settle` Damp (a standing robot is laid down
+//                before its motors go soft); lying: Damp. A humanoid (the G1) is never damped by
+//                praxis: damping its motors while it stands drops it. Its damping wish ends with
+//                the robot stopped, balancing under its own controller.
 //   prepare      damped, lying or unknown: StandUp (standing, joints locked); walking: StopMove
 //   locomotion   damped, lying or unknown: StandUp, then BalanceStand; then Move every `move_period`
 //                while the request has a velocity (clamped to the options' limits, counted), and
@@ -41,8 +48,55 @@
 
 namespace praxis::unitree {
 
+// The calls of one robot's motion service.
+struct SportApi {
+  std::string name;  // for messages: "Go2 sport", "G1 loco"
+  ApiCall damp, stand_up, balance, stop_move, stand_down, recovery_stand;
+  std::function<ApiCall(double vx, double vy, double vyaw)> move;
+  bool lays_down = true;   // damping: StandDown, then Damp (false: stop and keep balancing)
+  bool gets_up = true;     // recovery_stand exists (RobotRequests::get_up)
+};
+
+// Go2: the SportClient's calls.
+[[nodiscard]] inline SportApi go2_sport_api() {
+  SportApi a;
+  a.name = "Go2 sport";
+  a.damp = {sport::k_damp, "{}"};
+  a.stand_up = {sport::k_stand_up, "{}"};
+  a.balance = {sport::k_balance_stand, "{}"};
+  a.stop_move = {sport::k_stop_move, "{}"};
+  a.stand_down = {sport::k_stand_down, "{}"};
+  a.recovery_stand = {sport::k_recovery_stand, "{}"};
+  a.move = [](double vx, double vy, double vyaw) {
+    return ApiCall{sport::k_move, nlohmann::json{{"x", vx}, {"y", vy}, {"z", vyaw}}.dump()};
+  };
+  return a;
+}
+
+// G1: the LocoClient's FSM and velocity calls. Which FSM id starts walking control changed between
+// SDK versions (200 in older examples, 500 in the current client): `start_fsm`. A velocity holds
+// for `move_duration` seconds (the client's default: 1 s), so a robot whose Moves stop coming
+// stops by itself.
+[[nodiscard]] inline SportApi g1_loco_api(int start_fsm = loco::k_fsm_start, double move_duration = 1.0) {
+  const auto fsm = [](int id) { return ApiCall{loco::k_set_fsm_id, nlohmann::json{{"data", id}}.dump()}; };
+  const auto velocity = [move_duration](double vx, double vy, double vyaw) {
+    return ApiCall{loco::k_set_velocity,
+                   nlohmann::json{{"velocity", {vx, vy, vyaw}}, {"duration", move_duration}}.dump()};
+  };
+  SportApi a;
+  a.name = "G1 loco";
+  a.damp = fsm(loco::k_fsm_damp);
+  a.stand_up = fsm(loco::k_fsm_stand_up);
+  a.balance = fsm(start_fsm);
+  a.stop_move = velocity(0.0, 0.0, 0.0);
+  a.move = velocity;
+  a.lays_down = false;
+  a.gets_up = false;
+  return a;
+}
+
 struct SportOptions {
-  std::string service = sport::k_service;              // rt/api/<service>/request|response
+  std::string service = sport::k_service;              // rt/api/<service>/request|response (G1: "sport" too)
   Duration call_timeout = std::chrono::milliseconds(1000);  // per call (the SDK's clients default to 1 s)
   Duration move_period = std::chrono::milliseconds(50);     // Move at 20 Hz while walking
   Duration retry_backoff = std::chrono::milliseconds(300);
@@ -81,7 +135,8 @@ enum class SportPosture : std::uint8_t { unknown, damped, lying, standing, balan
 
 class SportHandler {
  public:
-  SportHandler(SportCaller call, SportOptions options = {}) : call_(std::move(call)), options_(std::move(options)) {}
+  SportHandler(SportCaller call, SportOptions options = {}, SportApi api = go2_sport_api())
+      : call_(std::move(call)), options_(std::move(options)), api_(std::move(api)) {}
 
   // RequestWorker's vendor part: called every worker period.
   void serve(const RobotRequests& wanted, RobotStatus& status, TimePoint now) {
@@ -93,9 +148,9 @@ class SportHandler {
     }
     // A get-up asked for while the wish is damping (or the closing request, which carries none) is
     // not carried out: the robot is being laid down.
-    if (wanted.mode == RobotMode::damping) get_up_seen_ = wanted.get_up;
+    if (wanted.mode == RobotMode::damping || !api_.gets_up) get_up_seen_ = wanted.get_up;
     if (wanted.get_up != get_up_seen_ && ready(now)) {
-      if (perform(sport::k_recovery_stand, "{}", status, now)) {
+      if (perform(api_.recovery_stand, status, now)) {
         get_up_seen_ = wanted.get_up;
         enter(SportPosture::balancing, status, now);
         ++status.get_ups_completed;
@@ -110,8 +165,12 @@ class SportHandler {
     status.reported_mode = status.assumed_mode;  // confirmed by the robot's answers
   }
 
-  // Whether nothing is left to do for a damping wish (the robot confirmed Damp).
-  [[nodiscard]] bool damped() const { return posture_ == SportPosture::damped; }
+  // Whether nothing is left to do for a damping wish: the robot confirmed Damp, or (a humanoid,
+  // which praxis never damps) it is not walking.
+  [[nodiscard]] bool settled() const {
+    return posture_ == SportPosture::damped || (!api_.lays_down && posture_ != SportPosture::walking);
+  }
+  [[nodiscard]] const SportApi& api() const { return api_; }
   [[nodiscard]] SportPosture posture() const { return posture_; }
   [[nodiscard]] std::uint64_t moves_sent() const { return moves_; }
   [[nodiscard]] std::uint64_t velocities_clamped() const { return clamped_; }
@@ -121,33 +180,34 @@ class SportHandler {
 
  private:
   void step(const RobotRequests& wanted, RobotStatus& status, TimePoint now) {
-    namespace sp = sport;
     const auto p = posture_;
     const bool down = p == SportPosture::unknown || p == SportPosture::damped || p == SportPosture::lying;
     switch (wanted.mode) {
       case RobotMode::damping:
         if (p == SportPosture::walking) {
-          if (perform(sp::k_stop_move, "{}", status, now)) enter(SportPosture::balancing, status, now);
+          if (perform(api_.stop_move, status, now)) enter(SportPosture::balancing, status, now);
+        } else if (!api_.lays_down) {
+          break;  // a humanoid keeps its balance
         } else if (p == SportPosture::standing || p == SportPosture::balancing) {
-          if (perform(sp::k_stand_down, "{}", status, now)) enter(SportPosture::lying, status, now);
+          if (perform(api_.stand_down, status, now)) enter(SportPosture::lying, status, now);
         } else if (p != SportPosture::damped && (p != SportPosture::lying || now - since_ >= options_.stand_down_settle)) {
-          if (perform(sp::k_damp, "{}", status, now)) enter(SportPosture::damped, status, now);
+          if (perform(api_.damp, status, now)) enter(SportPosture::damped, status, now);
         }
         break;
       case RobotMode::prepare:
         if (down) {
-          if (perform(sp::k_stand_up, "{}", status, now)) enter(SportPosture::standing, status, now);
+          if (perform(api_.stand_up, status, now)) enter(SportPosture::standing, status, now);
         } else if (p == SportPosture::walking) {
-          if (perform(sp::k_stop_move, "{}", status, now)) enter(SportPosture::balancing, status, now);
+          if (perform(api_.stop_move, status, now)) enter(SportPosture::balancing, status, now);
         }
         break;
       case RobotMode::locomotion: {
         if (down) {
-          if (perform(sp::k_stand_up, "{}", status, now)) enter(SportPosture::standing, status, now);
+          if (perform(api_.stand_up, status, now)) enter(SportPosture::standing, status, now);
           break;
         }
         if (p == SportPosture::standing) {
-          if (perform(sp::k_balance_stand, "{}", status, now)) enter(SportPosture::balancing, status, now);
+          if (perform(api_.balance, status, now)) enter(SportPosture::balancing, status, now);
           break;
         }
         const auto& l = wanted.locomotion;
@@ -156,15 +216,14 @@ class SportHandler {
         const bool moving = l.active && (vx != 0.0 || vy != 0.0 || vyaw != 0.0);
         if (moving) {
           if (p == SportPosture::balancing || now - last_move_ >= options_.move_period) {
-            nlohmann::json j{{"x", vx}, {"y", vy}, {"z", vyaw}};
             last_move_ = now;
-            if (perform(sp::k_move, j.dump(), status, now)) {
+            if (perform(api_.move(vx, vy, vyaw), status, now, /*periodic=*/true)) {
               ++moves_;
               enter(SportPosture::walking, status, now);
             }
           }
         } else if (p == SportPosture::walking) {
-          if (perform(sp::k_stop_move, "{}", status, now)) enter(SportPosture::balancing, status, now);
+          if (perform(api_.stop_move, status, now)) enter(SportPosture::balancing, status, now);
         }
         break;
       }
@@ -184,14 +243,15 @@ class SportHandler {
 
   [[nodiscard]] bool ready(TimePoint now) const { return now >= retry_at_; }
 
-  // One call; true when the robot answered with code 0.
-  bool perform(std::int64_t api, std::string parameter, RobotStatus& status, TimePoint now) {
-    status.last_request.id = static_cast<std::uint32_t>(api);
+  // One call; true when the robot answered with code 0. A periodic one (a Move) is never retried:
+  // the next period sends a fresh one.
+  bool perform(const ApiCall& call, RobotStatus& status, TimePoint now, bool periodic = false) {
+    status.last_request.id = static_cast<std::uint32_t>(call.api_id);
     ++calls_;
     ApiReply reply;
     bool answered = true;
     try {
-      reply = call_(ApiCall{api, std::move(parameter)}, options_.call_timeout);
+      reply = call_(call, options_.call_timeout);
     } catch (const std::exception&) {  // dds::RpcUnanswered, or no server: tried again like a refusal
       answered = false;
     }
@@ -205,7 +265,7 @@ class SportHandler {
     ++failed_;
     status.last_request.code = answered ? reply.code : 0;
     status.last_request.outcome = answered ? RequestOutcome::rejected : RequestOutcome::timed_out;
-    if (api == sport::k_move) return false;  // the next period sends a fresh one
+    if (periodic) return false;
     if (++attempts_ >= options_.max_attempts) {
       given_up_ = true;
       status.last_request.outcome = RequestOutcome::failed;
@@ -225,6 +285,7 @@ class SportHandler {
 
   SportCaller call_;
   SportOptions options_;
+  SportApi api_;
   SportPosture posture_ = SportPosture::unknown;
   TimePoint since_{};
   TimePoint last_move_{};

@@ -1,16 +1,19 @@
 #pragma once
-// SportBackend<Go2>: a Go2 that stands and walks by itself (its sport service), for praxis' motion
-// pipeline (MotionController): the cycle posts RobotRequests, the backend's I/O worker turns them
-// into sport calls (sport.hpp). praxis owns no joint: rt/lowstate comes in (the cycle's state, the
-// remote, the link), nothing is ever written to rt/lowcmd, and the robot's safe state is its own:
-// laid down (StandDown) and then damped (Damp), asked for by RPC.
+// SportBackend<Model>: a Go2 or G1 that stands and walks by itself (its motion service), for praxis'
+// motion pipeline (MotionController): the cycle posts RobotRequests, the backend's I/O worker turns
+// them into the robot's calls (sport.hpp: the Go2's SportClient, the G1's LocoClient). praxis owns
+// no joint: rt/lowstate comes in (the cycle's state, the remote, the link), nothing is ever written
+// to rt/lowcmd, and the robot's safe state is its own, asked for by RPC: a Go2 is stopped, laid
+// down (StandDown) and damped (Damp); a G1 is stopped and keeps balancing under its own controller
+// (damping a standing humanoid drops it).
 //
 //   praxis::unitree::SportBackend<praxis::unitree::Go2> robot(praxis::unitree::SportBackend<Go2>::robot("eth0"));
 //   praxis::MotionController<decltype(robot), MyBehaviour> controller(robot, library);
 //
 // acquire() waits for a valid state and checks with the motion switcher that a motion service runs
 // (the robot's locomotion is on; praxis never switches it on: a robot whose service starts goes
-// limp first). release() serves the damping wish until the robot confirmed Damp or the timeout.
+// limp first). release() serves the damping wish until the robot settled (Go2: Damp confirmed;
+// G1: not walking) or the timeout.
 
 #include <atomic>
 #include <chrono>
@@ -27,6 +30,8 @@
 #include "praxis/hardware/dds_backend.hpp"
 #include "praxis/hardware/request_worker.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
+#include "praxis/hardware/unitree/g1.hpp"
+#include "praxis/hardware/unitree/g1_23.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/hardware/unitree/rpc.hpp"
 #include "praxis/hardware/unitree/sport.hpp"
@@ -37,15 +42,24 @@ namespace praxis::unitree {
 template <UnitreeModel M>
 class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   using Base = DdsBackend<UnitreeTopics<M>>;
-  // The sport service's API is the Go2's (sport_api.hpp); the humanoids walk through another
-  // service ("loco", LocoClient), which praxis has no backend for yet.
-  static_assert(std::is_same_v<M, Go2>,
-                "praxis::unitree::SportBackend: the sport service is the Go2's; G1 and H1-2 walk through their "
-                "loco service, which this backend does not speak");
+  static constexpr bool k_humanoid = std::is_same_v<M, G1> || std::is_same_v<M, G1_23>;
+  static_assert(std::is_same_v<M, Go2> || k_humanoid,
+                "praxis::unitree::SportBackend speaks the Go2's SportClient and the G1's LocoClient; the H1-2's "
+                "locomotion service (H1 LocoClient, other API ids) is not spoken yet");
 
  public:
-  static constexpr Capabilities capabilities{.modes = true, .locomotion = true, .get_up = true};
-  static constexpr SafeState safe_state = SafeState::mode_request;  // StandDown, then Damp
+  // The G1's client documents no get-up.
+  static constexpr Capabilities capabilities{.modes = true, .locomotion = true, .get_up = !k_humanoid};
+  static constexpr SafeState safe_state = SafeState::mode_request;  // Go2: StandDown, Damp; G1: stop, balance
+
+  // The calls of this robot's motion service (sport.hpp).
+  static SportApi default_api() {
+    if constexpr (k_humanoid) {
+      return g1_loco_api();
+    } else {
+      return go2_sport_api();
+    }
+  }
 
   static BackendOptions robot(std::string interface) { return UnitreeBackend<M>::robot(std::move(interface)); }
   // praxis-fake-robot on this machine (started with --sport-mode normal --sport-posture ...).
@@ -55,13 +69,13 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
     return o;
   }
 
-  explicit SportBackend(BackendOptions options, SportOptions sport = {},
+  explicit SportBackend(BackendOptions options, SportOptions sport = {}, SportApi api = default_api(),
                         Duration worker_period = std::chrono::milliseconds(10))
       : Base(std::move(options)),
         client_(std::make_unique<dds::RpcClient<UnitreeApiTraits>>(this->context(), api_request_topic(sport.service),
                                                                    api_response_topic(sport.service))),
         handler_([c = client_.get()](const ApiCall& call, Duration timeout) { return c->call(call, timeout); },
-                 std::move(sport)),
+                 std::move(sport), std::move(api)),
         worker_(handler_, worker_period) {}
   ~SportBackend() { worker_.stop(); }
   SportBackend(const SportBackend&) = delete;
@@ -113,14 +127,15 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
     worker_.start();
     lifecycle_.store(LifecycleStage::in_control);
     return {true, LifecycleStage::in_control,
-            "receiving " + o.lowstate_topic + "; motion service \"" + service + "\" active; sport calls on " +
+            "receiving " + o.lowstate_topic + "; motion service \"" + service + "\" active; " +
+                handler_.api().name + " calls on " +
                 api_request_topic(handler_.options().service) + "; nothing written to " + o.lowcmd_topic +
                 "; no call before the behaviour's first command"};
   }
 
-  // The run's closing damping request served until the robot confirmed Damp (StandDown first when
-  // it stands), or `timeout`. ok only when it did. A run that never called the sport service (the
-  // behaviour sent no command) leaves the robot as it was.
+  // The run's closing damping request served until the robot settled, or `timeout`: a Go2 confirmed
+  // Damp (StandDown first when it stands), a G1 is not walking. ok only when it did. A run that
+  // never called the motion service (the behaviour sent no command) leaves the robot as it was.
   LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
     worker_.stop();
@@ -133,14 +148,18 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
     damping.mode = RobotMode::damping;
     worker_.post(damping);
     const auto deadline = Clock::now() + timeout;
-    while (!handler_.damped() && Clock::now() < deadline) {
+    while (!handler_.settled() && Clock::now() < deadline) {
       worker_.serve_once(Clock::now());
-      if (!handler_.damped()) std::this_thread::sleep_for(worker_.period());
+      if (!handler_.settled()) std::this_thread::sleep_for(worker_.period());
     }
-    const bool ok = handler_.damped();
+    const bool ok = handler_.settled();
     lifecycle_.store(ok ? LifecycleStage::released : LifecycleStage::failed);
-    std::string message = ok ? "Damp confirmed by the robot (its sport service answered)"
-                             : "Damp not confirmed after " +
+    const std::string ended = k_humanoid ? "stopped, balancing under its own controller" : "Damp";
+    std::string message = ok ? (k_humanoid ? "the robot " + std::string(to_string(handler_.posture())) +
+                                                 " under its own controller (never damped by praxis: a standing "
+                                                 "humanoid would drop)"
+                                           : "Damp confirmed by the robot (its sport service answered)")
+                             : ended + " not confirmed after " +
                                    std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
                                    " ms (the robot is " + std::string(to_string(handler_.posture())) + ")";
     return {ok, ok ? LifecycleStage::released : LifecycleStage::failed,

@@ -130,7 +130,7 @@ TEST_CASE("aurora take control: a hanging robot goes straight to UpperBodyUserCm
   CHECK(robot.motor_configs == 3);
 }
 
-TEST_CASE("aurora take control, arms only: a stable PdStand is the control state; no other state, no PD "
+TEST_CASE("aurora take control, arms only: a stable PdStand is the control state: no other state, no PD "
           "configuration", "[aurora][fsm]") {
   a::SequenceOptions o;
   o.control_state = a::WholeBodyState::pd_stand;

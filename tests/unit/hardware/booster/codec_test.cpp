@@ -98,7 +98,7 @@ TEST_CASE("booster codec: motor error flags and heat become joint health") {
   CHECK(s.first_faulted_joint() == 2);
 }
 
-TEST_CASE("booster codec: a joint command becomes one MotorCmd per joint; uncovered joints carry weight 0") {
+TEST_CASE("booster codec: a joint command becomes one MotorCmd per joint: uncovered joints carry weight 0") {
   constexpr std::size_t N = b::T1::joint_count;
   praxis::JointCommand<N> c;
   for (std::size_t j = 0; j < N; ++j) {
@@ -330,7 +330,7 @@ TEST_CASE("booster RPC: the envelope registers under the type names it is given"
   CHECK(idl);
 }
 
-TEST_CASE("booster upper body: legs and waist at weight 0 with nothing in them; the arms blend in, and on damping "
+TEST_CASE("booster upper body: legs and waist at weight 0 with nothing in them: the arms blend in, and on damping "
           "out with their last targets held") {
   using M = b::K1;
   constexpr std::size_t N = M::joint_count;

@@ -105,7 +105,7 @@ TEST_CASE("booster executor: inline mode performs waiting calls in order on the 
   CHECK(exec.run_pending(t0 + 40ms) == 0);
 }
 
-TEST_CASE("booster executor: a periodic call still waiting at its deadline times out without being performed; a "
+TEST_CASE("booster executor: a periodic call still waiting at its deadline times out without being performed: a "
           "one-shot call waits its turn") {
   std::vector<b::Action> performed;
   const auto perform = [&performed](const b::PlannedAction& a, Duration) {
@@ -178,7 +178,7 @@ TEST_CASE("booster executor: waiting periodic calls are replaced by newer ones, 
   CHECK(log.total_in_flight() == 0);
 }
 
-TEST_CASE("booster executor: a full queue refuses one-shot calls and says so; stop drops what waits") {
+TEST_CASE("booster executor: a full queue refuses one-shot calls and says so: stop drops what waits") {
   const auto perform = [](const b::PlannedAction&, Duration) { return b::CallResult{}; };
   b::ActionLog log;
   Completions seen;
@@ -410,7 +410,7 @@ TEST_CASE("booster executor: a Damping request the robot never confirms is given
 }
 
 TEST_CASE("booster executor: a failed one-shot call is retried by the rule (transient codes and no answer, backoff "
-          "doubling, bounded); the call behind it waits; a final refusal is not retried") {
+          "doubling, bounded): the call behind it waits: a final refusal is not retried") {
   TimePoint now = TimePoint{} + 50s;
   Scripted robot;
   robot.now = &now;

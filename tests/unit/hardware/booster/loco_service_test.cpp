@@ -53,7 +53,7 @@ class InProcessChannel final : public b::RpcChannel {
 
 }  // namespace
 
-TEST_CASE("loco service: starts in Damping; gaits only from Prepare or another gait", "[booster][fake]") {
+TEST_CASE("loco service: starts in Damping: gaits only from Prepare or another gait", "[booster][fake]") {
   Robot r;
   CHECK(r.service.mode() == Mode::damping);
   for (const Mode m : {Mode::walking, Mode::soccer, Mode::custom}) {
@@ -169,7 +169,7 @@ TEST_CASE("loco service: GetMode and GetStatus report the mode", "[booster][fake
   CHECK(status["current_actions"].is_array());
 }
 
-TEST_CASE("loco service: every call recorded with time, id, body and status; mode entry times", "[booster][fake]") {
+TEST_CASE("loco service: every call recorded with time, id, body and status: mode entry times", "[booster][fake]") {
   Robot r;
   r.change_mode(Mode::walking);  // 409 at t0 + 100 ms
   r.change_mode(Mode::prepare);  // t0 + 200 ms

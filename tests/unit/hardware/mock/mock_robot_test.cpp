@@ -44,7 +44,7 @@ TEST_CASE("states are published every state period with increasing sequence", "[
   CHECK(s.imu.accelerometer.z() == Approx(9.81));
 }
 
-TEST_CASE("the PD law drives a joint to its target; disabled motors do not", "[mock]") {
+TEST_CASE("the PD law drives a joint to its target: disabled motors do not", "[mock]") {
   Robot robot;
   praxis::RobotState<12> s;
   auto cmd = hold(Go2::stand_pose, 60, 5);

@@ -106,7 +106,7 @@ praxis::JointCommand<P> none_command() {
   return c;
 }
 
-TEST_CASE("tienkung backend: the limb topics and the IMU make one state; the legs' status makes it new",
+TEST_CASE("tienkung backend: the limb topics and the IMU make one state: the legs' status makes it new",
           "[tienkung][backend]") {
   praxis::transport::LoopbackBus bus;
   LoopPro robot(bus, tk::BackendOptions{});

@@ -237,7 +237,7 @@ TEST_CASE("tienkung codec: the Lite's arm topic may carry motors the model does 
   CHECK(from_wire<StatusLayout::with_error, Limb::arm, Lite>(arm, StatusLayout::with_error, status) != nullptr);
 }
 
-TEST_CASE("tienkung codec: the IMU gives orientation, gyro and accelerometer; bad readings are refused",
+TEST_CASE("tienkung codec: the IMU gives orientation, gyro and accelerometer: bad readings are refused",
           "[tienkung][codec][imu]") {
   tk::ImuWire w{};
   const double half = 0.5 * 0.3;  // 0.3 rad of roll

@@ -78,7 +78,7 @@ TEST_CASE("loopback: the backend reads what a robot publishes and the robot gets
   CHECK(s.q[0] == Approx(0.35));  // the bad frame changed nothing
 }
 
-TEST_CASE("loopback: nothing is sent before a valid state; CRC-bad and non-finite states are not one",
+TEST_CASE("loopback: nothing is sent before a valid state: CRC-bad and non-finite states are not one",
           "[unitree][loopback]") {
   praxis::transport::LoopbackBus bus;
   u::UnitreeBackend<u::Go2, Loopback> backend(bus, u::BackendOptions{});

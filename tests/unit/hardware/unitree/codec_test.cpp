@@ -163,7 +163,7 @@ TEST_CASE("commands decode back with every check passing", "[unitree][codec]") {
   CHECK(u::decode_command<G1>(hg, 4, gb).mode_machine_ok);
 }
 
-TEST_CASE("states round-trip; a bad CRC is rejected and changes nothing", "[unitree][codec]") {
+TEST_CASE("states round-trip: a bad CRC is rejected and changes nothing", "[unitree][codec]") {
   praxis::RobotState<29> s;
   for (int j = 0; j < 29; ++j) {
     s.q[j] = 0.01 * j;

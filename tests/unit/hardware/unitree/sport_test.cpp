@@ -115,10 +115,10 @@ TEST_CASE("go2 sport: damping lays a walking robot down before its motors go sof
   for (double t = 0.1; t < 1.0; t += 0.01) h.serve(damping, status, at(t));
   CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stop_move, sp::k_stand_down});
   CHECK(h.posture() == u::SportPosture::lying);
-  CHECK_FALSE(h.damped());
+  CHECK_FALSE(h.settled());
   for (double t = 1.0; t < 1.3; t += 0.01) h.serve(damping, status, at(t));
   CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stop_move, sp::k_stand_down, sp::k_damp});
-  CHECK(h.damped());
+  CHECK(h.settled());
   CHECK(status.assumed_mode == praxis::RobotMode::damping);
 }
 
@@ -144,6 +144,40 @@ TEST_CASE("go2 sport: a refused call is tried again after the backoff and given 
   CHECK(robot.calls.back().api_id == sp::k_damp);
   CHECK(status.last_request.outcome == praxis::RequestOutcome::timed_out);
   CHECK(robot.calls.size() == 5);  // two Damp attempts, 300 ms apart
+}
+
+TEST_CASE("g1 loco: walking is FSM 4, FSM 500 and SetVelocity with a duration: damping stops it and never damps "
+          "the standing robot", "[unitree][sport]") {
+  Robot robot;
+  u::SportHandler h(robot.caller(), {}, u::g1_loco_api());
+  praxis::RobotStatus status;
+  const auto t0 = praxis::Clock::now();
+  const auto at = [&](double s) { return t0 + praxis::from_seconds(s); };
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.0));
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.01));
+  h.serve(wish(praxis::RobotMode::locomotion, 0.4, 0.0, 0.1), status, at(0.02));
+  REQUIRE(robot.calls.size() == 3);
+  CHECK(robot.calls[0].api_id == u::loco::k_set_fsm_id);
+  CHECK(nlohmann::json::parse(robot.calls[0].parameter)["data"] == 4);  // StandUp
+  CHECK(nlohmann::json::parse(robot.calls[1].parameter)["data"] == 500);  // Start
+  CHECK(robot.calls[2].api_id == u::loco::k_set_velocity);
+  const auto v = nlohmann::json::parse(robot.calls[2].parameter);
+  CHECK(v["velocity"][0].get<double>() == Approx(0.4));
+  CHECK(v["velocity"][2].get<double>() == Approx(0.1));
+  CHECK(v["duration"] == 1.0);  // a robot whose velocities stop coming stops by itself
+
+  // Damping (the runtime's closing request, a fault's damping motion): stopped, then nothing more.
+  for (double t = 0.1; t < 3.0; t += 0.01) h.serve(wish(praxis::RobotMode::damping), status, at(t));
+  REQUIRE(robot.calls.size() == 4);
+  const auto stop = nlohmann::json::parse(robot.calls[3].parameter);
+  CHECK(robot.calls[3].api_id == u::loco::k_set_velocity);
+  CHECK(stop["velocity"] == nlohmann::json::array({0.0, 0.0, 0.0}));
+  CHECK(h.settled());
+  CHECK(h.posture() == u::SportPosture::balancing);
+  CHECK(status.assumed_mode == praxis::RobotMode::locomotion);  // what is true: it balances by itself
+  for (const auto& c : robot.calls) {
+    if (c.api_id == u::loco::k_set_fsm_id) CHECK(nlohmann::json::parse(c.parameter)["data"] != u::loco::k_fsm_damp);
+  }
 }
 
 }  // namespace unitree_sport_test
