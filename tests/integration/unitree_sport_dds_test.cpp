@@ -1,16 +1,18 @@
 // A Go2 walking by itself (SportBackend, its sport service) under praxis' motion pipeline, over real
 // Cyclone DDS against praxis-fake-robot in another process: how control ends when the cycle faults
 // while the robot walks, and a robot whose locomotion is off is not taken. What counts is what the
-// fake robot recorded: its postures and every sport call. Domains 176..177.
+// fake robot recorded: its postures and every sport call. Domains 176..178.
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "../support/alloc_counter.hpp"
 #include "../support/fake_robot_process.hpp"
 #include "../support/timetable.hpp"
 
@@ -96,4 +98,38 @@ TEST_CASE("go2 sport over DDS: a robot whose motion service is off is not taken,
   CHECK(report["sport_requests"] == 0);
   CHECK(report["rpc_requests"] == 1);  // CheckMode, and no SelectMode: praxis never starts it
   CHECK(report["active_mode"] == "");
+}
+
+TEST_CASE("go2 sport over DDS: what the control thread calls (post, write, read_status, read) allocates nothing",
+          "[unitree][dds][two-process][sport]") {
+  constexpr std::uint32_t domain = 178;
+  FakeGo2 fake(domain, {"--sport-mode", "normal", "--sport-posture", "damped"});
+  Backend robot(Backend::fake_robot(domain));
+  REQUIRE(robot.acquire(5s).ok);
+  praxis::RobotRequests wish;
+  wish.any = true;
+  wish.mode = praxis::RobotMode::locomotion;
+  wish.locomotion = {true, 0.2, 0.0, 0.0};
+  praxis::JointCommand<u::Go2::joint_count> none;
+  none.mode.fill(praxis::JointMode::none);
+  praxis::RobotStatus status;
+  praxis::RobotState<u::Go2::joint_count> state;
+  std::uint64_t states = 0;
+  const auto before = praxis::test::thread_allocation_count();
+  for (int k = 0; k < 3000; ++k) {  // 3 s of a 1 kHz cycle; the worker makes its calls meanwhile
+    robot.post(wish);
+    robot.write(none, praxis::Clock::now());
+    (void)robot.read_status(status);
+    states += robot.read(state, praxis::Clock::now()) ? 1 : 0;
+    std::this_thread::sleep_for(1ms);
+  }
+  const auto allocations = praxis::test::thread_allocation_count() - before;
+  const auto released = robot.release(10s);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  CHECK(allocations == 0);
+  CHECK(states > 100);
+  CHECK(robot.sport().moves_sent() > 10);  // the worker walked the robot meanwhile
+  CHECK(robot.commands_withheld() == 3000);
+  CHECK(released.ok);
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "../../../support/alloc_counter.hpp"
 #include "praxis/hardware/booster/backend.hpp"
 #include "praxis/hardware/booster/codec.hpp"
 #include "praxis/hardware/booster/custom_entry.hpp"
@@ -391,4 +392,30 @@ TEST_CASE("booster upper body: legs and waist at weight 0 with nothing in them: 
   CHECK(frames == 25);    // 0.5 of weight at 1 per second, one frame per 20 ms
   CHECK_FALSE(arms.blend().holding());
   CHECK_FALSE(arms.encode(damping, at(2.0), codec, out));  // and then nothing
+}
+
+TEST_CASE("booster upper body: blending the arms in and out allocates nothing") {
+  using M = b::T1;
+  constexpr std::size_t N = M::joint_count;
+  struct Options {
+    b::UpperBodyOptions upper_body{};
+  } options;
+  b::UpperBodyBlend<M> arms(options);
+  b::CodecOptions codec;
+  b::LowCmdValue<N> out;
+  praxis::JointCommand<N> raise, damping;
+  for (std::size_t j = 0; j < N; ++j) {
+    raise.mode[j] = damping.mode[j] = JointMode::position;
+    raise.kp[static_cast<Eigen::Index>(j)] = 30.0;
+    damping.kd[static_cast<Eigen::Index>(j)] = 2.0;
+  }
+  const auto t0 = praxis::Clock::now();
+  std::size_t sent = 0;
+  const auto before = praxis::test::thread_allocation_count();
+  for (int k = 0; k < 20000; ++k) {  // 20 s at 1 kHz: in, out, in, out
+    const auto& c = (k / 5000) % 2 == 0 ? raise : damping;
+    sent += arms.encode(c, t0 + std::chrono::milliseconds(k), codec, out) ? 1 : 0;
+  }
+  CHECK(praxis::test::thread_allocation_count() - before == 0);
+  CHECK(sent > 10000);
 }
