@@ -107,6 +107,9 @@ class RpcClient {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    // A reply left over from an earlier call that timed out must not answer this one (an envelope
+    // without a correlation id takes any reply as its own).
+    discard_pending_responses();
     const Id id = detail::rpc_id<Traits>::make(next_id());
     Request request{};
     Traits::fill(request, call, id);
@@ -159,6 +162,16 @@ class RpcClient {
     const auto t = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
     last_id_ = std::max(last_id_ + 1, static_cast<std::int64_t>(t));
     return last_id_;
+  }
+
+  void discard_pending_responses() {
+    Response response{};
+    void* samples[1] = {&response};
+    dds_sample_info_t info[1];
+    while (dds_take(reader_, samples, info, 1, 1) > 0) {
+      dds_sample_free(&response, Traits::response_descriptor(), DDS_FREE_CONTENTS);
+      response = Response{};
+    }
   }
 
   std::string request_topic_, response_topic_;
