@@ -23,9 +23,18 @@
 // happened as JSON: counts per topic, the motors still turning or in velocity mode, what each
 // offline window saw, final_q.
 //
+// --hric runs the robot's own motion controller (hric_service.hpp): the SetMotionMode service,
+// rt/hric/motion/status at 100 Hz and rt/hric/robot/cmd_vel, as the robot has them once the operator
+// has started its walking with the remote. The controller then owns every joint (stand pose,
+// stepping, zero pose, stopped stiff); a limb command received meanwhile is recorded as above but
+// moves nothing, and is counted in the report's hric.limb_commands_while_hric.
+//
 //   praxis-fake-tienkung --robot pro --domain 0 --interface lo [--layout with_error]
 //                        [--fault 2.0:51:33072] [--silent-limb 2.0:arm] [--offline spin+0.3:12:1.0]
 //                        [--ctrl-unlatches] [--duration 10] [--report r.json]
+//                        [--hric [--hric-mode stand|walk|zero|stop] [--service-wire fastrtps|cyclonedds]
+//                         [--console-control true|false] [--hric-transition 0.5]
+//                         [--hric-silent-after S] [--hric-remote-at S]]
 
 #include <CLI/CLI.hpp>
 
@@ -41,6 +50,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -58,6 +68,7 @@
 #include <praxis/transport/dds_decoding_subscriber.hpp>
 
 #include "../common/parent_watch.hpp"
+#include "hric_service.hpp"
 
 namespace {
 
@@ -77,7 +88,29 @@ struct Settings {
   bool ctrl_unlatches = false;
   double duration = 0.0;
   std::string report;
+  // The robot's own motion controller (hric_service.hpp).
+  bool hric = false;
+  std::string hric_mode = "stand";
+  std::string service_wire = "fastrtps";
+  bool console_control = true;
+  double hric_transition = 0.5;
+  std::optional<double> hric_silent_after;
+  std::optional<double> hric_remote_at;
 };
+
+fake_tienkung::HricSettings hric_settings(const Settings& s) {
+  fake_tienkung::HricSettings h;
+  h.start = s.hric_mode == "walk"   ? tk::WalkMode::walk
+            : s.hric_mode == "zero" ? tk::WalkMode::zero
+            : s.hric_mode == "stop" ? tk::WalkMode::stop
+                                    : tk::WalkMode::stand;
+  h.wire = s.service_wire == "cyclonedds" ? tk::ServiceWire::cyclonedds : tk::ServiceWire::fastrtps;
+  h.console_control = s.console_control;
+  h.transition = s.hric_transition;
+  h.silent_after = s.hric_silent_after;
+  h.remote_at = s.hric_remote_at;
+  return h;
+}
 
 struct Fault {
   double at = 0;
@@ -442,9 +475,23 @@ int run(const Settings& s) {
   praxis::mock::MockRobot<M> robot(mock_options, t0);
   robot.set_joint_positions(M::stand_pose);
 
-  std::printf("praxis-fake-tienkung: %s on DDS domain %u, interface %s, MotorStatus layout %s (%zu bytes per motor)\n",
+  // The robot's own motion controller: it drives the joints instead of the limb commands.
+  const fake_tienkung::HricSettings hric_options = hric_settings(s);
+  std::optional<fake_tienkung::HricController<M>> hric;
+  std::optional<fake_tienkung::HricEndpoints<M>> hric_io;
+  if (s.hric) {
+    hric.emplace(hric_options, t0);
+    hric_io.emplace(participant, *hric, hric_options, t0);
+  }
+
+  std::printf("praxis-fake-tienkung: %s on DDS domain %u, interface %s, MotorStatus layout %s (%zu bytes per motor)%s\n",
               std::string(M::name).c_str(), s.domain, s.interface.c_str(), std::string(tk::to_string(L)).c_str(),
-              Wire::element_bytes);
+              Wire::element_bytes,
+              s.hric ? (", motion controller (HRIC) in " + std::string(tk::to_string(hric_options.start)) +
+                        ", service wire " + std::string(tk::to_string(hric_options.wire)) +
+                        (hric_options.console_control ? ", a program steers" : ", the remote holds the robot"))
+                           .c_str()
+                     : "");
   std::fflush(stdout);
 
   std::array<typename Wire::Element, tk::k_max_limb_motors> elements{};
@@ -485,9 +532,12 @@ int run(const Settings& s) {
       }
       off[j] = off[j] || now_off;
     }
-    robot.write(board.command(), now);
+    // With --hric the robot's controller drives the joints; the limb commands move nothing.
+    robot.write(hric ? hric->command(now, state.q) : board.command(), now);
     robot.read(state, now);
-    const bool slow_tick = ticks++ % 2 == 0;  // 500 Hz: every limb but the legs, and the IMU
+    const std::uint64_t tick = ticks++;
+    const bool slow_tick = tick % 2 == 0;  // 500 Hz: every limb but the legs, and the IMU
+    if (hric_io && tick % 10 == 0) hric_io->publish(now);  // MotionStatus at 100 Hz
 
     for (std::size_t k = 0; k < k_limbs; ++k) {
       const tk::LimbSpec& limb = M::limbs[k];
@@ -548,6 +598,8 @@ int run(const Settings& s) {
   ctrl_subs.clear();
   vel_subs.clear();
   pos_subs.clear();
+  const std::uint64_t hric_status_published = hric_io ? hric_io->status_published() : 0;
+  hric_io.reset();  // the service thread and the cmd_vel reader stop calling the controller
 
   nlohmann::json report;
   report["robot"] = std::string(M::name);
@@ -599,6 +651,16 @@ int run(const Settings& s) {
   auto& silenced = report["silent_limbs"] = nlohmann::json::array();
   for (const Silence& x : silences) silenced.push_back({{"t", x.at}, {"limb", std::string(tk::to_string(x.limb))}});
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
+  if (hric) {
+    auto& h = report["hric"] = hric->report();
+    h["status_published"] = hric_status_published;
+    // Every limb command sample received while the controller ran: the whole run.
+    std::uint64_t limb_commands = 0;
+    for (const auto& l : M::limbs) {
+      for (const Kind kind : {Kind::ctrl, Kind::vel, Kind::pos}) limb_commands += board.counts(l.limb, kind).received;
+    }
+    h["limb_commands_while_hric"] = limb_commands;
+  }
   if (s.report.empty()) {
     std::printf("%s\n", report.dump().c_str());
   } else {
@@ -638,6 +700,33 @@ int main(int argc, char** argv) {
                "a cmd_ctrl / cmd_pos releases a motor latched in velocity mode (undocumented; by default it does not)");
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
   app.add_option("--report", s.report, "write what happened as JSON to this file at exit");
+  auto* hric = app.add_flag("--hric", s.hric,
+                            "run the robot's own motion controller (HRIC): the SetMotionMode service, "
+                            "rt/hric/motion/status, rt/hric/robot/cmd_vel; it drives every joint");
+  app.add_option("--hric-mode", s.hric_mode, "the motion controller's walk mode at start")
+      ->check(CLI::IsMember({"stand", "walk", "zero", "stop"}))
+      ->needs(hric);
+  app.add_option("--service-wire", s.service_wire,
+                 "the SetMotionMode envelope served: fastrtps (the payload alone) or cyclonedds (client id and "
+                 "sequence number ahead of it)")
+      ->check(CLI::IsMember({"fastrtps", "cyclonedds"}))
+      ->needs(hric);
+  app.add_option("--console-control", s.console_control,
+                 "MotionStatus.is_console_control: true, a program may steer; false, the remote holds the robot "
+                 "(every request refused with error 2, cmd_vel ignored)")
+      ->needs(hric);
+  app.add_option("--hric-transition", s.hric_transition,
+                 "seconds a stand-to-walk, walk-to-stand or zero-to-stand transition takes")
+      ->check(CLI::NonNegativeNumber)
+      ->needs(hric);
+  app.add_option("--hric-silent-after", s.hric_silent_after,
+                 "from S seconds on, no MotionStatus is published (the limbs keep publishing)")
+      ->check(CLI::NonNegativeNumber)
+      ->needs(hric);
+  app.add_option("--hric-remote-at", s.hric_remote_at,
+                 "from S seconds on, the remote holds the robot (is_console_control false)")
+      ->check(CLI::NonNegativeNumber)
+      ->needs(hric);
   CLI11_PARSE(app, argc, argv);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);

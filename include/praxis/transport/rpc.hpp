@@ -187,11 +187,16 @@ class RpcServer {
   using Request = typename Traits::Request;
   using Response = typename Traits::Response;
 
-  RpcServer(const Participant& participant, const std::string& request_topic, const std::string& response_topic)
+  // `request_type` / `response_type`: the DDS type names to register the envelope under, for peers
+  // whose names are not the IDL's (empty: the IDL's), as RpcClient's.
+  RpcServer(const Participant& participant, const std::string& request_topic, const std::string& response_topic,
+            std::string_view request_type = {}, std::string_view response_type = {})
       : request_topic_(request_topic) {
     dds_qos_t* qos = detail::make_qos(TopicQos{.reliable = true, .depth = 10});
-    const auto req_topic = detail::create_topic(participant, request_topic, Traits::request_descriptor());
-    const auto resp_topic = detail::create_topic(participant, response_topic, Traits::response_descriptor());
+    const auto req_topic =
+        detail::create_topic(participant, request_topic, with_type_name(Traits::request_descriptor(), request_type));
+    const auto resp_topic =
+        detail::create_topic(participant, response_topic, with_type_name(Traits::response_descriptor(), response_type));
     reader_ = dds_create_reader(participant.handle(), req_topic, qos, nullptr);
     writer_ = dds_create_writer(participant.handle(), resp_topic, qos, nullptr);
     dds_delete_qos(qos);
