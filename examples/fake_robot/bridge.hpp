@@ -71,6 +71,9 @@ struct Settings {
   // its posture at start; empty: the service acknowledges posture calls and drives nothing.
   std::string sport_posture;
   double sport_transition = 1.0;  // s from one posture's pose to the next
+  // The motion service's name (rt/api/<name>/request|response); empty: the model's own: "loco" for
+  // the H1-2 (the H1 LocoClient's), "sport" for the others.
+  std::string sport_service;
   std::string tilt;
   double duration = 0.0;
   std::string report;
@@ -95,8 +98,12 @@ inline void add_bridge_options(CLI::App& app, Settings& s) {
   app.add_option("--sport-posture", s.sport_posture,
                  "with --sport-mode: the motion service stands and walks the robot itself (go2: SportClient's Damp, "
                  "StandUp, StandDown, RecoveryStand, BalanceStand, Move, StopMove; g1: LocoClient's SetFsmId and "
-                 "SetVelocity), starting in this posture")
+                 "SetVelocity; h1_2: the H1 LocoClient's SetFsmId, SetVelocity and SetBalanceMode), starting in "
+                 "this posture")
       ->check(CLI::IsMember({"damped", "lying", "standing", "balancing"}));
+  app.add_option("--sport-service", s.sport_service,
+                 "the motion service's name, answered on rt/api/<name>/request (default: loco for h1_2, sport "
+                 "for the others)");
   app.add_option("--sport-transition", s.sport_transition, "seconds from one sport posture's pose to the next")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--mode-machine", s.mode_machine, "hg robots: the mode_machine this robot reports");
@@ -160,7 +167,10 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
   if (!s.simulator) {
     switcher.emplace(participant, u::api_request_topic(u::motion_switcher::k_service),
                      u::api_response_topic(u::motion_switcher::k_service));
-    sport.emplace(participant, u::api_request_topic(u::sport::k_service), u::api_response_topic(u::sport::k_service));
+    const std::string service = !s.sport_service.empty()             ? s.sport_service
+                                : std::is_same_v<M, u::H1_2> ? std::string(u::h1_loco::k_service)
+                                                             : std::string(u::sport::k_service);
+    sport.emplace(participant, u::api_request_topic(service), u::api_response_topic(service));
   }
   std::uint64_t sport_requests = 0, sport_refused = 0;
 
@@ -173,7 +183,9 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
                           : s.sport_posture == "lying"    ? Posture::lying
                           : s.sport_posture == "standing" ? Posture::standing_locked
                                                           : Posture::balancing;
-    constexpr Dialect dialect = std::is_same_v<M, u::Go2> ? Dialect::go2_sport : Dialect::g1_loco;
+    constexpr Dialect dialect = std::is_same_v<M, u::Go2>    ? Dialect::go2_sport
+                                : std::is_same_v<M, u::H1_2> ? Dialect::h1_loco
+                                                             : Dialect::g1_loco;
     sport_control.emplace(dialect, start, s.sport_transition, t0);
     if constexpr (requires { robot.set_joint_positions(M::stand_pose); }) {
       if (start != Posture::damped && start != Posture::lying) robot.set_joint_positions(M::stand_pose);

@@ -1,8 +1,9 @@
 #pragma once
 // The fake robot's sport service: the posture and walking calls of Unitree's SportClient (Go2,
-// service "sport", unitree_sdk2 go2/sport/sport_api.hpp) or LocoClient (G1, g1/loco), answered the
-// way a robot with its own locomotion would, with the robot's own controller driving the joints
-// while the motion service runs. Every call is recorded with its arrival time and answer.
+// service "sport", unitree_sdk2 go2/sport/sport_api.hpp) or LocoClient (G1, g1/loco; H1-2: the H1's,
+// h1/loco, service "loco"), answered the way a robot with its own locomotion would, with the robot's
+// own controller driving the joints while the motion service runs. Every call is recorded with its
+// arrival time and answer.
 //
 // Postures and the calls that lead between them (the robot starts lying, damped, unless told
 // otherwise):
@@ -21,6 +22,16 @@
 //   SetVelocity (7105) {"velocity": [vx, vy, omega], "duration": s}   balancing or walking ->
 //                                  walking for `duration` seconds, then balancing again by itself
 //                                  (zero velocity: balancing at once)
+// The H1 LocoClient (Dialect::h1_loco, for the H1-2; that a real H1-2 speaks it is UNVERIFIED) the
+// same way with the H1's ids:
+//   SetFsmId (8101) {"data": id}   0 ZeroTorque, 1 Damp -> damped; 2 StandUp (from damped, lying or
+//                                  standing) -> standing locked; 204 Start (from standing, balancing
+//                                  or walking) -> balancing; another id is 8302 (the H1 API's
+//                                  "invalid fsm id")
+//   SetVelocity (8105)             as the G1's SetVelocity
+//   SetBalanceMode (8102) {"data": 0 BalanceStand | 1 continuous gait}   balancing or walking: the
+//                                  posture stays (the fake does not step in place); another mode is
+//                                  3204
 // A call the current posture does not allow is refused with k_refused_in_posture. Which code the
 // robot answers then, and whether it refuses at all, is UNVERIFIED: a client must treat every
 // non-zero code as a refusal. A parameter that is not the JSON the API takes is 3204. The service
@@ -52,7 +63,27 @@ inline constexpr std::int32_t k_refused_in_posture = 4001;  // the fake's own co
 inline constexpr std::int32_t k_bad_parameter = 3204;       // the RPC layer's "parameter" error
 
 enum class Posture : std::uint8_t { damped, lying, standing_locked, balancing, walking };
-enum class Dialect : std::uint8_t { go2_sport, g1_loco };
+enum class Dialect : std::uint8_t { go2_sport, g1_loco, h1_loco };
+
+// The ids of one LocoClient (the G1's, the H1's): the fake answers both the same way.
+struct LocoIds {
+  std::int64_t set_fsm_id, set_velocity;
+  std::int64_t set_balance_mode;  // 0: not in this client
+  int zero_torque, damp, stand_up, start;
+  int squat, sit;                 // -1: not in this client
+  std::int32_t invalid_fsm;       // the answer to an FSM id the client does not have
+};
+
+[[nodiscard]] constexpr LocoIds loco_ids(Dialect d) {
+  namespace g1 = praxis::unitree::loco;
+  namespace h1 = praxis::unitree::h1_loco;
+  if (d == Dialect::h1_loco) {
+    return {h1::k_set_fsm_id, h1::k_set_velocity, h1::k_set_balance_mode, h1::k_fsm_zero_torque, h1::k_fsm_damp,
+            h1::k_fsm_stand_up, h1::k_fsm_start, -1, -1, h1::k_error_invalid_fsm_id};
+  }
+  return {g1::k_set_fsm_id, g1::k_set_velocity, 0, g1::k_fsm_zero_torque, g1::k_fsm_damp, g1::k_fsm_stand_up,
+          g1::k_fsm_start, g1::k_fsm_squat, g1::k_fsm_sit, k_refused_in_posture};
+}
 
 [[nodiscard]] constexpr std::string_view to_string(Posture p) {
   switch (p) {
@@ -87,8 +118,8 @@ class SportService {
   std::int32_t handle(std::int64_t api_id, std::string_view parameter, const praxis::JointVector<N>& joints,
                       praxis::TimePoint now) {
     const Posture before = posture_;
-    const std::int32_t code = dialect_ == Dialect::g1_loco ? loco(api_id, parameter, joints, now)
-                                                           : sport(api_id, parameter, joints, now);
+    const std::int32_t code = dialect_ == Dialect::go2_sport ? sport(api_id, parameter, joints, now)
+                                                             : loco(api_id, parameter, joints, now);
     calls_.push_back({seconds(now), api_id, std::string(parameter), code, std::string(to_string(before))});
     return code;
   }
@@ -152,30 +183,40 @@ class SportService {
 
   std::int32_t loco(std::int64_t api_id, std::string_view parameter, const praxis::JointVector<N>& joints,
                     praxis::TimePoint now) {
-    namespace lo = praxis::unitree::loco;
+    const LocoIds lo = loco_ids(dialect_);
     const auto j = nlohmann::json::parse(parameter, nullptr, false);
-    if (api_id == lo::k_set_fsm_id) {
+    if (api_id == lo.set_fsm_id) {
       if (!j.is_object() || !j.contains("data") || !j["data"].is_number_integer()) return k_bad_parameter;
-      switch (j["data"].get<int>()) {
-        case lo::k_fsm_zero_torque:
-        case lo::k_fsm_damp: enter(Posture::damped, joints, now); return 0;
-        case lo::k_fsm_stand_up:
-          if (!allowed({Posture::damped, Posture::lying, Posture::standing_locked})) return k_refused_in_posture;
-          enter(Posture::standing_locked, joints, now);
-          return 0;
-        case lo::k_fsm_start:
-          if (!allowed({Posture::standing_locked, Posture::balancing, Posture::walking})) return k_refused_in_posture;
-          enter(Posture::balancing, joints, now);
-          return 0;
-        case lo::k_fsm_squat:
-        case lo::k_fsm_sit:
-          if (!allowed({Posture::standing_locked, Posture::balancing})) return k_refused_in_posture;
-          enter(Posture::lying, joints, now);
-          return 0;
-        default: return k_refused_in_posture;
+      const int id = j["data"].get<int>();
+      if (id == lo.zero_torque || id == lo.damp) {
+        enter(Posture::damped, joints, now);
+        return 0;
       }
+      if (id == lo.stand_up) {
+        if (!allowed({Posture::damped, Posture::lying, Posture::standing_locked})) return k_refused_in_posture;
+        enter(Posture::standing_locked, joints, now);
+        return 0;
+      }
+      if (id == lo.start) {
+        if (!allowed({Posture::standing_locked, Posture::balancing, Posture::walking})) return k_refused_in_posture;
+        enter(Posture::balancing, joints, now);
+        return 0;
+      }
+      if (id >= 0 && (id == lo.squat || id == lo.sit)) {
+        if (!allowed({Posture::standing_locked, Posture::balancing})) return k_refused_in_posture;
+        enter(Posture::lying, joints, now);
+        return 0;
+      }
+      return lo.invalid_fsm;
     }
-    if (api_id == lo::k_set_velocity) {
+    if (lo.set_balance_mode != 0 && api_id == lo.set_balance_mode) {
+      if (!j.is_object() || !j.contains("data") || !j["data"].is_number_integer()) return k_bad_parameter;
+      const int mode = j["data"].get<int>();
+      if (mode != 0 && mode != 1) return k_bad_parameter;
+      if (!allowed({Posture::balancing, Posture::walking})) return k_refused_in_posture;
+      return 0;
+    }
+    if (api_id == lo.set_velocity) {
       if (!j.is_object() || !j.contains("velocity") || !j["velocity"].is_array() || j["velocity"].size() != 3 ||
           !j.contains("duration") || !j["duration"].is_number()) {
         return k_bad_parameter;
@@ -203,7 +244,7 @@ class SportService {
   praxis::JointCommand<N> command(praxis::TimePoint now) {
     const double dt = last_ == praxis::TimePoint{} ? 0.0 : std::clamp(praxis::to_seconds(now - last_), 0.0, 0.1);
     last_ = now;
-    if (dialect_ == Dialect::g1_loco && posture_ == Posture::walking && now >= velocity_until_) {
+    if (dialect_ != Dialect::go2_sport && posture_ == Posture::walking && now >= velocity_until_) {
       velocity_ = {};  // the velocity's duration ran out: the robot stops by itself
       posture_ = Posture::balancing;
       postures_.push_back({seconds(now), std::string(to_string(posture_))});

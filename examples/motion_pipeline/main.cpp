@@ -3,13 +3,13 @@
 // Graphviz DOT with --dot. With --backend fake-booster the same pipeline drives a Booster robot
 // over DDS (praxis-fake-booster, started for you; booster_story.hpp), --backend booster a real one;
 // --backend fake-aurora a Fourier robot walking by itself (fourier_story.hpp), --backend aurora a
-// real one; --backend fake-unitree a Go2 walking by itself through its sport service
+// real one; --backend fake-unitree a Go2, G1 or H1-2 walking by itself through its motion service
 // (unitree_story.hpp), --backend unitree a real one.
 //
 //   praxis_motion_demo --robot g1 [--dot pipeline.dot]
 //   praxis_motion_demo --backend fake-booster --robot k1|t1 [--domain 0]
 //   praxis_motion_demo --backend fake-aurora --robot gr1|gr2|gr3|n1 [--domain 123]
-//   praxis_motion_demo --backend fake-unitree --robot go2|g1 [--domain 1]
+//   praxis_motion_demo --backend fake-unitree --robot go2|g1|h1_2 [--domain 1]
 
 #include <CLI/CLI.hpp>
 
@@ -27,6 +27,7 @@
 #include <praxis/hardware/mock/mock_robot.hpp>
 #include <praxis/hardware/unitree/g1.hpp>
 #include <praxis/hardware/unitree/go2.hpp>
+#include <praxis/hardware/unitree/h1_2.hpp>
 
 #include "step_in_place.hpp"
 #ifdef PRAXIS_WITH_DDS
@@ -113,12 +114,12 @@ int main(int argc, char** argv) {
   std::uint32_t domain = 0;
   app.add_option("-r,--robot", robot,
                  "robot model (required): g1 or go2 (mock), k1 or t1 (Booster), gr1, gr2, gr3 or "
-                 "n1 (Fourier); go2 or g1 walking by itself (fake-unitree, unitree)")
-      ->check(CLI::IsMember({"g1", "go2", "k1", "t1", "gr1", "gr2", "gr3", "n1"}));
+                 "n1 (Fourier); go2, g1 or h1_2 walking by itself (fake-unitree, unitree)")
+      ->check(CLI::IsMember({"g1", "go2", "h1_2", "k1", "t1", "gr1", "gr2", "gr3", "n1"}));
   app.add_option("--backend", backend,
                  "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
                  "DDS; booster: a Booster robot already on the domain and interface; fake-aurora / aurora: the "
-                 "same for a Fourier robot walking by itself; fake-unitree / unitree: a Go2 or G1 walking by itself "
+                 "same for a Fourier robot walking by itself; fake-unitree / unitree: a Go2, G1 or H1-2 walking by itself "
                  "(its motion service)")
       ->check(CLI::IsMember({"mock", "fake-booster", "booster", "fake-aurora", "aurora", "fake-unitree", "unitree"}));
   app.add_option("--domain", domain, "DDS domain (Booster robots: 0)");
@@ -135,8 +136,8 @@ int main(int argc, char** argv) {
   try {
     if (robot.empty()) {
       throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster), "
-                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora), go2 or g1 (--backend "
-                                  "fake-unitree or unitree)");
+                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora), go2, g1 or h1_2 "
+                                  "(--backend fake-unitree or unitree)");
     }
     if (backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
@@ -155,13 +156,16 @@ int main(int argc, char** argv) {
         return example::run_fourier_story<fa::GR2>(argv[0], d, interface, spawn_aurora, robot, rp);
       }
       if (backend == "fake-unitree" || backend == "unitree") {
-        if (robot != "go2" && robot != "g1") {
+        if (robot != "go2" && robot != "g1" && robot != "h1_2") {
           throw std::invalid_argument("--robot " + robot + ": --backend " + backend +
-                                      " drives a Go2 or G1 through its own motion service");
+                                      " drives a Go2, G1 or H1-2 through its own motion service: go2, g1 or h1_2");
         }
         const bool spawn_unitree = backend == "fake-unitree";
         // Unitree robots: domain 0; praxis-fake-robot, like Unitree's simulators: 1.
         const std::uint32_t d = app.count("--domain") > 0 ? domain : spawn_unitree ? 1 : 0;
+        if (robot == "h1_2") {
+          return example::run_unitree_story<praxis::unitree::H1_2>(argv[0], d, interface, spawn_unitree, runtime_params);
+        }
         return robot == "g1"
                    ? example::run_unitree_story<praxis::unitree::G1>(argv[0], d, interface, spawn_unitree, runtime_params)
                    : example::run_unitree_story<praxis::unitree::Go2>(argv[0], d, interface, spawn_unitree, runtime_params);
@@ -179,7 +183,8 @@ int main(int argc, char** argv) {
 #endif
     }
     if (robot != "g1" && robot != "go2") {
-      throw std::runtime_error("--robot " + robot + " needs a DDS backend (fake-booster, booster, fake-aurora, aurora)");
+      throw std::runtime_error("--robot " + robot +
+                               " needs a DDS backend (fake-booster, booster, fake-aurora, aurora, fake-unitree, unitree)");
     }
     return robot == "g1" ? run<praxis::unitree::G1>(dot, scripts) : run<praxis::unitree::Go2>(dot, scripts);
   } catch (const std::exception& e) {

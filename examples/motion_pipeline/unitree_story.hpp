@@ -1,9 +1,10 @@
 #pragma once
-// praxis_motion_demo on a Go2 or G1 that stands and walks by itself (its motion service): the
+// praxis_motion_demo on a Go2, G1 or H1-2 that stands and walks by itself (its motion service): the
 // behaviour asks for a stand-up, a stand, a walk and a stand again; the backend turns that into the
 // robot's calls (Go2: StandUp or RecoveryStand, BalanceStand, Move at 20 Hz, StopMove; G1: FSM 4,
-// FSM 500, SetVelocity) and ends in the robot's own safe state (Go2: laid down by StandDown, then
-// Damp; G1: stopped, balancing by itself). No joint is commanded. With the fake robot, what it
+// FSM 500, SetVelocity; H1-2, through the H1 LocoClient on rt/api/loco: FSM 2, FSM 204, SetVelocity)
+// and ends in the robot's own safe state (Go2: laid down by StandDown, then Damp; G1, H1-2: stopped,
+// balancing by itself). No joint is commanded. With the fake robot, what it
 // recorded is printed: the postures it went through, the calls and how it answered them, its
 // odometry.
 
@@ -50,7 +51,7 @@ int run_unitree_story(const std::string& self, std::uint32_t domain, const std::
                               {2.5, "Stand", m::command::Stand{}},
                               {3.0, "WalkWithVelocity 0.3 m/s", walk},
                               {5.0, "Stand", m::command::Stand{}}};
-  // Ctrl-C ends the run the robot's way: a Go2 laid down and damped, a G1 stopped and balancing.
+  // Ctrl-C ends the run the robot's way: a Go2 laid down and damped, a G1 or H1-2 stopped and balancing.
   praxis::RunOutcome outcome;
   if (!run_timetable(motion, "DDS domain " + std::to_string(domain) + ", interface \"" + interface + "\"", 6, outcome)) {
     return 3;

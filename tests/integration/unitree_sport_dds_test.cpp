@@ -1,7 +1,8 @@
 // A Go2 walking by itself (SportBackend, its sport service) under praxis' motion pipeline, over real
 // Cyclone DDS against praxis-fake-robot in another process: how control ends when the cycle faults
 // while the robot walks, and a robot whose locomotion is off is not taken. What counts is what the
-// fake robot recorded: its postures and every sport call. Domains 176..178.
+// fake robot recorded: its postures and every sport call. And the fake H1-2's motion service: the H1
+// LocoClient on rt/api/loco. Domains 176..178 and 180.
 
 #include <catch2/catch.hpp>
 
@@ -132,4 +133,46 @@ TEST_CASE("go2 sport over DDS: what the control thread calls (post, write, read_
   CHECK(robot.sport().moves_sent() > 10);  // the worker walked the robot meanwhile
   CHECK(robot.commands_withheld() == 3000);
   CHECK(released.ok);
+}
+
+TEST_CASE("h1-2 loco over DDS: the fake H1-2 answers the H1 LocoClient on rt/api/loco and refuses what its posture "
+          "does not allow", "[unitree][dds][two-process][sport]") {
+  constexpr std::uint32_t domain = 180;
+  namespace h1 = u::h1_loco;
+  praxis::test::FakeRobotProcess fake(PRAXIS_FAKE_ROBOT, "h1_2", domain,
+                                      {"--sport-mode", "normal", "--sport-posture", "damped"});
+  praxis::dds::Participant participant({domain, "lo"});
+  praxis::dds::RpcClient<u::UnitreeApiTraits> loco(participant, u::api_request_topic(h1::k_service),
+                                                   u::api_response_topic(h1::k_service));
+  const auto call = [&](std::int64_t id, const nlohmann::json& parameter) {
+    return loco.call({id, parameter.dump()}, 3000ms).code;
+  };
+  const nlohmann::json walk{{"velocity", {0.2, 0.0, 0.0}}, {"duration", 1.0}};
+  const nlohmann::json stop{{"velocity", {0.0, 0.0, 0.0}}, {"duration", 1.0}};
+  constexpr std::int32_t refused = 4001;  // the fake's refusal in a posture (examples/fake_robot/sport_service.hpp)
+  // Damped: no walking, no Start, no balance mode; the G1's Start id is not an H1 FSM id.
+  CHECK(call(h1::k_set_velocity, walk) == refused);
+  CHECK(call(h1::k_set_fsm_id, {{"data", h1::k_fsm_start}}) == refused);
+  CHECK(call(h1::k_set_balance_mode, {{"data", 0}}) == refused);
+  CHECK(call(h1::k_set_fsm_id, {{"data", u::loco::k_fsm_start}}) == h1::k_error_invalid_fsm_id);
+  CHECK(call(u::loco::k_set_fsm_id, {{"data", u::loco::k_fsm_stand_up}}) == 3203);  // the G1's ids: not here
+  // StandUp, Start, BalanceStand, a walk and a stop.
+  CHECK(call(h1::k_set_fsm_id, {{"data", h1::k_fsm_stand_up}}) == 0);
+  CHECK(call(h1::k_set_fsm_id, {{"data", h1::k_fsm_start}}) == 0);
+  CHECK(call(h1::k_set_balance_mode, {{"data", 0}}) == 0);
+  CHECK(call(h1::k_set_balance_mode, {{"data", 7}}) == 3204);
+  CHECK(call(h1::k_set_velocity, walk) == 0);
+  CHECK(call(h1::k_set_velocity, stop) == 0);
+  // The Go2's and G1's service name is not answered on an H1-2.
+  praxis::dds::RpcClient<u::UnitreeApiTraits> sport(participant, u::api_request_topic(u::sport::k_service),
+                                                    u::api_response_topic(u::sport::k_service));
+  CHECK_THROWS_AS(sport.call({u::sport::k_stand_down, "{}"}, 500ms), praxis::dds::RpcUnanswered);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  CHECK(postures_of(report) ==
+        std::vector<std::string>{"damped", "standing_locked", "balancing", "walking", "balancing"});
+  CHECK(report["sport"]["moves_accepted"] == 1);
+  CHECK(report["sport_requests"] == 11);
+  CHECK(report["sport_requests_refused"] == 6);
+  CHECK(report["frames_received"] == 0);
 }

@@ -85,6 +85,27 @@ inline constexpr int k_fsm_stand_up = 4;
 inline constexpr int k_fsm_start = 500;  // walking control (older examples: 200)
 }  // namespace loco
 
+// The H1's locomotion (unitree_sdk2 h1/loco/h1_loco_api.hpp, h1_loco_client.hpp: LocoClient, service
+// "loco", API version 2.0.0.0; unitree_ros2's H1 client uses the same rt/api/loco/request|response).
+// That the H1-2 speaks it is UNVERIFIED: a third-party H1-2 project drives it with the H1 LocoClient.
+namespace h1_loco {
+inline constexpr const char* k_service = "loco";
+inline constexpr std::int64_t k_get_fsm_id = 8001;        // -> {"data": id}
+inline constexpr std::int64_t k_get_fsm_mode = 8002;
+inline constexpr std::int64_t k_get_balance_mode = 8003;
+inline constexpr std::int64_t k_set_fsm_id = 8101;        // {"data": id}
+inline constexpr std::int64_t k_set_balance_mode = 8102;  // {"data": mode}: 0 BalanceStand, 1 continuous gait
+inline constexpr std::int64_t k_set_stand_height = 8104;
+inline constexpr std::int64_t k_set_velocity = 8105;      // {"velocity": [vx, vy, omega], "duration": s}
+inline constexpr std::int64_t k_set_arm_task = 8107;
+inline constexpr std::int32_t k_error_loco_state_unavailable = 8301;
+inline constexpr std::int32_t k_error_invalid_fsm_id = 8302;
+inline constexpr int k_fsm_zero_torque = 0;
+inline constexpr int k_fsm_damp = 1;
+inline constexpr int k_fsm_stand_up = 2;
+inline constexpr int k_fsm_start = 204;  // walking control
+}  // namespace h1_loco
+
 // The name of the active motion service in a CheckMode reply ("" = none); throws on bad JSON.
 std::string mode_name_from(const std::string& check_mode_data);
 

@@ -7,6 +7,10 @@
 //   g1_loco_api()     G1 LocoClient (unitree_sdk2 g1/loco/g1_loco_api.hpp and g1_loco_client.hpp):
 //                     SetFsmId 7101 {"data": id} (Damp 1, StandUp 4, Start 500), SetVelocity 7105
 //                     {"velocity": [vx, vy, omega], "duration": s}, StopMove = SetVelocity(0, 0, 0)
+//   h1_loco_api()     H1 LocoClient (unitree_sdk2 h1/loco/h1_loco_api.hpp and h1_loco_client.hpp,
+//                     service "loco"), for the H1-2 (UNVERIFIED that the H1-2 speaks it): the G1's
+//                     calls with other ids: SetFsmId 8101 (Damp 1, StandUp 2, Start 204),
+//                     SetVelocity 8105
 // It runs on the backend's I/O worker (hardware/request_worker.hpp), never on the control thread;
 // each call blocks up to its timeout there.
 //
@@ -16,7 +20,7 @@
 // reported. Per wish:
 //   damping      walking: StopMove; then, on a robot that may lie down (the Go2): standing,
 //                StandDown, then after `stand_down_settle` Damp (a standing robot is laid down
-//                before its motors go soft); lying: Damp. A humanoid (the G1) is never damped by
+//                before its motors go soft); lying: Damp. A humanoid (G1, H1-2) is never damped by
 //                praxis: damping its motors while it stands drops it. Its damping wish ends with
 //                the robot stopped, balancing under its own controller.
 //   prepare      damped, lying or unknown: StandUp (standing, joints locked); walking: StopMove
@@ -50,7 +54,7 @@ namespace praxis::unitree {
 
 // The calls of one robot's motion service.
 struct SportApi {
-  std::string name;  // for messages: "Go2 sport", "G1 loco"
+  std::string name;  // for messages: "Go2 sport", "G1 loco", "H1 loco"
   ApiCall damp, stand_up, balance, stop_move, stand_down, recovery_stand;
   std::function<ApiCall(double vx, double vy, double vyaw)> move;
   bool lays_down = true;   // damping: StandDown, then Damp (false: stop and keep balancing)
@@ -73,20 +77,32 @@ struct SportApi {
   return a;
 }
 
-// G1: the LocoClient's FSM and velocity calls. Which FSM id starts walking control changed between
-// SDK versions (200 in older examples, 500 in the current client): `start_fsm`. A velocity holds
-// for `move_duration` seconds (the client's default: 1 s), so a robot whose Moves stop coming
-// stops by itself.
-[[nodiscard]] inline SportApi g1_loco_api(int start_fsm = loco::k_fsm_start, double move_duration = 1.0) {
-  const auto fsm = [](int id) { return ApiCall{loco::k_set_fsm_id, nlohmann::json{{"data", id}}.dump()}; };
-  const auto velocity = [move_duration](double vx, double vy, double vyaw) {
-    return ApiCall{loco::k_set_velocity,
-                   nlohmann::json{{"velocity", {vx, vy, vyaw}}, {"duration", move_duration}}.dump()};
+// What tells one LocoClient from another (the G1's, the H1's): their calls are the same, with other
+// ids and another FSM id for walking control.
+struct LocoDialect {
+  const char* name;  // SportApi::name
+  std::int64_t set_fsm_id, set_velocity;
+  int fsm_damp, fsm_stand_up;
+};
+inline constexpr LocoDialect k_g1_loco{"G1 loco", loco::k_set_fsm_id, loco::k_set_velocity, loco::k_fsm_damp,
+                                       loco::k_fsm_stand_up};
+inline constexpr LocoDialect k_h1_loco{"H1 loco", h1_loco::k_set_fsm_id, h1_loco::k_set_velocity,
+                                       h1_loco::k_fsm_damp, h1_loco::k_fsm_stand_up};
+
+// A humanoid's LocoClient: StandUp and Start (walking control, `start_fsm`) by SetFsmId {"data": id},
+// Move by SetVelocity {"velocity": [vx, vy, omega], "duration": s} and StopMove the same with zero
+// velocity. A velocity holds for `move_duration` seconds (the clients' default: 1 s), so a robot
+// whose Moves stop coming stops by itself. Never lays down, never damped (a standing humanoid
+// would drop), no get-up.
+[[nodiscard]] inline SportApi loco_api(const LocoDialect& d, int start_fsm, double move_duration) {
+  const auto fsm = [&d](int id) { return ApiCall{d.set_fsm_id, nlohmann::json{{"data", id}}.dump()}; };
+  const auto velocity = [set_velocity = d.set_velocity, move_duration](double vx, double vy, double vyaw) {
+    return ApiCall{set_velocity, nlohmann::json{{"velocity", {vx, vy, vyaw}}, {"duration", move_duration}}.dump()};
   };
   SportApi a;
-  a.name = "G1 loco";
-  a.damp = fsm(loco::k_fsm_damp);
-  a.stand_up = fsm(loco::k_fsm_stand_up);
+  a.name = d.name;
+  a.damp = fsm(d.fsm_damp);
+  a.stand_up = fsm(d.fsm_stand_up);
   a.balance = fsm(start_fsm);
   a.stop_move = velocity(0.0, 0.0, 0.0);
   a.move = velocity;
@@ -95,8 +111,24 @@ struct SportApi {
   return a;
 }
 
+// G1: FSM StandUp 4; which FSM id starts walking control changed between SDK versions (200 in older
+// examples, 500 in the current client): `start_fsm`.
+[[nodiscard]] inline SportApi g1_loco_api(int start_fsm = loco::k_fsm_start, double move_duration = 1.0) {
+  return loco_api(k_g1_loco, start_fsm, move_duration);
+}
+
+// H1-2: the H1 LocoClient (UNVERIFIED that the H1-2 speaks it; `start_fsm` and the service name,
+// SportOptions::service, are options for that): FSM StandUp 2, Start 204. praxis' BalanceStand is
+// the client's Start, as on the G1; the client's own BalanceStand (SetBalanceMode 8102 {"data": 0})
+// is not called.
+[[nodiscard]] inline SportApi h1_loco_api(int start_fsm = h1_loco::k_fsm_start, double move_duration = 1.0) {
+  return loco_api(k_h1_loco, start_fsm, move_duration);
+}
+
 struct SportOptions {
-  std::string service = sport::k_service;              // rt/api/<service>/request|response (G1: "sport" too)
+  // rt/api/<service>/request|response; empty: the robot's own (SportBackend<M>::default_service():
+  // Go2 and G1 "sport", H1-2 "loco").
+  std::string service;
   Duration call_timeout = std::chrono::milliseconds(1000);  // per call (the SDK's clients default to 1 s)
   Duration move_period = std::chrono::milliseconds(50);     // Move at 20 Hz while walking
   Duration retry_backoff = std::chrono::milliseconds(300);

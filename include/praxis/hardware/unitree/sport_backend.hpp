@@ -1,11 +1,12 @@
 #pragma once
-// SportBackend<Model>: a Go2 or G1 that stands and walks by itself (its motion service), for praxis'
-// motion pipeline (MotionController): the cycle posts RobotRequests, the backend's I/O worker turns
-// them into the robot's calls (sport.hpp: the Go2's SportClient, the G1's LocoClient). praxis owns
-// no joint: rt/lowstate comes in (the cycle's state, the remote, the link), nothing is ever written
-// to rt/lowcmd, and the robot's safe state is its own, asked for by RPC: a Go2 is stopped, laid
-// down (StandDown) and damped (Damp); a G1 is stopped and keeps balancing under its own controller
-// (damping a standing humanoid drops it).
+// SportBackend<Model>: a Go2, G1 or H1-2 that stands and walks by itself (its motion service), for
+// praxis' motion pipeline (MotionController): the cycle posts RobotRequests, the backend's I/O worker
+// turns them into the robot's calls (sport.hpp: the Go2's SportClient, the G1's LocoClient, the H1
+// LocoClient for the H1-2, UNVERIFIED). praxis owns no joint: rt/lowstate comes in (the cycle's
+// state, the remote, the link), nothing is ever written to rt/lowcmd, and the robot's safe state is
+// its own, asked for by RPC: a Go2 is stopped, laid down (StandDown) and damped (Damp); a humanoid
+// (G1, H1-2) is stopped and keeps balancing under its own controller (damping a standing humanoid
+// drops it).
 //
 //   praxis::unitree::SportBackend<praxis::unitree::Go2> robot(praxis::unitree::SportBackend<Go2>::robot("eth0"));
 //   praxis::MotionController<decltype(robot), MyBehaviour> controller(robot, library);
@@ -13,7 +14,7 @@
 // acquire() waits for a valid state and checks with the motion switcher that a motion service runs
 // (the robot's locomotion is on; praxis never switches it on: a robot whose service starts goes
 // limp first). release() serves the damping wish until the robot settled (Go2: Damp confirmed;
-// G1: not walking) or the timeout.
+// G1, H1-2: not walking) or the timeout.
 
 #include <atomic>
 #include <chrono>
@@ -33,6 +34,7 @@
 #include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/hardware/unitree/g1_23.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
+#include "praxis/hardware/unitree/h1_2.hpp"
 #include "praxis/hardware/unitree/rpc.hpp"
 #include "praxis/hardware/unitree/sport.hpp"
 #include "praxis/transport/rpc.hpp"
@@ -42,24 +44,31 @@ namespace praxis::unitree {
 template <UnitreeModel M>
 class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   using Base = DdsBackend<UnitreeTopics<M>>;
-  static constexpr bool k_humanoid = std::is_same_v<M, G1> || std::is_same_v<M, G1_23>;
+  static constexpr bool k_h1 = std::is_same_v<M, H1_2>;
+  static constexpr bool k_humanoid = std::is_same_v<M, G1> || std::is_same_v<M, G1_23> || k_h1;
   static_assert(std::is_same_v<M, Go2> || k_humanoid,
-                "praxis::unitree::SportBackend speaks the Go2's SportClient and the G1's LocoClient; the H1-2's "
-                "locomotion service (H1 LocoClient, other API ids) is not spoken yet");
+                "praxis::unitree::SportBackend speaks the Go2's SportClient, the G1's LocoClient and the H1 "
+                "LocoClient (H1-2); this model has no motion service table");
 
  public:
   // The G1's client documents no get-up.
   static constexpr Capabilities capabilities{.modes = true, .locomotion = true, .get_up = !k_humanoid};
-  static constexpr SafeState safe_state = SafeState::mode_request;  // Go2: StandDown, Damp; G1: stop, balance
+  static constexpr SafeState safe_state = SafeState::mode_request;  // Go2: StandDown, Damp; G1, H1-2: stop, balance
 
   // The calls of this robot's motion service (sport.hpp).
   static SportApi default_api() {
-    if constexpr (k_humanoid) {
+    if constexpr (k_h1) {
+      return h1_loco_api();
+    } else if constexpr (k_humanoid) {
       return g1_loco_api();
     } else {
       return go2_sport_api();
     }
   }
+  // Its name (rt/api/<name>/request|response) when SportOptions::service is empty: the Go2's sport
+  // service and the G1's LocoClient (current SDK) "sport", the H1 LocoClient "loco" (the H1-2:
+  // UNVERIFIED; SportOptions::service says otherwise).
+  static std::string default_service() { return k_h1 ? h1_loco::k_service : sport::k_service; }
 
   static BackendOptions robot(std::string interface) { return UnitreeBackend<M>::robot(std::move(interface)); }
   // praxis-fake-robot on this machine (started with --sport-mode normal --sport-posture ...).
@@ -72,8 +81,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   explicit SportBackend(BackendOptions options, SportOptions sport = {}, SportApi api = default_api(),
                         Duration worker_period = std::chrono::milliseconds(10))
       : Base(std::move(options)),
-        client_(std::make_unique<dds::RpcClient<UnitreeApiTraits>>(this->context(), api_request_topic(sport.service),
-                                                                   api_response_topic(sport.service))),
+        client_(make_client(this->context(), resolve(sport))),
         handler_([c = client_.get()](const ApiCall& call, Duration timeout) { return c->call(call, timeout); },
                  std::move(sport), std::move(api)),
         worker_(handler_, worker_period) {}
@@ -134,7 +142,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   }
 
   // The run's closing damping request served until the robot settled, or `timeout`: a Go2 confirmed
-  // Damp (StandDown first when it stands), a G1 is not walking. ok only when it did. A run that
+  // Damp (StandDown first when it stands), a G1 or H1-2 is not walking. ok only when it did. A run that
   // never called the motion service (the behaviour sent no command) leaves the robot as it was.
   LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
@@ -170,6 +178,17 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
 
  private:
+  // The service's name filled in: the robot's own when empty.
+  static const std::string& resolve(SportOptions& o) {
+    if (o.service.empty()) o.service = default_service();
+    return o.service;
+  }
+  static std::unique_ptr<dds::RpcClient<UnitreeApiTraits>> make_client(const dds::Participant& participant,
+                                                                      const std::string& service) {
+    return std::make_unique<dds::RpcClient<UnitreeApiTraits>>(participant, api_request_topic(service),
+                                                              api_response_topic(service));
+  }
+
   std::unique_ptr<dds::RpcClient<UnitreeApiTraits>> client_;
   SportHandler handler_;
   RequestWorker<SportHandler> worker_;

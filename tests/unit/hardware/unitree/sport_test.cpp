@@ -1,7 +1,8 @@
-// The Go2's own locomotion driven by RobotRequests (unitree/sport.hpp), in simulated time against a
-// recorded caller that answers like the robot's sport service: which calls go out for each wish and
-// in which order, the velocity limits, a refused or unanswered call tried again and given up, and
-// nothing before the behaviour's first request.
+// A Go2's, G1's or H1-2's own locomotion driven by RobotRequests (unitree/sport.hpp), in simulated
+// time against a recorded caller that answers like the robot's motion service: which calls go out
+// for each wish and in which order, the velocity limits, a refused or unanswered call tried again
+// and given up, and nothing before the behaviour's first request; each robot's table of calls and
+// the motion service SportBackend talks to by default.
 
 #include <catch2/catch.hpp>
 
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "praxis/hardware/unitree/sport.hpp"
+#include "praxis/hardware/unitree/sport_backend.hpp"
 
 namespace unitree_sport_test {
 
@@ -178,6 +180,114 @@ TEST_CASE("g1 loco: walking is FSM 4, FSM 500 and SetVelocity with a duration: d
   for (const auto& c : robot.calls) {
     if (c.api_id == u::loco::k_set_fsm_id) CHECK(nlohmann::json::parse(c.parameter)["data"] != u::loco::k_fsm_damp);
   }
+}
+
+TEST_CASE("h1-2 loco: the H1 LocoClient's table: SetFsmId 8101 (StandUp 2, Start 204), SetVelocity 8105 with a "
+          "duration, StopMove a zero velocity, no Damp call and no get-up", "[unitree][sport]") {
+  const auto api = u::h1_loco_api();
+  CHECK(api.name == "H1 loco");
+  CHECK(u::h1_loco::k_service == std::string("loco"));
+  CHECK(u::h1_loco::k_set_fsm_id == 8101);
+  CHECK(u::h1_loco::k_set_balance_mode == 8102);
+  CHECK(u::h1_loco::k_set_velocity == 8105);
+  CHECK(api.stand_up.api_id == 8101);
+  CHECK(nlohmann::json::parse(api.stand_up.parameter) == nlohmann::json{{"data", 2}});
+  CHECK(api.balance.api_id == 8101);
+  CHECK(nlohmann::json::parse(api.balance.parameter) == nlohmann::json{{"data", 204}});
+  CHECK(api.damp.api_id == 8101);
+  CHECK(nlohmann::json::parse(api.damp.parameter) == nlohmann::json{{"data", 1}});  // in the table, never called
+  CHECK(api.stop_move.api_id == 8105);
+  CHECK(nlohmann::json::parse(api.stop_move.parameter) ==
+        nlohmann::json{{"velocity", {0.0, 0.0, 0.0}}, {"duration", 1.0}});
+  const auto move = api.move(0.5, -0.1, 0.2);
+  CHECK(move.api_id == 8105);
+  const auto m = nlohmann::json::parse(move.parameter);
+  REQUIRE(m["velocity"].size() == 3);
+  CHECK(m["velocity"][0].get<double>() == Approx(0.5));
+  CHECK(m["velocity"][1].get<double>() == Approx(-0.1));
+  CHECK(m["velocity"][2].get<double>() == Approx(0.2));
+  CHECK(m["duration"] == 1.0);
+  CHECK_FALSE(api.lays_down);
+  CHECK_FALSE(api.gets_up);
+
+  // The Start id and the velocity's duration are options (that the H1-2 speaks the H1 client is
+  // UNVERIFIED); the G1's table is the same calls with its own ids.
+  const auto other = u::h1_loco_api(200, 0.5);
+  CHECK(nlohmann::json::parse(other.balance.parameter)["data"] == 200);
+  CHECK(nlohmann::json::parse(other.move(0.1, 0.0, 0.0).parameter)["duration"] == 0.5);
+  const auto g1 = u::g1_loco_api();
+  CHECK(g1.name == "G1 loco");
+  CHECK(g1.stand_up.api_id == u::loco::k_set_fsm_id);
+  CHECK(nlohmann::json::parse(g1.stand_up.parameter)["data"] == 4);
+  CHECK(nlohmann::json::parse(g1.balance.parameter)["data"] == 500);
+  CHECK(g1.move(0.1, 0.0, 0.0).api_id == u::loco::k_set_velocity);
+}
+
+TEST_CASE("h1-2 loco: walking is FSM 2, FSM 204 and SetVelocity: damping stops it and never damps the standing "
+          "robot, which ends balancing", "[unitree][sport]") {
+  Robot robot;
+  u::SportHandler h(robot.caller(), {}, u::h1_loco_api());
+  praxis::RobotStatus status;
+  const auto t0 = praxis::Clock::now();
+  const auto at = [&](double s) { return t0 + praxis::from_seconds(s); };
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.0));
+  h.serve(wish(praxis::RobotMode::locomotion), status, at(0.01));
+  for (int k = 0; k < 10; ++k) h.serve(wish(praxis::RobotMode::locomotion, 0.4, 0.0, 0.1), status, at(0.02 + 0.01 * k));
+  REQUIRE(robot.calls.size() == 4);  // StandUp, Start, SetVelocity at 0.02 and 0.07 s
+  CHECK(robot.calls[0].api_id == u::h1_loco::k_set_fsm_id);
+  CHECK(nlohmann::json::parse(robot.calls[0].parameter)["data"] == u::h1_loco::k_fsm_stand_up);
+  CHECK(robot.calls[1].api_id == u::h1_loco::k_set_fsm_id);
+  CHECK(nlohmann::json::parse(robot.calls[1].parameter)["data"] == 204);  // Start: walking control
+  CHECK(robot.calls[2].api_id == u::h1_loco::k_set_velocity);
+  CHECK(robot.calls[3].api_id == u::h1_loco::k_set_velocity);
+  CHECK(h.moves_sent() == 2);
+  CHECK(h.posture() == u::SportPosture::walking);
+
+  // Damping (the runtime's closing request, a fault's damping motion), a get-up with it: stopped,
+  // then nothing more, however long the wish lasts.
+  auto damping = wish(praxis::RobotMode::damping);
+  damping.get_up = 3;
+  for (double t = 0.2; t < 5.0; t += 0.01) h.serve(damping, status, at(t));
+  REQUIRE(robot.calls.size() == 5);
+  CHECK(robot.calls[4].api_id == u::h1_loco::k_set_velocity);
+  CHECK(nlohmann::json::parse(robot.calls[4].parameter)["velocity"] == nlohmann::json::array({0.0, 0.0, 0.0}));
+  CHECK(h.settled());
+  CHECK(h.posture() == u::SportPosture::balancing);
+  CHECK(status.assumed_mode == praxis::RobotMode::locomotion);  // it balances by itself
+  for (const auto& c : robot.calls) {
+    CHECK(c.api_id != u::h1_loco::k_set_balance_mode);
+    if (c.api_id == u::h1_loco::k_set_fsm_id) {
+      const int id = nlohmann::json::parse(c.parameter)["data"].get<int>();
+      CHECK(id != u::h1_loco::k_fsm_damp);
+      CHECK(id != u::h1_loco::k_fsm_zero_torque);
+    }
+  }
+
+  // A damping wish on an H1-2 that was never walking calls nothing at all.
+  Robot idle;
+  u::SportHandler standing(idle.caller(), {}, u::h1_loco_api());
+  standing.serve(wish(praxis::RobotMode::prepare), status, at(0.0));
+  REQUIRE(idle.calls.size() == 1);  // StandUp
+  for (double t = 0.1; t < 3.0; t += 0.01) standing.serve(wish(praxis::RobotMode::damping), status, at(t));
+  CHECK(idle.calls.size() == 1);
+  CHECK(standing.settled());
+  CHECK(standing.posture() == u::SportPosture::standing);
+}
+
+TEST_CASE("sport backend: each robot's table and motion service by default, the H1-2 talking to loco, never damped", "[unitree][sport]") {
+  using H1 = u::SportBackend<u::H1_2>;
+  CHECK(H1::default_service() == "loco");
+  CHECK(H1::default_api().name == "H1 loco");
+  CHECK(H1::default_api().balance.parameter == u::h1_loco_api().balance.parameter);
+  CHECK_FALSE(H1::default_api().lays_down);
+  STATIC_REQUIRE_FALSE(H1::capabilities.get_up);
+  STATIC_REQUIRE(H1::capabilities.locomotion);
+  STATIC_REQUIRE(H1::safe_state == praxis::SafeState::mode_request);
+  CHECK(u::SportBackend<u::G1>::default_service() == "sport");
+  CHECK(u::SportBackend<u::G1>::default_api().name == "G1 loco");
+  CHECK(u::SportBackend<u::Go2>::default_service() == "sport");
+  CHECK(u::SportBackend<u::Go2>::default_api().name == "Go2 sport");
+  CHECK(u::SportOptions{}.service.empty());  // empty: the robot's own
 }
 
 }  // namespace unitree_sport_test
