@@ -4,12 +4,14 @@
 // over DDS (praxis-fake-booster, started for you; booster_story.hpp), --backend booster a real one;
 // --backend fake-aurora a Fourier robot walking by itself (fourier_story.hpp), --backend aurora a
 // real one; --backend fake-unitree a Go2, G1 or H1-2 walking by itself through its motion service
-// (unitree_story.hpp), --backend unitree a real one.
+// (unitree_story.hpp), --backend unitree a real one; --backend fake-tienkung a Tienkung walking by
+// itself under its HRIC controller (tienkung_story.hpp), --backend tienkung a real one.
 //
 //   praxis_motion_demo --robot g1 [--dot pipeline.dot]
 //   praxis_motion_demo --backend fake-booster --robot k1|t1 [--domain 0]
 //   praxis_motion_demo --backend fake-aurora --robot gr1|gr2|gr3|n1 [--domain 123]
 //   praxis_motion_demo --backend fake-unitree --robot go2|g1|h1_2 [--domain 1]
+//   praxis_motion_demo --backend fake-tienkung --robot pro|lite [--service-wire cyclonedds] [--domain 2]
 
 #include <CLI/CLI.hpp>
 
@@ -36,6 +38,7 @@
 
 #include "booster_story.hpp"
 #include "fourier_story.hpp"
+#include "tienkung_story.hpp"
 #include "unitree_story.hpp"
 #endif
 
@@ -114,14 +117,21 @@ int main(int argc, char** argv) {
   std::uint32_t domain = 0;
   app.add_option("-r,--robot", robot,
                  "robot model (required): g1 or go2 (mock), k1 or t1 (Booster), gr1, gr2, gr3 or "
-                 "n1 (Fourier); go2, g1 or h1_2 walking by itself (fake-unitree, unitree)")
-      ->check(CLI::IsMember({"g1", "go2", "h1_2", "k1", "t1", "gr1", "gr2", "gr3", "n1"}));
+                 "n1 (Fourier); go2, g1 or h1_2 walking by itself (fake-unitree, unitree); pro or lite (Tienkung, "
+                 "fake-tienkung, tienkung)")
+      ->check(CLI::IsMember({"g1", "go2", "h1_2", "k1", "t1", "gr1", "gr2", "gr3", "n1", "pro", "lite"}));
   app.add_option("--backend", backend,
                  "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
                  "DDS; booster: a Booster robot already on the domain and interface; fake-aurora / aurora: the "
                  "same for a Fourier robot walking by itself; fake-unitree / unitree: a Go2, G1 or H1-2 walking by itself "
-                 "(its motion service)")
-      ->check(CLI::IsMember({"mock", "fake-booster", "booster", "fake-aurora", "aurora", "fake-unitree", "unitree"}));
+                 "(its motion service); fake-tienkung / tienkung: a Tienkung walking by itself (its HRIC controller)")
+      ->check(CLI::IsMember(
+          {"mock", "fake-booster", "booster", "fake-aurora", "aurora", "fake-unitree", "unitree", "fake-tienkung", "tienkung"}));
+  std::string service_wire = "fastrtps";
+  app.add_option("--service-wire", service_wire,
+                 "Tienkung: the envelope of the robot's ROS 2 services, by its ROS middleware (UNVERIFIED; Humble's "
+                 "default is fastrtps)")
+      ->check(CLI::IsMember({"fastrtps", "cyclonedds"}));
   app.add_option("--domain", domain, "DDS domain (Booster robots: 0)");
   app.add_option("--interface", interface, "network interface that reaches the robot");
   app.add_option("--booster-params", params, "booster_interface parameters file (JSON with comments)");
@@ -137,7 +147,7 @@ int main(int argc, char** argv) {
     if (robot.empty()) {
       throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster), "
                                   "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora), go2, g1 or h1_2 "
-                                  "(--backend fake-unitree or unitree)");
+                                  "(--backend fake-unitree or unitree), pro or lite (--backend fake-tienkung or tienkung)");
     }
     if (backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
@@ -170,6 +180,20 @@ int main(int argc, char** argv) {
                    ? example::run_unitree_story<praxis::unitree::G1>(argv[0], d, interface, spawn_unitree, runtime_params)
                    : example::run_unitree_story<praxis::unitree::Go2>(argv[0], d, interface, spawn_unitree, runtime_params);
       }
+      if (backend == "fake-tienkung" || backend == "tienkung") {
+        if (robot != "pro" && robot != "lite") {
+          throw std::invalid_argument("--robot " + robot + ": --backend " + backend +
+                                      " drives a Tienkung through its own motion controller: pro or lite");
+        }
+        namespace tk = praxis::tienkung;
+        const bool spawn_tienkung = backend == "fake-tienkung";
+        const auto wire = service_wire == "cyclonedds" ? tk::ServiceWire::cyclonedds : tk::ServiceWire::fastrtps;
+        // The robot's ROS_DOMAIN_ID: ROS' default 0 (UNVERIFIED); the fake's: 2, away from other fakes.
+        const std::uint32_t d = app.count("--domain") > 0 ? domain : spawn_tienkung ? 2 : 0;
+        return robot == "lite"
+                   ? example::run_tienkung_story<tk::Lite>(argv[0], d, interface, spawn_tienkung, runtime_params, wire)
+                   : example::run_tienkung_story<tk::Pro>(argv[0], d, interface, spawn_tienkung, runtime_params, wire);
+      }
       // A Unitree model on a Booster backend is a mistake, not a request for some Booster.
       if (robot != "k1" && robot != "t1") {
         throw std::invalid_argument("--robot " + robot + ": --backend " + backend + " drives a Booster robot: k1 or t1");
@@ -184,7 +208,8 @@ int main(int argc, char** argv) {
     }
     if (robot != "g1" && robot != "go2") {
       throw std::runtime_error("--robot " + robot +
-                               " needs a DDS backend (fake-booster, booster, fake-aurora, aurora, fake-unitree, unitree)");
+                               " needs a DDS backend (fake-booster, booster, fake-aurora, aurora, fake-unitree, unitree, "
+                               "fake-tienkung, tienkung)");
     }
     return robot == "g1" ? run<praxis::unitree::G1>(dot, scripts) : run<praxis::unitree::Go2>(dot, scripts);
   } catch (const std::exception& e) {
