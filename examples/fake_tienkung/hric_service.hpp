@@ -233,6 +233,7 @@ class HricController {
             {"velocities_applied", velocities_applied_},
             {"velocities_ignored", velocities_ignored_},
             {"max_speed", {{"vx", max_speed_[0]}, {"vy", max_speed_[1]}, {"wz", max_speed_[2]}}},
+            {"velocity_at_exit", {{"vx", velocity_[0]}, {"vy", velocity_[1]}, {"wz", velocity_[2]}}},
             {"final_mode", std::string(tk::to_string(mode_))}};
   }
 

@@ -1,6 +1,7 @@
 // The non-template half of the reflected JSON loader: every check of a JSON value's kind and every
 // error message, so the header only needs nlohmann's forward declarations.
 
+#include <charconv>
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -136,6 +137,26 @@ void expect_array(const nlohmann::json& json, const ReadContext& ctx, std::size_
 
 const nlohmann::json& array_element(const nlohmann::json& json, std::size_t index) { return json[index]; }
 
+bool is_object(const nlohmann::json& json) { return json.is_object(); }
+
+std::vector<std::pair<std::size_t, const nlohmann::json*>> indexed_elements(const nlohmann::json& json,
+                                                                            const ReadContext& ctx, std::size_t size,
+                                                                            std::string_view element_plural) {
+  std::vector<std::pair<std::size_t, const nlohmann::json*>> out;
+  for (const auto& [key, value] : json.items()) {
+    std::size_t i = 0;
+    const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), i);
+    if (key.empty() || ec != std::errc{} || end != key.data() + key.size() || i >= size) {
+      fail_text(ctx,
+                "a list of " + std::to_string(size) + " " + std::string(element_plural) + ", or an object of some of them by index 0.." +
+                    std::to_string(size - 1),
+                "the key \"" + key + "\"");
+    }
+    out.emplace_back(i, &value);
+  }
+  return out;
+}
+
 void expect_object(const nlohmann::json& json, const ReadContext& ctx,
                    std::span<const std::string_view> known) {
   auto known_list = [&] {
@@ -190,7 +211,13 @@ void with_overrides(std::span<const std::string> settings, std::string_view orig
   nlohmann::json document = nlohmann::json::object();
   for (const std::string& setting : settings) {
     const auto eq = setting.find('=');
-    const std::string key = setting.substr(0, eq);
+    // An element of a fixed-size list by index: a.b[1].c is a.b.1.c (the reader takes index keys).
+    std::string key = setting.substr(0, eq);
+    for (std::size_t open = key.find('['); open != std::string::npos; open = key.find('[', open)) {
+      const auto close = key.find(']', open);
+      if (close == std::string::npos) break;  // left as it is: an unknown key names it
+      key = key.substr(0, open) + "." + key.substr(open + 1, close - open - 1) + key.substr(close + 1);
+    }
     if (eq == std::string::npos || key.empty() || key.front() == '.' || key.back() == '.' ||
         key.find("..") != std::string::npos) {
       throw ParamError(std::string(origin) + ": \"" + setting + "\": expected KEY=VALUE, e.g. link_timeout=0.3 or " +

@@ -3,7 +3,7 @@
 // the story in both service envelopes, how control ends when the legs' status is lost while the
 // robot walks and when the remote takes the robot, robots praxis must not take, and what the
 // control thread calls allocating nothing. What counts is what the fake recorded: its walk modes,
-// every request, every velocity, and that no limb command ever reached it. Domains 190..197.
+// every request, every velocity, and that no limb command ever reached it. Domains 190..198.
 
 #include <catch2/catch.hpp>
 
@@ -150,6 +150,31 @@ TEST_CASE("tienkung walking over DDS: the remote taking the robot while it walks
   CHECK(requests_of(report) == std::vector<std::string>{"walk"});
   // Velocities praxis sent after the remote took over: none beyond those in flight when it happened.
   CHECK(report["hric"]["velocities_ignored"].get<int>() <= 2);
+  check_robot_left_alone(report);
+}
+
+TEST_CASE("tienkung walking over DDS: the controller's status falling silent while the robot walks ends the run "
+          "(control lost) with a zero velocity, and the hand-back says the stand was not seen",
+          "[tienkung][dds][two-process][walking]") {
+  constexpr std::uint32_t domain = 198;
+  FakePro fake(domain, {"--hric-silent-after", "2.5"});
+  auto robot = make_backend(domain);
+  praxis::script::ScriptLibrary<tk::Pro> library;
+  auto options = motion_options();
+  options.lifecycle_timeout = 2s;
+  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, options);
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.3, 0.0};
+  motion.behaviour().steps = {{0.0, walk}};
+  const auto outcome = motion.run_for(8s);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  CHECK(outcome.end == praxis::RunEnd::control_lost);
+  CHECK_FALSE(outcome.hand_back_ok);
+  CHECK_THAT(outcome.hand_back, Catch::Contains("stand not reported"));
+  CHECK(report["hric"]["velocity_at_exit"]["vx"] == 0.0);  // stopped steering with a zero velocity
+  CHECK(requests_of(report) == std::vector<std::string>{"walk"});
   check_robot_left_alone(report);
 }
 

@@ -20,6 +20,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -54,6 +56,11 @@ bool is_null(const nlohmann::json& json);
 void expect_array(const nlohmann::json& json, const ReadContext& ctx, std::size_t size,
                   std::string_view element_plural);
 const nlohmann::json& array_element(const nlohmann::json& json, std::size_t index);
+bool is_object(const nlohmann::json& json);
+// The members of an object whose keys are indices 0..size-1 (a ParamError names any other key).
+std::vector<std::pair<std::size_t, const nlohmann::json*>> indexed_elements(const nlohmann::json& json,
+                                                                            const ReadContext& ctx, std::size_t size,
+                                                                            std::string_view element_plural);
 // Checks that json is an object whose keys are all in `known`.
 void expect_object(const nlohmann::json& json, const ReadContext& ctx,
                    std::span<const std::string_view> known);
@@ -157,6 +164,18 @@ void read_value(const nlohmann::json& json, T& out, ReadContext& ctx) {
     }
   } else if constexpr (Sequence<T>) {
     using traits = sequence_traits<T>;
+    if (is_object(json)) {
+      // Some elements by index ({"1": ...}, what `--set a.b[1].c=...` makes): the others keep theirs.
+      const auto size = ctx.path.size();
+      for (const auto& [i, value] : indexed_elements(json, ctx, traits::size, plural<typename traits::element>())) {
+        ctx.path += '[';
+        ctx.path += std::to_string(i);
+        ctx.path += ']';
+        read_value(*value, out[static_cast<decltype(out.size())>(i)], ctx);
+        ctx.path.resize(size);
+      }
+      return;
+    }
     expect_array(json, ctx, traits::size, plural<typename traits::element>());
     const auto size = ctx.path.size();
     for (std::size_t i = 0; i < traits::size; ++i) {

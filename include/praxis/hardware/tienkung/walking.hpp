@@ -5,7 +5,7 @@
 // (the SetMotionMode service) and steers it with cmd_vel. The handler runs on the backend's I/O
 // worker (hardware/request_worker.hpp), never on the control thread; a service call blocks there
 // up to its timeout. Per wish, judged from a recent MotionStatus (older than sample_timeout: nothing
-// is asked for and no velocity is sent):
+// is asked for, and a zero velocity is sent once if praxis was steering):
 //   locomotion   with a velocity: walk (4) from stand, then cmd_vel every velocity_period, clamped
 //                to the options' limits (counted); without one: zero velocity once, then stand (3)
 //   prepare      zero velocity once if stepping, then stand
@@ -87,6 +87,12 @@ class WalkingHandler {
       given_up_ = false;
       pursuit_.reset();
       status.reported_mode = fresh ? robot_mode_of(seen.walk_mode, wish_) : RobotMode::unknown;
+    }
+    if (!fresh && velocity_sent_) {
+      // The controller fell silent while praxis steered it: whatever it does, a zero velocity is
+      // the one command that cannot make it worse (whether HRIC stops a walk by itself is UNVERIFIED).
+      send_velocity(0.0, 0.0, 0.0, now);
+      velocity_sent_ = false;
     }
     if (!fresh || given_up_ || now < retry_at_) return;
     if (!program_may_steer(seen, options_.console)) {

@@ -73,15 +73,21 @@ struct VelocityToWire {
     out.twist.angular = {0.0, 0.0, v.wz};
   }
 };
-inline bool motion_report_from_wire(const hric_msgs_msg_dds__MotionStatus_& in, MotionReport& out) {
-  out.walk_mode = in.walk_mode;
-  out.console_control = in.is_console_control;
-  out.swing_arm = in.is_swing_arm;
-  out.error_code = in.error_code;
-  return true;
-}
-using MotionStatusSubscriber = dds::DecodingSubscriber<hric_msgs_msg_dds__MotionStatus_, MotionReport,
-                                                       bool (*)(const hric_msgs_msg_dds__MotionStatus_&, MotionReport&)>;
+// Runs on Cyclone's listener thread; also notes the arrival, so the control thread can tell a
+// silent controller without taking the sample (the worker does).
+struct MotionStatusDecoder {
+  std::atomic<Duration::rep>* arrived;
+  bool operator()(const hric_msgs_msg_dds__MotionStatus_& in, MotionReport& out) const {
+    out.walk_mode = in.walk_mode;
+    out.console_control = in.is_console_control;
+    out.swing_arm = in.is_swing_arm;
+    out.error_code = in.error_code;
+    arrived->store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    return true;
+  }
+};
+using MotionStatusSubscriber =
+    dds::DecodingSubscriber<hric_msgs_msg_dds__MotionStatus_, MotionReport, MotionStatusDecoder>;
 using VelocityPublisher = dds::EncodingPublisher<hric_msgs_geometry_TwistStamped, Velocity, VelocityToWire>;
 }  // namespace detail
 
@@ -108,7 +114,7 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
         status_(std::make_unique<detail::MotionStatusSubscriber>(
             this->context(), hric_.names.status,
             dds::with_type_name(&hric_msgs_msg_dds__MotionStatus__desc, hric_.names.status_type),
-            &detail::motion_report_from_wire, hric_.status_qos)),
+            detail::MotionStatusDecoder{&status_at_}, hric_.status_qos)),
         cmd_vel_(std::make_unique<detail::VelocityPublisher>(
             this->context(), hric_.names.cmd_vel,
             dds::with_type_name(&hric_msgs_geometry_TwistStamped_desc, hric_.names.cmd_vel_type),
@@ -130,11 +136,19 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
   void post(const RobotRequests& r) {
     if (lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control) worker_.post(r);
   }
+  // The link is up while the limbs' status and, in control, the controller's MotionStatus are
+  // recent: a controller praxis cannot hear is one it cannot steer, and the run ends (control lost).
   bool read_status(RobotStatus& out) {
     (void)worker_.read_status(out);
     out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
     this->read_link(out.link);
+    if (out.lifecycle == LifecycleStage::in_control && !controller_heard(Clock::now())) out.link.connected = false;
     return true;
+  }
+  // Whether a MotionStatus arrived within the handler's sample_timeout before `now`.
+  [[nodiscard]] bool controller_heard(TimePoint now) const {
+    const auto at = status_at_.load(std::memory_order_relaxed);
+    return at != 0 && now - TimePoint(Duration(at)) <= handler_.options().sample_timeout;
   }
 
   LifecycleResult acquire(Duration timeout) {
@@ -262,6 +276,7 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
   }
 
   HricOptions hric_;
+  std::atomic<Duration::rep> status_at_{0};  // the last MotionStatus' arrival, Clock ticks
   std::unique_ptr<dds::RpcClient<FastRtpsModeTraits>> fast_;
   std::unique_ptr<dds::RpcClient<CycloneModeTraits>> cyclone_;
   std::unique_ptr<detail::MotionStatusSubscriber> status_;

@@ -28,6 +28,26 @@ TEST_CASE("tienkung options: speed unit, layout-independent names and QoS by nam
                     Catch::Contains("speed_unit") && Catch::Contains("\"rpm\""));
 }
 
+TEST_CASE("tienkung options: one limb's topic names by index from the command line, the others kept, a bad index "
+          "named", "[tienkung][params]") {
+  tk::BackendOptions o;
+  const auto arm = o.topics.of(tk::Limb::arm);
+  praxis::io::apply_settings(o, std::vector<std::string>{"topics.limbs[0].status=rt/legs/state", "topics.limbs.3.cmd_ctrl=rt/h"},
+                             "--set");
+  CHECK(o.topics.of(tk::Limb::leg).status == "rt/legs/state");
+  CHECK(o.topics.of(tk::Limb::leg).cmd_ctrl == "rt/leg/cmd_ctrl");  // the element's other fields kept
+  CHECK(o.topics.of(tk::Limb::head).cmd_ctrl == "rt/h");
+  CHECK(o.topics.of(tk::Limb::arm).status == arm.status);           // the other elements kept
+  const auto before = o.topics.of(tk::Limb::leg).status;
+  CHECK_THROWS_WITH(
+      praxis::io::apply_settings(o, std::vector<std::string>{"topics.imu=rt/x", "topics.limbs[4].status=rt/y"}, "--set"),
+      Catch::Contains("topics.limbs") && Catch::Contains("index 0..3") && Catch::Contains("\"4\""));
+  CHECK(o.topics.of(tk::Limb::leg).status == before);  // nothing half-applied
+  CHECK(o.topics.imu == "rt/imu/status");
+  CHECK_THROWS_WITH(praxis::io::apply_settings(o, std::vector<std::string>{"topics.limbs[x].status=rt/y"}, "--set"),
+                    Catch::Contains("\"x\""));
+}
+
 TEST_CASE("tienkung codec: speeds go to the wire in rpm when the robot takes rpm", "[tienkung][codec][params]") {
   constexpr std::size_t P = tk::Pro::joint_count;
   const float rpm = tk::wire_speed_per_rad_s(tk::SpeedUnit::rpm);

@@ -26,6 +26,7 @@ struct ScriptedHric {
   bool answers = true;
   bool refuse = false;
   bool obeys = true;  // false: answers success but never changes mode
+  std::optional<praxis::TimePoint> silent_since;  // the status stops arriving
   praxis::Duration transition = 200ms;
   praxis::TimePoint now{};
   std::optional<std::pair<tk::WalkMode, praxis::TimePoint>> pending;
@@ -37,7 +38,7 @@ struct ScriptedHric {
       mode = pending->first;
       pending.reset();
     }
-    return {static_cast<int>(mode), console, false, 0, now};
+    return {static_cast<int>(mode), console, false, 0, silent_since ? *silent_since : now};
   }
   tk::ModeReply call(const tk::ModeCall& c) {
     calls.push_back(c.mode);
@@ -226,4 +227,22 @@ TEST_CASE("walking: nothing is asked before the first request, nor on a stale st
   stale.serve(wish(praxis::RobotMode::locomotion, 0.3), status, praxis::TimePoint{} + 1s);
   CHECK(rig.robot.calls.empty());
   CHECK(status.reported_mode == praxis::RobotMode::unknown);
+}
+
+TEST_CASE("walking: a controller falling silent while praxis steers it gets one zero velocity, then nothing",
+          "[tienkung][walking]") {
+  Rig rig;
+  rig.run(wish(praxis::RobotMode::locomotion, 0.3), 1s);
+  REQUIRE(rig.robot.mode == tk::WalkMode::walk);
+  rig.robot.silent_since = rig.t;
+  const auto sent = rig.robot.velocities.size();
+  const auto calls = rig.robot.calls.size();
+  rig.run(wish(praxis::RobotMode::locomotion, 0.3), 2s);
+  rig.run(wish(praxis::RobotMode::damping), 1s);
+  // The status goes stale after sample_timeout (300 ms): until then steering goes on, then one zero.
+  REQUIRE(rig.robot.velocities.size() > sent);
+  CHECK(rig.robot.velocities.size() <= sent + 8);
+  CHECK(rig.robot.velocities.back() == std::array<double, 3>{0.0, 0.0, 0.0});
+  CHECK(rig.robot.calls.size() == calls);  // nothing asked of a controller praxis cannot hear
+  CHECK(rig.status.reported_mode == praxis::RobotMode::unknown);
 }
