@@ -14,6 +14,7 @@
 #include <csignal>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -482,6 +483,64 @@ TEST_CASE("robot whose damping mode drops it: a fault and the run's end ask for 
   CHECK(outcome.safe_state_sent.find("prepare mode requested") != std::string::npos);
   CHECK(outcome.end == praxis::RunEnd::fault);
   CHECK(outcome.cause == "invalid state (NaN)");
+}
+
+namespace {
+// Walks from the first cycle; in cycle `stall_at` its control thread stops for `stall_for` (a
+// blocked behaviour), and notes when that stall began and ended.
+struct WalkThenStall {
+  static constexpr std::string_view name = "walk_then_stall";
+  using inputs = praxis::ports<praxis::CyclePort>;
+  using outputs = praxis::ports<praxis::motion::MotionCommandPort>;
+  int cycles = 0;
+  int stall_at = 200;
+  praxis::Duration stall_for = std::chrono::seconds(2);
+  std::atomic<praxis::Duration::rep> stall_began{0}, stall_ended{0};
+  void cycle(const praxis::CycleInfo&, praxis::motion::MotionCommand& out) {
+    praxis::motion::command::WalkWithVelocity w;
+    w.velocity = {0.2, 0.0};
+    out = w;
+    if (++cycles == stall_at) {
+      stall_began.store(praxis::Clock::now().time_since_epoch().count());
+      std::this_thread::sleep_for(stall_for);
+      stall_ended.store(praxis::Clock::now().time_since_epoch().count());
+    }
+  }
+};
+}  // namespace
+
+TEST_CASE("robot with modes: a control thread stalled while the robot walks gets the safe mode requested during the "
+          "stall, not after it", "[control][threads][safe-state][modal][stall]") {
+  using Robot = praxis::mock::ModalRobot<Model>;
+  static_assert(praxis::OverridesRequests<Robot>);
+  Robot robot({}, praxis::Clock::now());
+  praxis::script::ScriptLibrary<Model> library;
+  praxis::MotionOptions options;
+  options.print = false;
+  options.period = 2ms;
+  options.stall_timeout = 100ms;
+  options.safety.stale_timeout = 500ms;
+  praxis::MotionController<Robot, WalkThenStall> controller(robot, library, options);
+  const auto outcome = controller.run_for(10s);
+  std::this_thread::sleep_for(150ms);
+  robot.stop_worker();
+  INFO(outcome.summary());
+  CHECK(outcome.end == praxis::RunEnd::stalled);
+  const auto& b = controller.behaviour();
+  const praxis::TimePoint began{praxis::Duration(b.stall_began.load())}, ended{praxis::Duration(b.stall_ended.load())};
+  REQUIRE(began != praxis::TimePoint{});
+  std::optional<praxis::TimePoint> walking, damping;
+  for (const auto& c : robot.calls()) {
+    if (c.call != praxis::mock::RobotCall::change_mode) continue;
+    if (c.mode == praxis::RobotMode::locomotion && !walking) walking = c.time;
+    if (c.mode == praxis::RobotMode::damping && !damping && c.time > began) damping = c.time;
+  }
+  REQUIRE(walking.has_value());
+  CHECK(*walking < began);
+  REQUIRE(damping.has_value());
+  // stall_timeout (100 ms) plus a worker period or two, well before the thread came back (2 s).
+  CHECK(*damping < ended);
+  CHECK(*damping - began < 1s);
 }
 
 namespace {

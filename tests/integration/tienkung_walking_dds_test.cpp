@@ -3,11 +3,12 @@
 // the story in both service envelopes, how control ends when the legs' status is lost while the
 // robot walks and when the remote takes the robot, robots praxis must not take, and what the
 // control thread calls allocating nothing. What counts is what the fake recorded: its walk modes,
-// every request, every velocity, and that no limb command ever reached it. Domains 190..198.
+// every request, every velocity, and that no limb command ever reached it. Domains 190..201.
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "../support/timetable.hpp"
 
 #include "praxis/control/motion_controller.hpp"
+#include "praxis/control/signals.hpp"
 #include "praxis/hardware/tienkung/walking_backend.hpp"
 
 using namespace std::chrono_literals;
@@ -175,6 +177,52 @@ TEST_CASE("tienkung walking over DDS: the controller's status falling silent whi
   CHECK_THAT(outcome.hand_back, Catch::Contains("stand not reported"));
   CHECK(report["hric"]["velocity_at_exit"]["vx"] == 0.0);  // stopped steering with a zero velocity
   CHECK(requests_of(report) == std::vector<std::string>{"walk"});
+  check_robot_left_alone(report);
+}
+
+TEST_CASE("tienkung walking over DDS: Ctrl-C, a stalled control thread and an exception while the robot walks each "
+          "end with the robot stood by its own controller", "[tienkung][dds][two-process][walking][ends]") {
+  using D = praxis::test::Timetable::Disturbance;
+  const auto disturbance = GENERATE(D::signal, D::stall, D::exception);
+  const std::uint32_t domain = disturbance == D::signal ? 199 : disturbance == D::stall ? 200 : 201;
+  FakePro fake(domain, {});
+  auto robot = make_backend(domain);
+  praxis::script::ScriptLibrary<tk::Pro> library;
+  auto options = motion_options();
+  options.stall_timeout = 100ms;
+  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, options);
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.3, 0.0};
+  auto& behaviour = motion.behaviour();
+  behaviour.steps = {{0.0, walk}};
+  behaviour.disturbance = disturbance;
+  behaviour.disturb_at = 2.0;  // walking by then (a 0.5 s transition)
+  behaviour.stall_for = 3s;
+  praxis::RunOutcome outcome;
+  if (disturbance == D::exception) {
+    CHECK_THROWS_WITH(motion.run_for(8s), Catch::Contains("the behaviour failed"));
+  } else {
+    const praxis::StopOnSignals stop_on_signals(motion);
+    outcome = motion.run_for(8s);
+  }
+  const auto report = fake.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  if (disturbance == D::signal) {
+    CHECK(outcome.signal == SIGINT);
+    CHECK(outcome.end == praxis::RunEnd::normal);
+  }
+  if (disturbance == D::stall) {
+    CHECK(outcome.end == praxis::RunEnd::stalled);
+    // The stand was asked while the control thread still slept (3 s), not after it came back.
+    const auto& calls = report["hric"]["calls"];
+    REQUIRE(calls.size() == 2);
+    CHECK(calls[1]["t"].get<double>() - calls[0]["t"].get<double>() < 3.5);
+  }
+  if (disturbance != D::exception) CHECK(outcome.hand_back_ok);
+  CHECK(modes_of(report) == std::vector<std::string>{"stand", "stand-to-walk", "walk", "stand"});
+  CHECK(requests_of(report) == std::vector<std::string>{"walk", "stand"});
+  CHECK(report["hric"]["velocity_at_exit"]["vx"] == 0.0);
   check_robot_left_alone(report);
 }
 

@@ -2,11 +2,13 @@
 // Cyclone DDS against praxis-fake-robot in another process: how control ends when the cycle faults
 // while the robot walks, and a robot whose locomotion is off is not taken. What counts is what the
 // fake robot recorded: its postures and every sport call. And the fake H1-2's motion service: the H1
-// LocoClient on rt/api/loco. Domains 176..178 and 180.
+// LocoClient on rt/api/loco; a G1 through Ctrl-C, a stalled control thread and an exception.
+// Domains 176..178 and 180..183.
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "../support/timetable.hpp"
 
 #include "praxis/control/motion_controller.hpp"
+#include "praxis/control/signals.hpp"
 #include "praxis/hardware/unitree/sport_backend.hpp"
 
 using namespace std::chrono_literals;
@@ -174,5 +177,55 @@ TEST_CASE("h1-2 loco over DDS: the fake H1-2 answers the H1 LocoClient on rt/api
   CHECK(report["sport"]["moves_accepted"] == 1);
   CHECK(report["sport_requests"] == 11);
   CHECK(report["sport_requests_refused"] == 6);
+  CHECK(report["frames_received"] == 0);
+}
+
+TEST_CASE("g1 loco over DDS: Ctrl-C, a stalled control thread and an exception while the robot walks each end with "
+          "it stopped and balancing, never damped", "[unitree][dds][two-process][sport][ends]") {
+  using D = praxis::test::Timetable::Disturbance;
+  using G1Backend = u::SportBackend<u::G1>;
+  const auto disturbance = GENERATE(D::signal, D::stall, D::exception);
+  const std::uint32_t domain = disturbance == D::signal ? 181 : disturbance == D::stall ? 182 : 183;
+  praxis::test::FakeRobotProcess fake(PRAXIS_FAKE_ROBOT, "g1", domain,
+                                      {"--sport-mode", "normal", "--sport-posture", "damped"});
+  auto options = G1Backend::fake_robot(domain);
+  options.link_timeout = 500ms;
+  G1Backend robot(options);
+  praxis::script::ScriptLibrary<u::G1> library;
+  auto mo = motion_options();
+  mo.stall_timeout = 100ms;
+  praxis::MotionController<G1Backend, praxis::test::Timetable> motion(robot, library, mo);
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.3, 0.0};
+  auto& behaviour = motion.behaviour();
+  behaviour.steps = {{0.0, m::command::StandUp{}}, {1.0, walk}};
+  behaviour.disturbance = disturbance;
+  behaviour.disturb_at = 3.0;  // walking by then
+  behaviour.stall_for = 4s;
+  praxis::RunOutcome outcome;
+  if (disturbance == D::exception) {
+    CHECK_THROWS_WITH(motion.run_for(10s), Catch::Contains("the behaviour failed"));
+  } else {
+    const praxis::StopOnSignals stop_on_signals(motion);
+    outcome = motion.run_for(10s);
+  }
+  const auto report = fake.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  if (disturbance == D::signal) CHECK(outcome.signal == SIGINT);
+  if (disturbance == D::stall) {
+    CHECK(outcome.end == praxis::RunEnd::stalled);
+    // The robot stopped while the control thread still slept (4 s from 3 s on), not after it came
+    // back: walking (from about 1 s) to balancing again took well under the 6 s that waiting for
+    // the thread would have.
+    CHECK(praxis::to_seconds(behaviour.stall_ended - behaviour.stall_began) > 3.5);
+    const auto& postures = report["sport"]["postures"];
+    REQUIRE(postures.size() == 5);
+    CHECK(postures[4]["t"].get<double>() - postures[3]["t"].get<double>() < 4.0);
+  }
+  if (disturbance != D::exception) CHECK(outcome.hand_back_ok);
+  CHECK(postures_of(report) ==
+        std::vector<std::string>{"damped", "standing_locked", "balancing", "walking", "balancing"});
+  for (const auto& c : report["sport"]["calls"]) CHECK(c["code"] == 0);
   CHECK(report["frames_received"] == 0);
 }

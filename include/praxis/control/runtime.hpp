@@ -441,7 +441,7 @@ class Runtime {
     if constexpr (PostsRequests<B>) {
       const auto& r = requests();
       if (r.any) {
-        posted_ = true;
+        posted_.store(true, std::memory_order_relaxed);
         backend_.post(r);
       }
     }
@@ -700,8 +700,8 @@ class Runtime {
       }
     }
     if constexpr (PostsRequests<B>) {
-      if (posted_) {
-        posted_ = false;
+      if (posted_.load(std::memory_order_relaxed)) {
+        posted_.store(false, std::memory_order_relaxed);
         RobotRequests r = requests();
         r.any = true;
         r.mode = k_safe_mode;
@@ -826,7 +826,12 @@ class Runtime {
       have_command = commands_.fetch() || have_command;
       have_measured = measured_.fetch() || have_measured;
       const TimePoint now = Clock::now();
-      if (have_command && commands_.value().command.covers_any()) {
+      const bool joints = have_command && commands_.value().command.covers_any();
+      // A robot walking by itself gets no joint command, yet a stalled control thread leaves it
+      // doing what the last request said: the age of the cycle's output is watched for it too.
+      bool requests_only = false;
+      if constexpr (OverridesRequests<B>) requests_only = have_command && !joints && posted_.load(std::memory_order_relaxed);
+      if (joints || requests_only) {
         const auto& newest = commands_.value();
         const Duration age = now - newest.computed;
         const auto look = watchdog.look(age);
@@ -839,10 +844,14 @@ class Runtime {
           reporter_->push(control::StallEvent{t, watchdog.episodes(), true, to_seconds(age), 0, 0, false});
         }
         switch (look.action) {
-          case control::StallWatchdog::Action::send: backend_.write(newest.command, now); break;
+          case control::StallWatchdog::Action::send:
+            if (joints) backend_.write(newest.command, now);
+            break;
           case control::StallWatchdog::Action::hold:
-            backend_.write(newest.command, now);
-            held_sends_.fetch_add(1, std::memory_order_relaxed);
+            if (joints) {
+              backend_.write(newest.command, now);
+              held_sends_.fetch_add(1, std::memory_order_relaxed);
+            }
             break;
           case control::StallWatchdog::Action::safe:
             if (look.became_safe) {
@@ -858,6 +867,12 @@ class Runtime {
                 stall_at_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(now - start_time_).count(),
                                    std::memory_order_relaxed);
                 stall_ended_run_.store(true, std::memory_order_release);
+                // The stalled control thread cannot post the safe mode, and the robot's own
+                // controller goes on with the last request (walking) until it does: the worker is
+                // told here, and serves the safe mode whatever the control thread posts after.
+                if constexpr (OverridesRequests<B>) {
+                  if (posted_.load(std::memory_order_relaxed)) backend_.post_safe_mode(k_safe_mode);
+                }
                 request_stop();
               }
             } else if constexpr (k_safe_state == SafeState::joint_damping) {
@@ -904,7 +919,8 @@ class Runtime {
   std::atomic<int> signal_{0};  // the signal that stopped the run (request_stop_from_signal)
   RunFault first_fault_{};  // control thread; read after the threads joined
   RunOutcome outcome_{};
-  bool posted_ = false;  // a request was posted since the last safe state (leave_safe)
+  // A request was posted since the last safe state (leave_safe); the send thread reads it on a stall.
+  std::atomic<bool> posted_{false};
   std::atomic<bool> faulted_{false};
   std::exception_ptr fault_;  // written by the first faulting thread, read after the threads joined
   std::optional<LifecycleResult> acquired_;

@@ -53,6 +53,12 @@ template <class B>
 template <class B>
 concept PostsRequests = requires(B& b, const RobotRequests& r) { b.post(r); };
 
+// A backend whose I/O worker can be told, from any thread, to serve the robot's safe mode from now
+// on whatever the control thread posts (the runtime's send thread does, when the control thread
+// stalled on a robot that balances itself).
+template <class B>
+concept OverridesRequests = PostsRequests<B> && requires(B& b, RobotMode m) { b.post_safe_mode(m); };
+
 template <class B>
 concept HasModes = PostsRequests<B> && capabilities_of<B>().modes;
 template <class B>

@@ -37,6 +37,7 @@ class RequestWorker {
   void start() {
     if (thread_.joinable()) return;
     stop_.store(false, std::memory_order_release);
+    safe_mode_.store(0, std::memory_order_relaxed);
     thread_ = std::thread([this] {
       TimePoint next = Clock::now();
       while (!stop_.load(std::memory_order_acquire)) {
@@ -61,9 +62,21 @@ class RequestWorker {
     return true;
   }
 
+  // ---- any thread ----
+  // From now on (until the next start()) the worker serves `mode` alone, whatever is posted: the
+  // runtime's send thread calls it when the control thread stalled. Never blocks or allocates.
+  void post_safe_mode(RobotMode mode) noexcept {
+    safe_mode_.store(static_cast<int>(mode) + 1, std::memory_order_release);
+  }
+
   // ---- the worker thread (or a test) ----
   void serve_once(TimePoint now) {
     if (requests_.fetch()) wanted_ = requests_.value();
+    if (const int safe = safe_mode_.load(std::memory_order_acquire); safe != 0) {
+      wanted_ = RobotRequests{};
+      wanted_.any = true;
+      wanted_.mode = static_cast<RobotMode>(safe - 1);
+    }
     vendor_.serve(wanted_, status_, now);
     ++status_.sequence;
     statuses_.publish(status_);
@@ -75,6 +88,7 @@ class RequestWorker {
   Duration period_;
   LatestValue<RobotRequests> requests_;
   LatestValue<RobotStatus> statuses_;
+  std::atomic<int> safe_mode_{0};  // 0: none; else the RobotMode + 1
   RobotRequests wanted_{};  // worker-owned
   RobotStatus status_{};    // worker-owned
   std::thread thread_;

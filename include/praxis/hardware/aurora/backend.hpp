@@ -134,6 +134,12 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   {
     if (worker_) worker_->post(r);
   }
+  // From any thread: the worker serves `mode` from now on (the runtime's send thread, on a stall).
+  void post_safe_mode(RobotMode mode) noexcept
+    requires(A == Access::locomotion)
+  {
+    if (worker_) worker_->post_safe_mode(mode);
+  }
   [[nodiscard]] const LocomotionHandler<M>* locomotion() const { return handler_.get(); }
 
   // ---- lifecycle ----

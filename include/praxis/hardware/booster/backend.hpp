@@ -187,6 +187,12 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   {
     if (worker_) worker_->post(r);
   }
+  // From any thread: the worker serves `mode` from now on (the runtime's send thread, on a stall).
+  void post_safe_mode(RobotMode mode) noexcept
+    requires(A == Access::robot_modes)
+  {
+    if (worker_) worker_->post_safe_mode(mode);
+  }
   bool read_status(RobotStatus& out) {
     if constexpr (A == Access::robot_modes) {
       if (worker_) worker_->read_status(out);

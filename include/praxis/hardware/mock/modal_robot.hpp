@@ -86,6 +86,7 @@ class ModalRobot {
   }
   void write(const JointCommand<N>& c, TimePoint now) { physics_.write(c, now); }
   void post(const RobotRequests& r) { worker_.post(r); }
+  void post_safe_mode(RobotMode mode) noexcept { worker_.post_safe_mode(mode); }
   bool read_status(RobotStatus& s) { return worker_.read_status(s); }
 
   // ---- for tests ----

@@ -136,6 +136,8 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
   void post(const RobotRequests& r) {
     if (lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control) worker_.post(r);
   }
+  // From any thread: the worker serves `mode` from now on (the runtime's send thread, on a stall).
+  void post_safe_mode(RobotMode mode) noexcept { worker_.post_safe_mode(mode); }
   // The link is up while the limbs' status and, in control, the controller's MotionStatus are
   // recent: a controller praxis cannot hear is one it cannot steer, and the run ends (control lost).
   bool read_status(RobotStatus& out) {

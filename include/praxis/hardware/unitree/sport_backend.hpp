@@ -96,6 +96,8 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   void post(const RobotRequests& r) {
     if (lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control) worker_.post(r);
   }
+  // From any thread: the worker serves `mode` from now on (the runtime's send thread, on a stall).
+  void post_safe_mode(RobotMode mode) noexcept { worker_.post_safe_mode(mode); }
   bool read_status(RobotStatus& out) {
     (void)worker_.read_status(out);
     out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
