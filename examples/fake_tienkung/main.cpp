@@ -23,6 +23,12 @@
 // happened as JSON: counts per topic, the motors still turning or in velocity mode, what each
 // offline window saw, final_q.
 //
+// --speed-unit rpm makes the fake speak rpm on the wire, as a robot would if the unit of its speeds
+// is rpm (UNVERIFIED, codec.hpp SpeedUnit): every incoming spd (cmd_ctrl, cmd_vel, cmd_pos) is read
+// as rpm and converted to rad/s before the motors use it, every MotorStatus.speed goes out in rpm.
+// The report's "speeds" says, per motor sent a nonzero speed, what it was told (rad/s, and on the
+// wire) and how fast it turned, so a unit mismatch with praxis' BackendOptions::speed_unit shows.
+//
 // --hric runs the robot's own motion controller (hric_service.hpp): the SetMotionMode service,
 // rt/hric/motion/status at 100 Hz and rt/hric/robot/cmd_vel, as the robot has them once the operator
 // has started its walking with the remote. The controller then owns every joint (stand pose,
@@ -31,7 +37,7 @@
 //
 //   praxis-fake-tienkung --robot pro --domain 0 --interface lo [--layout with_error]
 //                        [--fault 2.0:51:33072] [--silent-limb 2.0:arm] [--offline spin+0.3:12:1.0]
-//                        [--ctrl-unlatches] [--duration 10] [--report r.json]
+//                        [--ctrl-unlatches] [--speed-unit rad_per_s|rpm] [--duration 10] [--report r.json]
 //                        [--hric [--hric-mode stand|walk|zero|stop] [--service-wire fastrtps|cyclonedds]
 //                         [--console-control true|false] [--hric-transition 0.5]
 //                         [--hric-silent-after S] [--hric-remote-at S]]
@@ -55,6 +61,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -86,6 +93,7 @@ struct Settings {
   std::vector<std::string> silent;  // "T:limb"
   std::vector<std::string> offline;  // "WHEN:MOTOR_ID:SECONDS", WHEN = T or spin+T
   bool ctrl_unlatches = false;
+  std::string speed_unit = "rad_per_s";  // of every spd / speed on the wire
   double duration = 0.0;
   std::string report;
   // The robot's own motion controller (hric_service.hpp).
@@ -97,6 +105,10 @@ struct Settings {
   std::optional<double> hric_silent_after;
   std::optional<double> hric_remote_at;
 };
+
+tk::SpeedUnit speed_unit(const Settings& s) {
+  return s.speed_unit == "rpm" ? tk::SpeedUnit::rpm : tk::SpeedUnit::rad_per_s;
+}
 
 fake_tienkung::HricSettings hric_settings(const Settings& s) {
   fake_tienkung::HricSettings h;
@@ -229,6 +241,7 @@ struct TopicCounts {
   bool last_all_kp_zero = false;
   std::uint64_t zero_speeds = 0;  // cmd_vel: speed-0 elements that stopped a turning motor
   std::uint64_t dropped_offline = 0;  // elements for a motor that was off the bus
+  double last_speed = std::nan("");   // cmd_pos: the last element's spd, rad/s (the servo does not use it)
 };
 
 enum class Kind : std::uint8_t { ctrl, vel, pos };
@@ -242,8 +255,11 @@ class MotorBoard {
  public:
   static constexpr std::size_t N = M::joint_count;
 
-  explicit MotorBoard(bool ctrl_unlatches) : ctrl_unlatches_(ctrl_unlatches) {
+  MotorBoard(bool ctrl_unlatches, tk::SpeedUnit unit)
+      : ctrl_unlatches_(ctrl_unlatches), wire_per_rad_s_(tk::wire_speed_per_rad_s(unit)) {
     command_.mode.fill(praxis::JointMode::disabled);  // motors unpowered until told otherwise
+    last_speed_.fill(std::nan(""));
+    last_speed_wire_.fill(std::nan(""));
   }
 
   template <class Element>
@@ -258,6 +274,7 @@ class MotorBoard {
       const Element& e = elements[k];
       const std::size_t j = tk::joint_of_motor<M>(e.name);
       const auto i = static_cast<Eigen::Index>(j);
+      const double spd = static_cast<double>(e.spd) / wire_per_rad_s_;  // the wire's unit -> rad/s
       if (offline_[j]) {  // off the bus: it never hears this
         ++c.dropped_offline;
         continue;
@@ -273,7 +290,7 @@ class MotorBoard {
         command_.kp[i] = e.kp;
         command_.kd[i] = e.kd;
         command_.q[i] = e.pos;
-        command_.dq[i] = e.spd;
+        command_.dq[i] = spd;
         command_.tau_ff[i] = e.tor;
       } else if constexpr (requires { e.pos; }) {  // cmd_pos
         if (turning_[j] && !ctrl_unlatches_) {
@@ -286,15 +303,20 @@ class MotorBoard {
         command_.kd[i] = M::default_kd[j];
         command_.q[i] = e.pos;
         command_.dq[i] = command_.tau_ff[i] = 0.0;
+        c.last_speed = spd;
       } else {  // cmd_vel
         if (e.spd == 0.0f && turning_[j]) {
           ++c.zero_speeds;
           last_stop_[j] = praxis::Clock::now();
         }
         if (e.spd != 0.0f && first_spin_[j] == praxis::TimePoint{}) first_spin_[j] = praxis::Clock::now();
+        if (e.spd != 0.0f) {
+          last_speed_[j] = spd;
+          last_speed_wire_[j] = e.spd;
+        }
         turning_[j] = e.spd != 0.0f;
         command_.mode[j] = praxis::JointMode::velocity;
-        command_.dq[i] = e.spd;
+        command_.dq[i] = spd;
         command_.kd[i] = std::max(1.0, M::default_kd[j]);  // the drive's speed loop
         command_.kp[i] = command_.tau_ff[i] = 0.0;
       }
@@ -352,6 +374,12 @@ class MotorBoard {
     std::lock_guard lock(mutex_);
     return last_stop_[j];
   }
+  // The last nonzero speed the motor was sent on cmd_vel: rad/s as it took it, and as it came on
+  // the wire (NaN: never).
+  std::pair<double, double> last_speed(std::size_t j) const {
+    std::lock_guard lock(mutex_);
+    return {last_speed_[j], last_speed_wire_[j]};
+  }
 
  private:
   static std::size_t index(tk::Limb limb, Kind kind) {
@@ -390,11 +418,14 @@ class MotorBoard {
 
   mutable std::mutex mutex_;
   const bool ctrl_unlatches_;
+  const double wire_per_rad_s_;  // the wire's speed unit per rad/s
   praxis::JointCommand<N> command_;
   std::array<bool, N> turning_{};
   std::array<bool, N> offline_{};
   std::array<praxis::TimePoint, N> first_spin_{};  // the first nonzero speed it heard
   std::array<praxis::TimePoint, N> last_stop_{};   // the last speed 0 that stopped it
+  std::array<double, N> last_speed_{};              // the last nonzero cmd_vel speed, rad/s
+  std::array<double, N> last_speed_wire_{};         // the same, as it came on the wire
   std::size_t max_turning_ = 0;
   std::array<TopicCounts, tk::k_limb_kinds * k_kinds> counts_{};
 };
@@ -437,7 +468,9 @@ int run(const Settings& s) {
   const praxis::dds::TopicQos qos{.reliable = true, .depth = 10};
   const auto status_type = praxis::dds::with_type_name(Wire::descriptor(), types.motor_status);
 
-  MotorBoard<M> board(s.ctrl_unlatches);
+  const tk::SpeedUnit unit = speed_unit(s);
+  const double wire_per_rad_s = tk::wire_speed_per_rad_s(unit);
+  MotorBoard<M> board(s.ctrl_unlatches, unit);
   using CtrlSub = praxis::dds::DecodingSubscriber<tk::CmdMotorCtrlWire, Nothing, Intake<M, tk::CmdMotorCtrlWire>>;
   using VelSub =
       praxis::dds::DecodingSubscriber<tk::CmdSetMotorSpeedWire, Nothing, Intake<M, tk::CmdSetMotorSpeedWire>>;
@@ -484,9 +517,10 @@ int run(const Settings& s) {
     hric_io.emplace(participant, *hric, hric_options, t0);
   }
 
-  std::printf("praxis-fake-tienkung: %s on DDS domain %u, interface %s, MotorStatus layout %s (%zu bytes per motor)%s\n",
+  std::printf("praxis-fake-tienkung: %s on DDS domain %u, interface %s, MotorStatus layout %s (%zu bytes per "
+              "motor), speeds on the wire in %s%s\n",
               std::string(M::name).c_str(), s.domain, s.interface.c_str(), std::string(tk::to_string(L)).c_str(),
-              Wire::element_bytes,
+              Wire::element_bytes, s.speed_unit.c_str(),
               s.hric ? (", motion controller (HRIC) in " + std::string(tk::to_string(hric_options.start)) +
                         ", service wire " + std::string(tk::to_string(hric_options.wire)) +
                         (hric_options.console_control ? ", a program steers" : ", the remote holds the robot"))
@@ -500,6 +534,7 @@ int run(const Settings& s) {
   std::uint64_t imu_published = 0, ticks = 0;
   praxis::RobotState<N> state;
   robot.read(state, t0);
+  std::array<double, N> peak_speed{};  // per joint, the fastest it turned in velocity mode (rad/s)
 
   auto next = t0;
   const fake_common::ParentWatch parent;
@@ -533,8 +568,17 @@ int run(const Settings& s) {
       off[j] = off[j] || now_off;
     }
     // With --hric the robot's controller drives the joints; the limb commands move nothing.
-    robot.write(hric ? hric->command(now, state.q) : board.command(), now);
+    const praxis::JointCommand<N> limb_command = board.command();
+    robot.write(hric ? hric->command(now, state.q) : limb_command, now);
     robot.read(state, now);
+    if (!hric) {
+      for (std::size_t j = 0; j < N; ++j) {
+        const auto i = static_cast<Eigen::Index>(j);
+        if (limb_command.mode[j] == praxis::JointMode::velocity && limb_command.dq[i] != 0.0) {
+          peak_speed[j] = std::max(peak_speed[j], std::abs(state.dq[i]));
+        }
+      }
+    }
     const std::uint64_t tick = ticks++;
     const bool slow_tick = tick % 2 == 0;  // 500 Hz: every limb but the legs, and the IMU
     if (hric_io && tick % 10 == 0) hric_io->publish(now);  // MotionStatus at 100 Hz
@@ -560,7 +604,7 @@ int run(const Settings& s) {
         e = {};
         e.name = M::motor_ids[j];
         e.pos = static_cast<float>(state.q[i]);
-        e.speed = static_cast<float>(state.dq[i]);
+        e.speed = static_cast<float>(state.dq[i] * wire_per_rad_s);  // rad/s -> the wire's unit
         e.current = M::ct_scale[j] > 0.0 ? static_cast<float>(state.tau[i] / M::ct_scale[j]) : 0.0f;
         e.temperature = 36.0f;
         if constexpr (L != tk::StatusLayout::without_error) {
@@ -604,6 +648,7 @@ int run(const Settings& s) {
   nlohmann::json report;
   report["robot"] = std::string(M::name);
   report["layout"] = std::string(tk::to_string(L));
+  report["speed_unit"] = s.speed_unit;
   report["seconds"] = praxis::to_seconds(praxis::Clock::now() - t0);
   report["imu_published"] = imu_published;
   auto& limbs = report["limbs"] = nlohmann::json::object();
@@ -625,6 +670,9 @@ int run(const Settings& s) {
         j["last_all_kp_zero"] = c.last_all_kp_zero;
       }
       if (kind == Kind::vel) j["zero_speeds"] = c.zero_speeds;
+      if (kind == Kind::pos) {
+        j["last_speed"] = std::isnan(c.last_speed) ? nlohmann::json() : nlohmann::json(c.last_speed);
+      }
       j["dropped_offline"] = c.dropped_offline;
       return j;
     };
@@ -637,6 +685,19 @@ int run(const Settings& s) {
   report["turning_at_exit"] = board.turning_motors();
   report["max_turning"] = board.max_turning();
   report["velocity_mode_at_exit"] = board.velocity_mode_motors();
+  // Per motor sent a nonzero speed on cmd_vel: the last such speed as the motor took it (rad/s) and
+  // as it came on the wire (speed_unit), and the fastest it turned (rad/s, and as MotorStatus.speed
+  // carried it).
+  auto& speeds = report["speeds"] = nlohmann::json::array();
+  for (std::size_t j = 0; j < N; ++j) {
+    const auto [commanded, commanded_wire] = board.last_speed(j);
+    if (std::isnan(commanded)) continue;
+    speeds.push_back({{"motor", M::motor_ids[j]},
+                      {"commanded", commanded},
+                      {"commanded_wire", commanded_wire},
+                      {"peak_speed", peak_speed[j]},
+                      {"peak_speed_wire", static_cast<float>(peak_speed[j] * wire_per_rad_s)}});
+  }
   auto& windows = report["offline"] = nlohmann::json::array();
   const auto number_or_null = [](double x) { return std::isnan(x) ? nlohmann::json() : nlohmann::json(x); };
   for (const Offline& o : offline) {
@@ -698,6 +759,10 @@ int main(int argc, char** argv) {
                  "nonzero speed: WHEN:MOTOR_ID:SECONDS");
   app.add_flag("--ctrl-unlatches", s.ctrl_unlatches,
                "a cmd_ctrl / cmd_pos releases a motor latched in velocity mode (undocumented; by default it does not)");
+  app.add_option("--speed-unit", s.speed_unit,
+                 "the unit of every spd / speed on the wire (UNVERIFIED on the robot): incoming spd is converted "
+                 "to rad/s, MotorStatus.speed sent in it")
+      ->check(CLI::IsMember({"rad_per_s", "rpm"}));
   app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
   app.add_option("--report", s.report, "write what happened as JSON to this file at exit");
   auto* hric = app.add_flag("--hric", s.hric,

@@ -2,9 +2,10 @@
 // praxis-fake-tienkung in another. Taking control, standing and running a user's controller through
 // the behaviour (Tienkung has no gamepad topic, so command::UserControl rather than the remote
 // starts it), handing back; velocity mode's speed-0 guarantee; the faults that must end in damping
-// (a motor's error code, a silent limb); a MotorStatus layout that differs from the robot's; bad
-// commands the robot refuses. Judged by what the fake robot recorded.
-// Every test case uses DDS domain 85; the CTest registration runs them one at a time (RUN_SERIAL).
+// (a motor's error code, a silent limb); a MotorStatus layout that differs from the robot's; the
+// speed unit on the wire (rpm on both sides, and a mismatch); bad commands the robot refuses. Judged
+// by what the fake robot recorded.
+// Every test case uses DDS domain 85; the CTest registration runs them one at a time (RESOURCE_LOCK).
 
 #include <catch2/catch.hpp>
 
@@ -124,6 +125,75 @@ struct FakeTienkung : praxis::test::FakeRobotProcess {
   explicit FakeTienkung(const std::string& robot, std::vector<std::string> extra = {})
       : FakeRobotProcess(PRAXIS_FAKE_TIENKUNG, robot, k_domain, std::move(extra)) {}
 };
+
+// The waist yaw (motor 31: one joint with room to turn for seconds, -2.97..3.14 rad) turned in
+// velocity mode at `speed` rad/s, as praxis means it, by a backend speaking `unit` on the wire; then
+// release() stops it. What praxis read meanwhile.
+struct Spin {
+  static constexpr std::size_t joint = 12;
+  double dq = 0.0;      // the state's dq while turning (rad/s, as praxis reads the status)
+  double q_rate = 0.0;  // how fast the state's q advanced meanwhile, over >= 0.6 s of the states' stamps
+  std::size_t turning = 0;             // turning_joints() while turning
+  praxis::LifecycleResult released{};  // release()
+  std::size_t turning_after = 1;       // turning_joints() after release()
+  std::uint64_t stops_confirmed = 0;
+  double dq_after = 1.0;  // the state's dq 0.3 s after release()
+};
+static_assert(tk::Pro::motor_ids[Spin::joint] == 31);
+
+Spin spin_waist(tk::SpeedUnit unit, double speed) {
+  constexpr std::size_t N = tk::Pro::joint_count;
+  constexpr auto w = static_cast<Eigen::Index>(Spin::joint);
+  auto options = Rig<tk::Pro>::backend_options();
+  options.speed_unit = unit;
+  tk::TienkungBackend<tk::Pro> robot(options);
+  const auto acquired = robot.acquire(10s);
+  INFO("acquire: " << acquired.message);
+  REQUIRE(acquired.ok);
+
+  praxis::RobotState<N> state;
+  praxis::JointCommand<N> turn;
+  turn.mode.fill(praxis::JointMode::none);
+  turn.mode[Spin::joint] = praxis::JointMode::velocity;
+  turn.dq[w] = speed;
+  const auto turn_for = [&](praxis::Duration d) {
+    const auto until = praxis::Clock::now() + d;
+    while (praxis::Clock::now() < until) {
+      robot.read(state, praxis::Clock::now());
+      robot.write(turn, praxis::Clock::now());
+      std::this_thread::sleep_for(2ms);
+    }
+  };
+  turn_for(300ms);  // up to speed: the fake's speed loop settles in some 20 ms
+  const double q0 = state.q[w];
+  const praxis::TimePoint t0 = state.stamp;
+  turn_for(600ms);
+  Spin out;
+  out.dq = state.dq[w];
+  out.q_rate = (state.q[w] - q0) / praxis::to_seconds(state.stamp - t0);
+  out.turning = robot.turning_joints();
+
+  out.released = robot.release(5s);
+  out.turning_after = robot.turning_joints();
+  out.stops_confirmed = robot.stops_confirmed();
+  std::this_thread::sleep_for(300ms);
+  const auto until = praxis::Clock::now() + 200ms;
+  while (!robot.read(state, praxis::Clock::now()) && praxis::Clock::now() < until) std::this_thread::sleep_for(1ms);
+  out.dq_after = state.dq[w];
+  return out;
+}
+
+// The report's "speeds" entry for a motor.
+nlohmann::json speed_entry(const nlohmann::json& report, int motor) {
+  for (const auto& e : report["speeds"]) {
+    if (e["motor"] == motor) return e;
+  }
+  FAIL("no \"speeds\" entry for motor " << motor);
+  return {};
+}
+
+// rad/s per rpm.
+constexpr double k_rad_s_per_rpm = 2.0 * 3.14159265358979323846 / 60.0;
 
 std::uint64_t rejected_total(const nlohmann::json& topic) {
   std::uint64_t n = 0;
@@ -275,6 +345,84 @@ TEST_CASE("tienkung over DDS: damping replacing velocity mode finds the motor al
   CHECK(arm["cmd_ctrl"]["ignored_while_turning"] == 0);  // no damping reached a latched motor
   CHECK(arm["cmd_ctrl"]["kp_zero_samples"].get<int>() >= 1);
   CHECK(report["velocity_mode_at_exit"].empty());
+  CHECK(report["turning_at_exit"].empty());
+}
+
+// The speed unit on the wire is UNVERIFIED (rad/s or rpm): BackendOptions::speed_unit converts at the
+// wire, --speed-unit makes the fake speak the other unit. With both in rpm, 1 rad/s as praxis means it
+// goes out as 9.55 rpm, the motor turns at it, and the status' rpm reads back as rad/s.
+TEST_CASE("tienkung over DDS: speed_unit rpm against a robot speaking rpm: 1 rad/s commanded turns the motor at 1 rad/s, then speed 0 stops it",
+          "[tienkung][dds][two-process][velocity][speed_unit]") {
+  FakeTienkung fake("pro", {"--speed-unit", "rpm"});
+  const Spin spin = spin_waist(tk::SpeedUnit::rpm, 1.0);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  REQUIRE(report["speed_unit"] == "rpm");
+  const auto motor = speed_entry(report, 31);
+  // The fake's side: 1 rad/s went out as 60/2pi = 9.55 rpm, and the motor took it as 1 rad/s.
+  CHECK(motor["commanded_wire"].get<double>() == Approx(1.0 / k_rad_s_per_rpm).epsilon(1e-5));
+  CHECK(motor["commanded"].get<double>() == Approx(1.0).epsilon(1e-5));
+  // It turned at the command, short of it by the mock's soft speed loop: the fake drives velocity
+  // mode with kd 2.5 against the joint's viscous damping 0.2, which settles at 2.5 / 2.7 = 0.93 of
+  // the command (measured: 0.926).
+  const double turned = motor["peak_speed"].get<double>();
+  CHECK(turned > 0.85);
+  CHECK(turned <= 1.0);
+  // praxis' side: dq reads that speed in rad/s (the status' rpm divided back), and q advances at it.
+  INFO("dq " << spin.dq << " rad/s, q advancing at " << spin.q_rate << " rad/s");
+  CHECK(spin.dq == Approx(turned).epsilon(0.02));
+  CHECK(spin.q_rate / spin.dq > 0.5);  // ~1; loose: the stamps are wall-clock arrivals
+  CHECK(spin.q_rate / spin.dq < 2.0);
+  CHECK(spin.turning == 1);
+  // Then speed 0 stops it, confirmed by a status that reads (in rpm) below stopped_speed.
+  INFO("release: " << spin.released.message);
+  CHECK(spin.released.ok);
+  CHECK_THAT(spin.released.message, Catch::Contains("speed 0 sent to 1 joints"));
+  CHECK(spin.turning_after == 0);
+  CHECK(spin.stops_confirmed == 1);
+  CHECK(std::abs(spin.dq_after) < 0.05);
+  CHECK(report["limbs"]["waist"]["cmd_vel"]["zero_speeds"] == 1);
+  CHECK(report["max_turning"] == 1);
+  CHECK(report["turning_at_exit"].empty());
+}
+
+// What a wrong speed_unit does: the robot speaks rpm, praxis rad/s. 1 rad/s goes out as 1.0, which
+// the motor takes as 1 rpm = 2pi/60 = 0.105 rad/s. Its status says how fast it turns in rpm (0.93 of
+// 1 rpm), which praxis takes for rad/s: the command and the status are off by the same factor, so dq
+// reads what was commanded (0.93, as when the units agree) while the joint turns 9.55 times slower.
+// Only q betrays it, advancing at a tenth of dq. (The other way round, robot in rad/s and praxis in
+// rpm, the joint turns 9.55 times faster than commanded, dq again reads the command, and a speed 0
+// is confirmed while the joint still turns at up to 9.55 x stopped_speed.)
+TEST_CASE("tienkung over DDS: a speed unit mismatch (robot in rpm, praxis in rad/s): the motor turns 2pi/60 of the command while dq reads the command",
+          "[tienkung][dds][two-process][velocity][speed_unit]") {
+  FakeTienkung fake("pro", {"--speed-unit", "rpm"});
+  const Spin spin = spin_waist(tk::SpeedUnit::rad_per_s, 1.0);
+  const auto report = fake.stop();
+  INFO(report.dump());
+  REQUIRE(report["speed_unit"] == "rpm");
+  const auto motor = speed_entry(report, 31);
+  // The fake's side: 1.0 on the wire, unscaled, taken as 1 rpm: the motor was told 0.105 rad/s.
+  CHECK(motor["commanded_wire"].get<double>() == Approx(1.0).epsilon(1e-5));
+  CHECK(motor["commanded"].get<double>() == Approx(k_rad_s_per_rpm).epsilon(1e-5));
+  const double turned = motor["peak_speed"].get<double>();
+  CHECK(turned > 0.85 * k_rad_s_per_rpm);
+  CHECK(turned <= k_rad_s_per_rpm);
+  // praxis' side: dq reads the status' rpm as rad/s, ~0.93 as in the test above, though the motor
+  // turns at 2pi/60 of that.
+  INFO("dq " << spin.dq << " rad/s, q advancing at " << spin.q_rate << " rad/s");
+  CHECK(spin.dq > 0.85);
+  CHECK(spin.dq <= 1.0);
+  CHECK(turned / spin.dq == Approx(k_rad_s_per_rpm).epsilon(0.03));
+  // Only q shows it: it advances at ~0.105 of what dq says (~1 when the units agree).
+  CHECK(spin.q_rate / spin.dq < 0.3);
+  CHECK(spin.q_rate > 0.0);
+  // Speed 0 is 0 in any unit: the stop still works.
+  INFO("release: " << spin.released.message);
+  CHECK(spin.released.ok);
+  CHECK(spin.turning_after == 0);
+  CHECK(spin.stops_confirmed == 1);
+  CHECK(std::abs(spin.dq_after) < 0.05);
+  CHECK(report["limbs"]["waist"]["cmd_vel"]["zero_speeds"] == 1);
   CHECK(report["turning_at_exit"].empty());
 }
 
