@@ -17,17 +17,20 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <praxis/control/motion_controller.hpp>
 #include <praxis/control/signals.hpp>
 #include <praxis/graph/introspection.hpp>
 #include <praxis/hardware/mock/mock_robot.hpp>
 #include <praxis/hardware/unitree/g1.hpp>
+#include <praxis/hardware/unitree/g1_23.hpp>
 #include <praxis/hardware/unitree/go2.hpp>
 #include <praxis/hardware/unitree/h1_2.hpp>
 
@@ -117,9 +120,9 @@ int main(int argc, char** argv) {
   std::uint32_t domain = 0;
   app.add_option("-r,--robot", robot,
                  "robot model (required): g1 or go2 (mock), k1 or t1 (Booster), gr1, gr2, gr3 or "
-                 "n1 (Fourier); go2, g1 or h1_2 walking by itself (fake-unitree, unitree); pro or lite (Tienkung, "
+                 "n1 (Fourier); go2, g1, g1_23 or h1_2 walking by itself (fake-unitree, unitree); pro or lite (Tienkung, "
                  "fake-tienkung, tienkung)")
-      ->check(CLI::IsMember({"g1", "go2", "h1_2", "k1", "t1", "gr1", "gr2", "gr3", "n1", "pro", "lite"}));
+      ->check(CLI::IsMember({"g1", "go2", "g1_23", "h1_2", "k1", "t1", "gr1", "gr2", "gr3", "n1", "pro", "lite"}));
   app.add_option("--backend", backend,
                  "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
                  "DDS; booster: a Booster robot already on the domain and interface; fake-aurora / aurora: the "
@@ -132,6 +135,13 @@ int main(int argc, char** argv) {
                  "Tienkung: the envelope of the robot's ROS 2 services, by its ROS middleware (UNVERIFIED; Humble's "
                  "default is fastrtps)")
       ->check(CLI::IsMember({"fastrtps", "cyclonedds"}));
+  std::vector<std::string> settings;
+  std::string backend_params;
+  app.add_option("--set", settings,
+                 "Tienkung: KEY=VALUE over the walking backend's settings (backend.*, walking.*, hric.*; "
+                 "docs/backends/tienkung.md, \"Walking by itself\"), after --backend-params; repeatable");
+  app.add_option("--backend-params", backend_params, "Tienkung: the walking backend's settings as a JSON file")
+      ->check(CLI::ExistingFile);
   app.add_option("--domain", domain, "DDS domain (Booster robots: 0)");
   app.add_option("--interface", interface, "network interface that reaches the robot");
   app.add_option("--booster-params", params, "booster_interface parameters file (JSON with comments)");
@@ -146,8 +156,12 @@ int main(int argc, char** argv) {
   try {
     if (robot.empty()) {
       throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster), "
-                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora), go2, g1 or h1_2 "
+                                  "gr1, gr2, gr3 or n1 (--backend fake-aurora or aurora), go2, g1, g1_23 or h1_2 "
                                   "(--backend fake-unitree or unitree), pro or lite (--backend fake-tienkung or tienkung)");
+    }
+    if ((!settings.empty() || !backend_params.empty()) && backend != "fake-tienkung" && backend != "tienkung") {
+      throw std::invalid_argument("--set and --backend-params apply to --backend fake-tienkung and tienkung (Booster "
+                                  "robots take --booster-params)");
     }
     if (backend != "mock") {
 #ifdef PRAXIS_WITH_DDS
@@ -166,15 +180,18 @@ int main(int argc, char** argv) {
         return example::run_fourier_story<fa::GR2>(argv[0], d, interface, spawn_aurora, robot, rp);
       }
       if (backend == "fake-unitree" || backend == "unitree") {
-        if (robot != "go2" && robot != "g1" && robot != "h1_2") {
+        if (robot != "go2" && robot != "g1" && robot != "g1_23" && robot != "h1_2") {
           throw std::invalid_argument("--robot " + robot + ": --backend " + backend +
-                                      " drives a Go2, G1 or H1-2 through its own motion service: go2, g1 or h1_2");
+                                      " drives a Go2, G1 or H1-2 through its own motion service: go2, g1, g1_23 or h1_2");
         }
         const bool spawn_unitree = backend == "fake-unitree";
         // Unitree robots: domain 0; praxis-fake-robot, like Unitree's simulators: 1.
         const std::uint32_t d = app.count("--domain") > 0 ? domain : spawn_unitree ? 1 : 0;
         if (robot == "h1_2") {
           return example::run_unitree_story<praxis::unitree::H1_2>(argv[0], d, interface, spawn_unitree, runtime_params);
+        }
+        if (robot == "g1_23") {
+          return example::run_unitree_story<praxis::unitree::G1_23>(argv[0], d, interface, spawn_unitree, runtime_params);
         }
         return robot == "g1"
                    ? example::run_unitree_story<praxis::unitree::G1>(argv[0], d, interface, spawn_unitree, runtime_params)
@@ -187,12 +204,14 @@ int main(int argc, char** argv) {
         }
         namespace tk = praxis::tienkung;
         const bool spawn_tienkung = backend == "fake-tienkung";
-        const auto wire = service_wire == "cyclonedds" ? tk::ServiceWire::cyclonedds : tk::ServiceWire::fastrtps;
+        tk::WalkingParams p;
+        p.hric.wire = service_wire == "cyclonedds" ? tk::ServiceWire::cyclonedds : tk::ServiceWire::fastrtps;
         // The robot's ROS_DOMAIN_ID: ROS' default 0 (UNVERIFIED); the fake's: 2, away from other fakes.
-        const std::uint32_t d = app.count("--domain") > 0 ? domain : spawn_tienkung ? 2 : 0;
-        return robot == "lite"
-                   ? example::run_tienkung_story<tk::Lite>(argv[0], d, interface, spawn_tienkung, runtime_params, wire)
-                   : example::run_tienkung_story<tk::Pro>(argv[0], d, interface, spawn_tienkung, runtime_params, wire);
+        p.backend.dds = {app.count("--domain") > 0 ? domain : spawn_tienkung ? 2u : 0u, interface};
+        if (!backend_params.empty()) praxis::io::load_struct_into(p, std::filesystem::path(backend_params));
+        praxis::io::apply_settings(p, settings, "--set");
+        return robot == "lite" ? example::run_tienkung_story<tk::Lite>(argv[0], spawn_tienkung, runtime_params, p)
+                               : example::run_tienkung_story<tk::Pro>(argv[0], spawn_tienkung, runtime_params, p);
       }
       // A Unitree model on a Booster backend is a mistake, not a request for some Booster.
       if (robot != "k1" && robot != "t1") {

@@ -13,18 +13,22 @@
 
 #include <praxis/control/motion_controller.hpp>
 #include <praxis/hardware/tienkung/walking_backend.hpp>
+#include <praxis/hardware/tienkung/walking_params.hpp>
 
 #include "timetable.hpp"
 
 namespace example {
 
 template <class Model>
-int run_tienkung_story(const std::string& self, std::uint32_t domain, const std::string& interface, bool spawn_fake,
-                       const std::string& runtime_params, praxis::tienkung::ServiceWire wire) {
+int run_tienkung_story(const std::string& self, bool spawn_fake, const std::string& runtime_params,
+                       praxis::tienkung::WalkingParams params) {
   namespace tk = praxis::tienkung;
   namespace m = praxis::motion;
   using Backend = tk::WalkingBackend<Model>;
   const std::string robot_name = std::is_same_v<Model, praxis::tienkung::Lite> ? "lite" : "pro";  // the fake's --robot
+  const std::uint32_t domain = params.backend.dds.domain;
+  const std::string interface = params.backend.dds.interface;
+  const auto wire = params.hric.wire;
   FakeRobot fake;
   if (spawn_fake) {
     // Stood up by the operator with the remote and handed to programs: where praxis may start.
@@ -34,12 +38,9 @@ int run_tienkung_story(const std::string& self, std::uint32_t domain, const std:
     std::printf("started praxis-fake-tienkung (pid %d): a Tienkung %s standing under its own controller\n",
                 static_cast<int>(fake.pid()), robot_name.c_str());
   }
-  auto options = Backend::robot(interface, domain);
   auto mo = story_options(runtime_params);
-  options.link_timeout = std::max(options.link_timeout, mo.safety.stale_timeout);
-  tk::HricOptions hric;
-  hric.wire = wire;
-  Backend robot(options, tk::WalkingOptions{}, hric);
+  params.backend.link_timeout = std::max(params.backend.link_timeout, mo.safety.stale_timeout);
+  Backend robot(params.backend, params.walking, params.hric);
   praxis::script::ScriptLibrary<Model> library;  // the robot stands and walks by itself: no scripts
   mo.lifecycle_timeout = std::chrono::seconds(10);
   praxis::MotionController<Backend, Timetable> motion(robot, library, mo);

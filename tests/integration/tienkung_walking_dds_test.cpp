@@ -130,7 +130,7 @@ TEST_CASE("tienkung walking over DDS: the legs' status lost while the robot walk
   check_robot_left_alone(report);
 }
 
-TEST_CASE("tienkung walking over DDS: the remote taking the robot while it walks stops praxis' requests; the run "
+TEST_CASE("tienkung walking over DDS: the remote taking the robot while it walks stops praxis' requests, and the run "
           "ends without a stand praxis could not ask for", "[tienkung][dds][two-process][walking]") {
   constexpr std::uint32_t domain = 193;
   FakePro fake(domain, {"--hric-remote-at", "2.5"});

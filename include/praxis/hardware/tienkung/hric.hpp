@@ -102,6 +102,13 @@ struct HricNames {
   std::string cmd_vel_type = "geometry_msgs::msg::dds_::TwistStamped_";
 };
 
+struct HricOptions {
+  HricNames names{};
+  ServiceWire wire = ServiceWire::fastrtps;  // the robot's ROS middleware: UNVERIFIED (above)
+  dds::TopicQos status_qos{.reliable = true, .depth = 10};
+  dds::TopicQos cmd_vel_qos{.reliable = true, .depth = 10};
+};
+
 struct ModeReply {
   bool success = false;
   std::uint32_t error_code = 0;

@@ -51,13 +51,6 @@ struct StateOnlyTopics : TienkungTopics<M, Layout> {
   static auto command_topics(const BackendOptions&) { return std::tuple<>{}; }
 };
 
-struct HricOptions {
-  HricNames names{};
-  ServiceWire wire = ServiceWire::fastrtps;  // the robot's ROS middleware: UNVERIFIED (hric.hpp)
-  dds::TopicQos status_qos{.reliable = true, .depth = 10};
-  dds::TopicQos cmd_vel_qos{.reliable = true, .depth = 10};
-};
-
 namespace detail {
 struct Velocity {
   double vx = 0.0, vy = 0.0, wz = 0.0;
