@@ -51,6 +51,7 @@
 #include <utility>
 #include <vector>
 
+#include "praxis/control/realtime.hpp"
 #include "praxis/control/reporter.hpp"
 #include "praxis/control/run_outcome.hpp"
 #include "praxis/control/safe_state.hpp"
@@ -69,7 +70,6 @@
 
 namespace praxis {
 
-enum class ThreadRole : std::uint8_t { receive, control, send };
 enum class Trigger : std::uint8_t { timer, state };
 
 struct RuntimeOptions {
@@ -105,8 +105,13 @@ struct RuntimeOptions {
   // again when control resumes), the end of the run and the hand-back on a robot that balances
   // itself. Unset = 100 ms, and never below command_timeout.
   std::optional<Duration> stall_timeout;
-  // Called first and last on each thread of run(): the place for CPU affinity and priorities. An
-  // exception from either ends the run like one from the cycle.
+  // SCHED_FIFO priorities and CPUs per thread, memory locking, prefaulted stacks and heap, timer
+  // slack (control/realtime.hpp): applied as each thread of run() starts, before on_thread_start;
+  // what was granted and what was refused, and why, is printed (and kept: realtime_report()), and
+  // the run goes on either way.
+  RealtimeOptions realtime{};
+  // Called first and last on each thread of run(), after `realtime` is applied: the place for
+  // anything else a thread needs. An exception from either ends the run like one from the cycle.
   std::function<void(ThreadRole)> on_thread_start;
   std::function<void(ThreadRole)> on_thread_exit;
 };
@@ -298,6 +303,17 @@ class Runtime {
   // command_timeout (stall episodes), how many frames it held the last command through them, and
   // how many safe-state frames it sent once a stall outlasted stall_timeout.
   [[nodiscard]] std::uint64_t command_stalls() const { return command_stalls_.load(std::memory_order_relaxed); }
+  // What the last run asked of RuntimeOptions::realtime and got (empty when it asked nothing).
+  [[nodiscard]] const RealtimeReport& realtime_report() const { return realtime_report_; }
+  // Minor page faults the control thread took in the last run after its first
+  // k_fault_warmup_cycles cycles (nullopt: the run was shorter): memory the cycle touched for the
+  // first time, each a trip into the kernel. 0 is the goal; RealtimeOptions' prefaulting and memory
+  // lock are the means.
+  [[nodiscard]] std::optional<std::uint64_t> control_minor_faults() const {
+    const auto n = control_faults_.load(std::memory_order_relaxed);
+    return n < 0 ? std::nullopt : std::optional<std::uint64_t>(static_cast<std::uint64_t>(n));
+  }
+  static constexpr std::uint64_t k_fault_warmup_cycles = 50;
   [[nodiscard]] std::uint64_t stalled_sends() const { return stalled_sends_.load(std::memory_order_relaxed); }
   [[nodiscard]] std::uint64_t held_sends() const { return held_sends_.load(std::memory_order_relaxed); }
   [[nodiscard]] const Graph& graph() const { return graph_; }
@@ -556,6 +572,7 @@ class Runtime {
       return outcome_;
     }
     try {
+      prepare_realtime();
       const Duration control_period = derived().period();
       const TimePoint loop_start = Clock::now();
       const TimePoint end = duration && *duration < TimePoint::max() - loop_start ? loop_start + *duration
@@ -715,12 +732,61 @@ class Runtime {
     }
   }
 
+  // RuntimeOptions::realtime, the process' part: before the run's threads start.
+  void prepare_realtime() {
+    realtime_report_ = {};
+    for (auto& items : realtime_items_) items.clear();
+    for (auto& applied : realtime_applied_) applied.store(false, std::memory_order_relaxed);
+    control_faults_.store(-1, std::memory_order_relaxed);
+    run_cycles_ = 0;
+    if (options_.realtime.any()) realtime_report_ = apply_process_realtime(options_.realtime);
+  }
+
+  // RuntimeOptions::realtime, the calling thread's part. The control thread, started last, then
+  // gathers every thread's items (waiting briefly for the threads started before it) and prints them.
+  void start_thread_realtime(ThreadRole role) {
+    const auto me = static_cast<std::size_t>(role);
+    if (options_.realtime.any()) realtime_items_[me] = apply_thread_realtime(options_.realtime, role);
+    realtime_applied_[me].store(true, std::memory_order_release);
+    if (role != ThreadRole::control || !options_.realtime.any()) return;
+    const auto deadline = Clock::now() + std::chrono::seconds(1);
+    for (const auto other : {ThreadRole::receive, ThreadRole::send}) {
+      if (options_.trigger == Trigger::state) break;  // no other thread
+      const auto& applied = realtime_applied_[static_cast<std::size_t>(other)];
+      while (!applied.load(std::memory_order_acquire) && Clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    for (std::size_t r = 0; r < k_thread_roles; ++r) {
+      if (!realtime_applied_[r].load(std::memory_order_acquire)) continue;
+      for (const auto& item : realtime_items_[r]) realtime_report_.items.push_back(item);
+    }
+    if (options_.print) std::printf("praxis: %s\n", realtime_report_.summary().c_str());
+  }
+
+  // The control thread's page faults after its warm-up cycles: one getrusage() when the warm-up
+  // ends and one after the loop, never in the other cycles.
+  void count_cycle_faults() {
+    if (++run_cycles_ == k_fault_warmup_cycles) faults_at_warmup_ = thread_minor_faults();
+  }
+  void finish_fault_count() {
+    if (run_cycles_ < k_fault_warmup_cycles) return;
+    const auto faults = thread_minor_faults() - faults_at_warmup_;
+    control_faults_.store(static_cast<std::int64_t>(faults), std::memory_order_relaxed);
+    if (options_.print && (faults > 0 || options_.realtime.any())) {
+      std::printf("praxis: the control thread took %llu minor page faults after its first %llu cycles\n",
+                  static_cast<unsigned long long>(faults), static_cast<unsigned long long>(k_fault_warmup_cycles));
+    }
+  }
+
   // Runs a thread's body between its hooks; an exception from either ends the run (record_fault).
   template <class Body>
   void guarded(ThreadRole role, Body&& body) noexcept {
     try {
+      start_thread_realtime(role);
       hook(options_.on_thread_start, role);
       body();
+      if (role == ThreadRole::control) finish_fault_count();
     } catch (...) {
       record_fault(std::current_exception());
     }
@@ -745,6 +811,7 @@ class Runtime {
           read_status();
           cycle(now);
           hand_over(now, true);
+          count_cycle_faults();
         }
       });
       backend_.set_wakeup(nullptr);
@@ -797,6 +864,7 @@ class Runtime {
         read_status();
         const TimePoint now = Clock::now();
         cycle(now);
+        count_cycle_faults();
         auto& out = commands_.back();
         out.command = actuated();
         out.computed = Clock::now();
@@ -921,6 +989,15 @@ class Runtime {
   RunOutcome outcome_{};
   // A request was posted since the last safe state (leave_safe); the send thread reads it on a stall.
   std::atomic<bool> posted_{false};
+  // RuntimeOptions::realtime: each run thread's items, written by that thread before it sets its
+  // flag; the control thread waits for the flags of the threads started before it, then prints.
+  std::array<std::vector<RealtimeItem>, k_thread_roles> realtime_items_{};
+  std::array<std::atomic<bool>, k_thread_roles> realtime_applied_{};
+  RealtimeReport realtime_report_{};
+  // The control thread's page faults (control_minor_faults()): -1 until measured.
+  std::atomic<std::int64_t> control_faults_{-1};
+  std::uint64_t faults_at_warmup_ = 0;
+  std::uint64_t run_cycles_ = 0;
   std::atomic<bool> faulted_{false};
   std::exception_ptr fault_;  // written by the first faulting thread, read after the threads joined
   std::optional<LifecycleResult> acquired_;

@@ -1,0 +1,140 @@
+// RuntimeOptions::realtime: each request granted or refused with the reason a user can act on, on
+// this machine whatever its permissions; and the control thread's page faults after start-up,
+// counted by the runtime.
+#include <catch2/catch.hpp>
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../../support/timetable.hpp"
+#include "praxis/control/motion_controller.hpp"
+#include "praxis/control/realtime.hpp"
+#include "praxis/hardware/mock/modal_robot.hpp"
+#include "praxis/hardware/unitree/g1.hpp"
+
+using namespace std::chrono_literals;
+
+namespace {
+
+// Runs `f` on a fresh thread (scheduling changes stay there) and returns what it returned.
+template <class F>
+auto on_thread(F f) {
+  decltype(f()) out;
+  std::thread t([&] { out = f(); });
+  t.join();
+  return out;
+}
+
+const praxis::RealtimeItem* find(const std::vector<praxis::RealtimeItem>& items, const std::string& what) {
+  for (const auto& i : items) {
+    if (i.what.find(what) != std::string::npos) return &i;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("realtime: SCHED_FIFO is granted, or refused naming the limit that would allow it", "[control][realtime]") {
+  praxis::RealtimeOptions o;
+  o.control.fifo_priority = 10;
+  const auto [items, policy] = on_thread([&] {
+    auto got = praxis::apply_thread_realtime(o, praxis::ThreadRole::control);
+    return std::pair{got, sched_getscheduler(0)};
+  });
+  const auto* fifo = find(items, "control thread SCHED_FIFO 10");
+  REQUIRE(fifo != nullptr);
+  if (fifo->granted) {
+    CHECK(policy == SCHED_FIFO);
+  } else {
+    CHECK(policy != SCHED_FIFO);
+    CHECK_THAT(fifo->why, Catch::Contains("CAP_SYS_NICE") && Catch::Contains("RLIMIT_RTPRIO") &&
+                              Catch::Contains("ulimit -r 10"));
+  }
+  o.control.fifo_priority = 150;  // outside 1..99: refused whatever the permissions
+  const auto bad = on_thread([&] { return praxis::apply_thread_realtime(o, praxis::ThreadRole::control); });
+  REQUIRE(bad.size() == 1);
+  CHECK_FALSE(bad[0].granted);
+  CHECK_THAT(bad[0].why, Catch::Contains("EINVAL") && Catch::Contains("1..99"));
+}
+
+TEST_CASE("realtime: a CPU set is applied to the thread, and a CPU that does not exist is named", "[control][realtime]") {
+  praxis::RealtimeOptions o;
+  o.send.cpus = {0};
+  const auto [items, cpu] = on_thread([&] {
+    auto got = praxis::apply_thread_realtime(o, praxis::ThreadRole::send);
+    std::this_thread::yield();
+    return std::pair{got, sched_getcpu()};
+  });
+  REQUIRE(items.size() == 1);
+  CHECK(items[0].what == "send thread on CPU 0");
+  REQUIRE(items[0].granted);
+  CHECK(cpu == 0);
+  o.send.cpus = {100000};
+  const auto missing = on_thread([&] { return praxis::apply_thread_realtime(o, praxis::ThreadRole::send); });
+  REQUIRE(missing.size() == 1);
+  CHECK_FALSE(missing[0].granted);
+  CHECK_THAT(missing[0].why, Catch::Contains("CPU number outside"));
+}
+
+TEST_CASE("realtime: stack and heap prefaulting, timer slack, and the summary's words", "[control][realtime]") {
+  praxis::RealtimeOptions o;
+  o.prefault_stack = 256 * 1024;
+  o.timer_slack = 1us;
+  const auto items = on_thread([&] { return praxis::apply_thread_realtime(o, praxis::ThreadRole::receive); });
+  const auto* stack = find(items, "receive thread stack prefaulted 256 KiB");
+  REQUIRE(stack != nullptr);
+  CHECK(stack->granted);
+  const auto* slack = find(items, "receive thread timer slack 1000 ns");
+  REQUIRE(slack != nullptr);
+  CHECK(slack->granted);
+  // A stack deeper than the thread has is touched as far as it goes, and said so.
+  o.prefault_stack = std::size_t{1} << 30;
+  const auto deep = on_thread([&] { return praxis::apply_thread_realtime(o, praxis::ThreadRole::receive); });
+  const auto* clamped = find(deep, "stack prefaulted");
+  REQUIRE(clamped != nullptr);
+  CHECK_FALSE(clamped->granted);
+  CHECK_THAT(clamped->why, Catch::Contains("the thread's stack is"));
+
+  praxis::RealtimeReport report;
+  report.items = {{"a", true, {}}, {"b", false, "EPERM: why"}};
+  CHECK(report.summary() == "real time: granted: a. refused: b (EPERM: why); running without it.");
+  CHECK_FALSE(report.all_granted());
+  CHECK(praxis::RealtimeReport{}.summary() == "real time: nothing asked (RuntimeOptions::realtime)");
+}
+
+TEST_CASE("realtime in a run: every thread's requests reported, and the control thread takes no page fault after its "
+          "warm-up", "[control][realtime][threads]") {
+  using Model = praxis::unitree::G1;
+  using Robot = praxis::mock::ModalRobot<Model>;  // stands and walks by itself: the mock with modes
+  Robot robot({}, praxis::Clock::now());
+  praxis::script::ScriptLibrary<Model> library;
+  praxis::MotionOptions options;
+  options.print = false;
+  options.period = 2ms;
+  options.safety.stale_timeout = 500ms;
+  options.realtime.prefault_stack = 256 * 1024;
+  options.realtime.prefault_heap = 16 * 1024 * 1024;
+  options.realtime.lock_memory = true;  // granted or not: the run goes on
+  praxis::MotionController<Robot, praxis::test::Timetable> controller(robot, library, options);
+  controller.behaviour().steps = {{0.0, praxis::motion::command::Stand{}}};
+  const auto outcome = controller.run_for(1500ms);
+  robot.stop_worker();
+  INFO(outcome.summary());
+  INFO(controller.realtime_report().summary());
+  CHECK(outcome.ok());
+  const auto& items = controller.realtime_report().items;
+  CHECK(find(items, "memory locked") != nullptr);
+  CHECK(find(items, "16 MiB of heap prefaulted") != nullptr);
+  for (const char* who : {"receive thread stack", "control thread stack", "send thread stack"}) {
+    INFO(who);
+    CHECK(find(items, who) != nullptr);
+  }
+  REQUIRE(controller.control_minor_faults().has_value());
+  // Stand, then holding it: the same code and memory every cycle after the first ones.
+  CHECK(*controller.control_minor_faults() == 0);
+}
