@@ -1,12 +1,16 @@
 // Booster arms only (Access::upper_body) over real Cyclone DDS against praxis-fake-booster in another
 // process: the robot is brought to Walking and keeps its legs and balance, praxis' arms are blended
 // in by rt/joint_ctrl's weight and out again when control ends, normally or by a fault; a robot it
-// cannot take that way is left alone. What counts is what the fake robot recorded: its modes, every
-// loco call, and the weights of every frame it took while walking. Domains 173..175.
+// cannot take that way is left alone; Ctrl-C, a stalled control thread and an exception in the
+// controller. What counts is what the fake robot recorded: its modes, every loco call, and the
+// weights of every frame it took while walking. Domains 173..175, 184, 185 and 188.
 
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <csignal>
+#include <stdexcept>
+#include <thread>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -19,6 +23,7 @@
 #include "../support/fake_robot_process.hpp"
 
 #include "praxis/control/robot_controller.hpp"
+#include "praxis/control/signals.hpp"
 #include "praxis/hardware/booster/backend.hpp"
 
 using namespace std::chrono_literals;
@@ -50,6 +55,10 @@ struct RaiseArm {
   std::array<double, N> init_pos = b::T1::stand_pose;
   std::array<double, N> jpos_des = b::T1::stand_pose;
   double nan_after = 0.0;
+  // The other ways a controller ends a run, `disturb_after` seconds into CTRL, once.
+  enum class Disturbance { none, signal, stall, exception } disturbance = Disturbance::none;
+  double disturb_after = 0.8;
+  bool disturbed = false;
   double in_ctrl = 0.0;
   void load_params(const std::filesystem::path&) {}
   void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) { in_ctrl = 0.0; }
@@ -59,6 +68,12 @@ struct RaiseArm {
     jpos_des = init_pos;
     jpos_des[k_left_shoulder_pitch] += 0.3;
     if (nan_after > 0.0 && in_ctrl > nan_after) jpos_des[k_left_shoulder_pitch] = std::numeric_limits<double>::quiet_NaN();
+    if (disturbance != Disturbance::none && !disturbed && in_ctrl > disturb_after) {
+      disturbed = true;
+      if (disturbance == Disturbance::signal) std::raise(SIGINT);
+      if (disturbance == Disturbance::stall) std::this_thread::sleep_for(std::chrono::seconds(1));
+      if (disturbance == Disturbance::exception) throw std::runtime_error("the controller failed (test)");
+    }
   }
   std::array<float, 0> log() const { return {}; }
 };
@@ -199,4 +214,42 @@ TEST_CASE("booster upper body over DDS: a robot praxis may not take that way is 
     CHECK(modes_of(report) == std::vector<std::string>{"Walking"});
     CHECK(report["joint_ctrl"]["received"] == 0);
   }
+}
+
+TEST_CASE("booster upper body over DDS: Ctrl-C, a stalled control thread and an exception in the controller each hand "
+          "the arms back, and the robot keeps walking", "[booster][dds][two-process][upper_body][ends]") {
+  using D = RaiseArm::Disturbance;
+  const auto disturbance = GENERATE(D::signal, D::stall, D::exception);
+  const std::uint32_t domain = disturbance == D::signal ? 184 : disturbance == D::stall ? 185 : 188;
+  FakeBooster fake(domain, {"--gamepad", "R2:0.3-1.5,A:1.8", "--script-start", "first-command"});
+  Backend robot(backend_options(domain));
+  praxis::RobotController<Backend, RaiseArm> controller(robot, controller_options());
+  controller.user().disturbance = disturbance;
+  praxis::RunOutcome outcome;
+  if (disturbance == D::exception) {
+    CHECK_THROWS_WITH(controller.run_for(5s), Catch::Contains("the controller failed"));
+  } else {
+    const praxis::StopOnSignals stop_on_signals(controller);
+    outcome = controller.run_for(5s);
+  }
+  const auto report = fake.stop();
+  INFO(report.dump());
+  INFO("end: " << outcome.summary());
+  if (disturbance == D::signal) {
+    CHECK(outcome.signal == SIGINT);
+    CHECK(outcome.end == praxis::RunEnd::normal);
+  }
+  if (disturbance == D::stall) {
+    // A robot that lends praxis its arms: past stall_timeout the safe state (the arms blending out)
+    // is sent by the send thread while the control thread sleeps; control resumes after it.
+    CHECK(controller.stalled_sends() > 0);
+    CHECK(outcome.end == praxis::RunEnd::normal);
+  }
+  if (disturbance != D::exception) CHECK(outcome.hand_back_ok);
+  CHECK(modes_of(report) == std::vector<std::string>{"Damping", "Prepare", "Walking"});
+  CHECK(upper_body_calls(report) == std::vector<std::string>{"{\"start\":true} 0", "{\"start\":false} 0"});
+  const auto& u = report["upper_body"];
+  CHECK(u["leg_weight_in_walking"] == 0);
+  CHECK(u["last_weight"].get<double>() == 0.0);
+  CHECK(u["control_at_end"] == false);
 }
