@@ -2,7 +2,8 @@
 # Runs every benchmark, prints one table, writes JSON and draws the PNGs:
 #   bash scripts/bench.sh [--out DIR] [--quick]
 # DIR defaults to build/bench-results/<timestamp>; it gets one JSON per benchmark, results.json
-# (all of them merged, with the table's rows and ratios), table.md, samples/*.csv (raw samples per
+# (all of them merged, with the table's rows and ratios, and the machine's and Cyclone's floor from
+# scripts/bench-floor.sh), table.md, samples/*.csv (raw samples per
 # series) and the PNGs. --quick runs short versions (a few seconds each) so CI can smoke-test the
 # whole chain; the exit status is nonzero when any benchmark, the merge or a plot fails.
 # Builds Release at -O2 with g++ in build/bench (warnings are errors), one job at a time.
@@ -57,6 +58,9 @@ echo "=== machine"
   lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|CPU max MHz)' || true
   g++ --version | head -1
 } | tee "$out/machine.txt"
+
+echo "=== the floor: cyclictest and ddsperf, same run"
+bash "$root/scripts/bench-floor.sh" "$out" $([[ $quick == 1 ]] && echo --quick) || failed+=(floor)
 
 echo "=== results ($out)"
 "$build/benchmarks/bench_report" "$out" || failed+=(bench_report)

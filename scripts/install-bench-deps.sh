@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs what scripts/bench.sh needs beyond install-deps.sh: gnuplot without X, for the PNGs.
+# Installs what scripts/bench.sh needs beyond install-deps.sh: gnuplot without X, for the PNGs, and
+# rt-tests for cyclictest (the machine's wake-up floor beside praxis' series).
 # Debian packages only; does nothing (and does not touch the network) when they are installed.
 set -euo pipefail
 
-packages=(gnuplot-nox)
+packages=(gnuplot-nox rt-tests)
 
 missing=()
 for p in "${packages[@]}"; do
