@@ -18,6 +18,7 @@
 #include "harness.hpp"
 #include "report_rows.hpp"
 #include "run_options.hpp"
+#include "praxis/control/realtime.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
@@ -181,10 +182,20 @@ int main(int argc, char** argv) {
   HandWritten hand(robot_b);
 
   std::vector<double> graph_ns, hand_ns, graph_step_ns, hand_step_ns;
-  graph_ns.reserve(k_cycles);
-  hand_ns.reserve(k_cycles);
+  // Sized and touched up front: a sample vector growing into fresh pages would be counted as the
+  // cycle's page faults below.
+  const auto prepare = [k_cycles](std::vector<double>& v) {
+    v.assign(k_cycles, 0.0);
+    v.clear();
+  };
+  prepare(graph_ns);
+  prepare(hand_ns);
   praxis::TimePoint ta{}, tb{};
   std::size_t graph_allocs = 0, hand_allocs = 0, user_allocs = 0, motion_allocs = 0;
+  // Page faults after each series' warm-up (the first batch, or the first 50 cycles): the runtime's
+  // rule that a cycle touches no new memory, measured here as it is in a run.
+  constexpr std::size_t k_fault_warmup = 50;
+  std::uint64_t pair_faults0 = 0;
   using clock = std::chrono::steady_clock;
   // Interleaved batches; each cycle is timed on its own (step = read + graph + write on the mock).
   for (std::size_t done = 0; done < k_cycles; done += k_batch) {
@@ -209,7 +220,9 @@ int main(int argc, char** argv) {
     std::uint32_t sink = 0;
     while (hand.compute.pop(sink)) {
     }
+    if (done == 0) pair_faults0 = praxis::thread_minor_faults();
   }
+  const auto pair_faults = praxis::thread_minor_faults() - pair_faults0;
   if (controller.state() != praxis::ControlState::ctrl || hand.sm.state != praxis::ControlState::ctrl) {
     std::fprintf(stderr, "benchmark did not reach CTRL: the comparison would be meaningless\n");
     return 1;
@@ -235,9 +248,11 @@ int main(int argc, char** argv) {
       user_motion(robot_u, library, motion_options);
   user_motion.behaviour().command = m::command::UserControl{};
   std::vector<double> user_motion_ns;
-  user_motion_ns.reserve(k_cycles);
+  prepare(user_motion_ns);
   praxis::TimePoint tu{};
+  std::uint64_t user_faults0 = 0;
   for (std::size_t k = 0; k < k_cycles; ++k) {
+    if (k == k_fault_warmup) user_faults0 = praxis::thread_minor_faults();
     tu += 2ms;
     const auto s = clock::now();
     const auto a0 = praxis::bench::allocation_count();
@@ -249,6 +264,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "the motion pipeline did not reach user_control: the comparison would be meaningless\n");
     return 1;
   }
+  const auto user_faults = praxis::thread_minor_faults() - user_faults0;
   const auto ud = praxis::bench::summarize(user_motion_ns);
 
   // Then scripts: playing a keyframe script, then standing.
@@ -256,12 +272,14 @@ int main(int argc, char** argv) {
   praxis::MotionController<Robot, praxis::CommandInput, example::StepInPlace<Model>> motion(robot_m, library,
                                                                                             motion_options);
   std::vector<double> motion_ns;
-  motion_ns.reserve(k_cycles);
+  prepare(motion_ns);
   praxis::TimePoint tm{};
   m::command::Script wave;
   wave.request.names = {"wave"};
   wave.request.count = 1;
+  std::uint64_t motion_faults0 = 0;
   for (std::size_t k = 0; k < k_cycles; ++k) {
+    if (k == k_fault_warmup) motion_faults0 = praxis::thread_minor_faults();
     tm += 2ms;
     if (k % 3000 == 0) {  // every 6 s: stand, then a new wave
       wave.id = static_cast<std::uint32_t>(k);
@@ -273,6 +291,7 @@ int main(int argc, char** argv) {
     if (k > 0) motion_allocs += praxis::bench::allocation_count() - a0;
     motion_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
   }
+  const auto motion_faults = praxis::thread_minor_faults() - motion_faults0;
   const auto md = praxis::bench::summarize(motion_ns);
 
   const auto g = praxis::bench::summarize(graph_ns);
@@ -287,6 +306,10 @@ int main(int argc, char** argv) {
   std::printf("\n  ratio graph / hand-written: p50 %.3f, p99 %.3f\n", ratio, g.p99 / h.p99);
   std::printf("  ratio MotionController (user control) / RobotController: p50 %.3f\n", ud.p50 / g.p50);
   std::printf("  (both include the mock's physics: 4 implicit steps of 29 joints per 2 ms cycle)\n");
+  std::printf("  minor page faults after warm-up: RobotController and hand-written, interleaved %llu; "
+              "MotionController user control %llu, scripts and stand %llu\n",
+              static_cast<unsigned long long>(pair_faults), static_cast<unsigned long long>(user_faults),
+              static_cast<unsigned long long>(motion_faults));
   const auto per_cycle = [&](std::size_t n) { return static_cast<double>(n) / static_cast<double>(k_cycles); };
   praxis::bench::dump_samples("controller_cycle", "g1_robot_controller", graph_ns);
   praxis::bench::dump_samples("controller_cycle", "g1_hand_written", hand_ns);
@@ -295,8 +318,10 @@ int main(int argc, char** argv) {
   const std::vector<praxis::bench::ReportRow> report{
       {"G1 hand-written step (baseline)", h, "", per_cycle(hand_allocs)},
       {"G1 RobotController step", g, "G1 hand-written step (baseline)", per_cycle(graph_allocs)},
-      {"G1 MotionController, user control", ud, "G1 RobotController step", per_cycle(user_allocs)},
-      {"G1 MotionController, scripts and stand", md, "G1 RobotController step", per_cycle(motion_allocs)}};
+      {"G1 MotionController, user control", ud, "G1 RobotController step", per_cycle(user_allocs),
+       static_cast<double>(user_faults)},
+      {"G1 MotionController, scripts and stand", md, "G1 RobotController step", per_cycle(motion_allocs),
+       static_cast<double>(motion_faults)}};
   praxis::bench::write_json(json_path, {{"benchmark", "controller_cycle"},
                                         {"report", praxis::bench::report_json(report)},
                                         {"robot", "g1"},
@@ -306,6 +331,10 @@ int main(int argc, char** argv) {
                                         {"motion_pipeline", praxis::bench::to_json(md)},
                                         {"motion_pipeline_user_control", praxis::bench::to_json(ud)},
                                         {"ratio_p50", ratio},
+                                        {"minor_faults_after_warmup",
+                                         {{"robot_controller_and_hand_written", pair_faults},
+                                          {"motion_user_control", user_faults},
+                                          {"motion_scripts", motion_faults}}},
                                         {"ratio_p99", g.p99 / h.p99}});
   return 0;
 }

@@ -19,6 +19,9 @@ struct ReportRow {
   Distribution ns;
   std::string baseline;                  // the name of another row of the same benchmark, or empty
   std::optional<double> allocations;     // per call, when the benchmark counts them
+  // Minor page faults of the measuring thread over the series after its warm-up, when counted: 0
+  // means the cycle touched no memory the kernel had to find for it.
+  std::optional<double> minor_faults{};
 };
 
 inline nlohmann::json report_json(const std::vector<ReportRow>& rows) {
@@ -28,6 +31,7 @@ inline nlohmann::json report_json(const std::vector<ReportRow>& rows) {
     j["name"] = r.name;
     j["baseline"] = r.baseline;
     j["allocations"] = r.allocations ? nlohmann::json(*r.allocations) : nlohmann::json(nullptr);
+    j["minor_faults"] = r.minor_faults ? nlohmann::json(*r.minor_faults) : nlohmann::json(nullptr);
     out.push_back(std::move(j));
   }
   return out;
