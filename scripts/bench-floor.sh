@@ -47,6 +47,13 @@ else
   notes+=("SCHED_FIFO 80 refused to this process: $(head -c 200 "$tmp/fifo.txt" | tr '\n"' '  ')")
 fi
 
+# The raw wake-ups, for the pictures (scripts/bench-plots.sh draws them beside praxis' period error).
+if [[ -d "$out/samples" ]]; then
+  expand() { awk '/^[0-9]+ [0-9]+$/ { for (i = 0; i < $2; i++) print $1 * 1000 }' "$1"; }
+  expand "$tmp/other.txt" > "$out/samples/floor__cyclictest_other.csv"
+  [[ -s "$tmp/fifo.txt" ]] && expand "$tmp/fifo.txt" > "$out/samples/floor__cyclictest_fifo.csv"
+fi
+
 echo "bench-floor: ddsperf ping-pong, 1 KiB at 500 Hz for $seconds s on lo"
 export CYCLONEDDS_URI='<CycloneDDS><Domain><General><Interfaces><NetworkInterface name="lo"/></Interfaces></General></Domain></CycloneDDS>'
 ddsperf -i 228 -D $((seconds + 4)) pong > "$tmp/pong.txt" 2>&1 &

@@ -47,6 +47,8 @@ struct Settings {
   std::string log_base = "logs";
   bool no_log = false;
   bool realtime = false;
+  int rt_priority = 0;  // SCHED_FIFO for the run's threads (RealtimeOptions::typical), 0: none
+  int rt_cpu = -1;      // the control thread's CPU, -1: any
   std::string backend = "mock";
   std::uint32_t domain = 1;
   bool domain_given = false;
@@ -83,6 +85,9 @@ template <class Options>
 Options controller_options(double /*dt*/, const Settings& s) {
   Options options;
   if (!s.runtime_params.empty()) praxis::load_runtime_params(s.runtime_params, options);
+  // The command line over the file: a real-time set-up the run reports on (docs/realtime.md).
+  if (s.rt_priority > 0) options.realtime = praxis::RealtimeOptions::typical(s.rt_priority);
+  if (s.rt_cpu >= 0) options.realtime.control.cpus = {s.rt_cpu};
   return options;
 }
 

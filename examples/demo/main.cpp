@@ -3,6 +3,7 @@
 // the robot's own safe state.
 //
 //   praxis_demo --robot g1 [--duration 10] [--param DIR] [--log-folder logs | --no-log] [--realtime]
+//               [--rt-priority 80] [--rt-cpu 3]
 //   praxis_demo --robot gr2 --backend fake-robot   the same over real DDS, against the model's fake robot
 //   praxis_demo --robot go2 --backend sim          in MuJoCo physics, against praxis-sim, with pictures
 //   praxis_demo --robot g1 --backend dds --domain 0 --interface eth0     a real robot (careful!)
@@ -84,6 +85,12 @@ int main(int argc, char** argv) {
   app.add_option("-l,--log-folder", s.log_base, "where run folders are created");
   app.add_flag("--no-log", s.no_log, "write no log files");
   app.add_flag("--realtime", s.realtime, "mock: run in real time with receive/control/send threads");
+  app.add_option("--rt-priority", s.rt_priority,
+                 "real-time runs (--realtime, DDS backends): SCHED_FIFO at this priority for the control thread "
+                 "(the receive and send threads just below), memory locked, stacks and heap prefaulted; what "
+                 "was granted is printed (docs/realtime.md)")
+      ->check(CLI::Range(1, 99));
+  app.add_option("--rt-cpu", s.rt_cpu, "real-time runs: the CPU the control thread runs on")->check(CLI::NonNegativeNumber);
   app.add_option("-b,--backend", s.backend,
                  "mock (in process), fake-robot (the model's fake robot over DDS), sim (praxis-sim: MuJoCo physics "
                  "over DDS, Unitree go2 or g1, with pictures) or dds (a robot on the network)")

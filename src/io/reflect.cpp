@@ -137,6 +137,11 @@ void expect_array(const nlohmann::json& json, const ReadContext& ctx, std::size_
 
 const nlohmann::json& array_element(const nlohmann::json& json, std::size_t index) { return json[index]; }
 
+std::size_t expect_list(const nlohmann::json& json, const ReadContext& ctx, std::string_view element_plural) {
+  if (!json.is_array()) fail(ctx, "an array of " + std::string(element_plural), json);
+  return json.size();
+}
+
 bool is_object(const nlohmann::json& json) { return json.is_object(); }
 
 std::vector<std::pair<std::size_t, const nlohmann::json*>> indexed_elements(const nlohmann::json& json,

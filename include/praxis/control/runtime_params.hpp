@@ -5,7 +5,9 @@
 //   { "damping_kd": 2.0,
 //     "safety":    { "stale_timeout": 0.1, "tilt_threshold": 0.0 },
 //     "fall":      { "falling_tilt": 1.0, "rest_rate": 0.3, "rest_time": 0.3 },
-//     "collector": { "max_kp": 1000, "max_kd": 100, "max_target_rate": 10 } }
+//     "collector": { "max_kp": 1000, "max_kd": 100, "max_target_rate": 10 },
+//     "realtime":  { "control": { "fifo_priority": 80, "cpus": [3] }, "lock_memory": true,
+//                    "prefault_stack": 524288, "prefault_heap": 67108864, "timer_slack": 1e-6 } }
 //
 // Durations are seconds. Every key is optional (a missing one keeps the value the options had);
 // an unknown key, a wrong type or a bad file is a praxis::ParamError naming the file and the key,
@@ -27,6 +29,7 @@ struct RuntimeParams {
   motion::SafetyOptions safety{};
   motion::FallOptions fall{};
   motion::CollectorOptions collector{};
+  RealtimeOptions realtime{};  // control/realtime.hpp
 };
 
 }  // namespace praxis
@@ -36,13 +39,16 @@ struct RuntimeParams {
 BOOST_HANA_ADAPT_STRUCT(praxis::motion::SafetyOptions, stale_timeout, tilt_threshold);
 BOOST_HANA_ADAPT_STRUCT(praxis::motion::FallOptions, falling_tilt, rest_rate, rest_time);
 BOOST_HANA_ADAPT_STRUCT(praxis::motion::CollectorOptions, max_kp, max_kd, max_target_rate);
-BOOST_HANA_ADAPT_STRUCT(praxis::RuntimeParams, damping_kd, safety, fall, collector);
+BOOST_HANA_ADAPT_STRUCT(praxis::ThreadSchedule, fifo_priority, cpus);
+BOOST_HANA_ADAPT_STRUCT(praxis::RealtimeOptions, receive, control, send, lock_memory, prefault_stack, prefault_heap,
+                        timer_slack);
+BOOST_HANA_ADAPT_STRUCT(praxis::RuntimeParams, damping_kd, safety, fall, collector, realtime);
 
 namespace praxis {
 
 // Reads `file` into `options` (all or nothing). Call before constructing the controller.
 inline void load_runtime_params(const std::filesystem::path& file, RuntimeOptions& options) {
-  RuntimeParams p{options.damping_kd, options.safety, options.fall, options.collector};
+  RuntimeParams p{options.damping_kd, options.safety, options.fall, options.collector, options.realtime};
   io::load_struct_into(p, file);
   if (!(p.damping_kd >= 0.0) || !(p.collector.max_kp >= 0.0) || !(p.collector.max_kd >= 0.0) ||
       !(p.collector.max_target_rate > 0.0) || !(p.safety.stale_timeout > Duration::zero())) {
@@ -53,6 +59,7 @@ inline void load_runtime_params(const std::filesystem::path& file, RuntimeOption
   options.safety = p.safety;
   options.fall = p.fall;
   options.collector = p.collector;
+  options.realtime = p.realtime;
 }
 
 }  // namespace praxis

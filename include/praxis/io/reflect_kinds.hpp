@@ -17,6 +17,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <boost/hana/accessors.hpp>
 #include <boost/hana/adapt_struct.hpp>
@@ -115,6 +116,14 @@ concept FixedVector = requires {
 template <class T>
 concept Sequence = is_std_array<T>::value || FixedVector<T>;
 
+// std::vector: a JSON array of any length (settings, never a reflected port: ports are fixed-size).
+template <class T>
+struct is_std_vector : std::false_type {};
+template <class X, class A>
+struct is_std_vector<std::vector<X, A>> : std::true_type {};
+template <class T>
+concept List = is_std_vector<T>::value;
+
 template <class T>
 struct sequence_traits;
 template <class X, std::size_t N>
@@ -130,7 +139,7 @@ struct sequence_traits<T> {
 
 template <class T>
 concept Field = Number<T> || Boolean<T> || Enum<T> || String<T> || Duration<T> || TimePoint<T> ||
-                Optional<T> || Sequence<T> || HanaStruct<T>;
+                Optional<T> || Sequence<T> || List<T> || HanaStruct<T>;
 
 // The type of the member an accessor pair of struct T reaches.
 template <class T, class Pair>

@@ -56,6 +56,8 @@ bool is_null(const nlohmann::json& json);
 void expect_array(const nlohmann::json& json, const ReadContext& ctx, std::size_t size,
                   std::string_view element_plural);
 const nlohmann::json& array_element(const nlohmann::json& json, std::size_t index);
+// Checks that json is an array (of any length); returns its length.
+std::size_t expect_list(const nlohmann::json& json, const ReadContext& ctx, std::string_view element_plural);
 bool is_object(const nlohmann::json& json);
 // The members of an object whose keys are indices 0..size-1 (a ParamError names any other key).
 std::vector<std::pair<std::size_t, const nlohmann::json*>> indexed_elements(const nlohmann::json& json,
@@ -185,6 +187,19 @@ void read_value(const nlohmann::json& json, T& out, ReadContext& ctx) {
       read_value(array_element(json, i), out[static_cast<decltype(out.size())>(i)], ctx);
       ctx.path.resize(size);
     }
+  } else if constexpr (List<T>) {
+    using element = typename T::value_type;
+    const std::size_t count = expect_list(json, ctx, plural<element>());
+    T list(count);
+    const auto size = ctx.path.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      ctx.path += '[';
+      ctx.path += std::to_string(i);
+      ctx.path += ']';
+      read_value(array_element(json, i), list[i], ctx);
+      ctx.path.resize(size);
+    }
+    out = std::move(list);
   } else if constexpr (HanaStruct<T>) {
     static constexpr auto known = boost::hana::unpack(boost::hana::accessors<T>(), [](auto... pair) {
       return std::array<std::string_view, sizeof...(pair)>{member_name(pair)...};

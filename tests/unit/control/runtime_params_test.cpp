@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/control/runtime_params.hpp"
@@ -57,6 +58,29 @@ TEST_CASE("runtime settings load by field name: missing keys keep their values",
   CHECK(options.collector.max_kp == 300.0);
   CHECK(options.collector.max_kd == 100.0);
   CHECK(options.collector.max_target_rate == 4.0);
+}
+
+TEST_CASE("the real-time set-up loads from the runtime settings too, a list of CPUs of any length included",
+          "[control][params][realtime]") {
+  const auto file = write_file("realtime.json", R"({
+    "realtime": { "control": { "fifo_priority": 80, "cpus": [2, 3] }, "receive": { "fifo_priority": 79 },
+                  "lock_memory": true, "prefault_stack": 524288, "timer_slack": 1e-6 } })");
+  praxis::ControllerOptions options;
+  options.realtime.send.cpus = {1};
+  praxis::load_runtime_params(file, options);
+  CHECK(options.realtime.control.fifo_priority == 80);
+  CHECK(options.realtime.control.cpus == std::vector<int>{2, 3});
+  CHECK(options.realtime.receive.fifo_priority == 79);
+  CHECK(options.realtime.send.cpus == std::vector<int>{1});  // not in the file: kept
+  CHECK(options.realtime.lock_memory);
+  CHECK(options.realtime.prefault_stack == 524288);
+  CHECK(options.realtime.prefault_heap == 0);
+  REQUIRE(options.realtime.timer_slack.has_value());
+  CHECK(*options.realtime.timer_slack == 1us);
+  const auto bad = write_file("realtime_bad.json", R"({ "realtime": { "control": { "cpus": [2, "three"] } } })");
+  CHECK_THROWS_WITH(praxis::load_runtime_params(bad, options),
+                    Catch::Contains("realtime.control.cpus[1]") && Catch::Contains("realtime_bad.json"));
+  CHECK(options.realtime.control.cpus == std::vector<int>{2, 3});  // nothing half-applied
 }
 
 TEST_CASE("bad runtime settings name file and key, and change nothing", "[control][params]") {
