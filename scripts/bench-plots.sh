@@ -85,8 +85,10 @@ histogram "$dir/dds_latency.png" "State in, command out over Cyclone DDS (G1 hg 
 histogram "$dir/period_error_500hz.png" "Control-loop period error at 500 Hz (actual - nominal)" "us" 1000 0.01 0.99 \
   "$samples/period_error__500hz_naive.csv" "naive sleep_for loop (baseline)" \
   "$samples/period_error__500hz_absolute.csv" "praxis, absolute deadlines" \
+  "$samples/period_error__500hz_realtime.csv" "praxis, real-time set-up (SCHED_FIFO 80)" \
   "$samples/floor__cyclictest_other.csv" "cyclictest SCHED_OTHER, the machine floor" \
   "$samples/floor__cyclictest_fifo.csv" "cyclictest SCHED_FIFO 80"
 histogram "$dir/period_error_1khz.png" "Control-loop period error at 1 kHz (actual - nominal)" "us" 1000 0.01 0.99 \
   "$samples/period_error__1khz_naive.csv" "naive sleep_for loop (baseline)" \
-  "$samples/period_error__1khz_absolute.csv" "praxis, absolute deadlines"
+  "$samples/period_error__1khz_absolute.csv" "praxis, absolute deadlines" \
+  "$samples/period_error__1khz_realtime.csv" "praxis, real-time set-up (SCHED_FIFO 80)"

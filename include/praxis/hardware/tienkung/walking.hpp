@@ -30,6 +30,7 @@
 #include "praxis/core/robot_requests.hpp"
 #include "praxis/core/robot_status.hpp"
 #include "praxis/hardware/tienkung/hric.hpp"
+#include "praxis/hardware/velocity_limit.hpp"
 
 namespace praxis::tienkung {
 
@@ -161,15 +162,7 @@ class WalkingHandler {
     TimePoint since;
   };
 
-  double clamp(double v, double limit) {
-    if (!std::isfinite(v)) {
-      ++clamped_;
-      return 0.0;
-    }
-    const double c = std::clamp(v, -limit, limit);
-    clamped_ += c != v ? 1 : 0;
-    return c;
-  }
+  double clamp(double v, double limit) { return limit_velocity(v, limit, clamped_); }
 
   void send_velocity(double vx, double vy, double wz, TimePoint now) {
     sink_.velocity(vx, vy, wz);

@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 #include <praxis/idl/hric_msgs.h>
 
@@ -161,6 +162,22 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
       }
       return fail(why);
     }
+    // Every limb and the IMU, not the legs alone: a limb not heard yet reads offline, and the
+    // runtime's first cycle would fault on it. read() merges what arrived; a state it took from the
+    // loop is waited for again below.
+    std::string missing = silent_topics();
+    bool consumed = false;
+    while (!missing.empty() && Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      RobotState<N> scratch{};
+      consumed = this->read(scratch, Clock::now()) || consumed;
+      missing = silent_topics();
+    }
+    if (!missing.empty()) {
+      return fail("receiving " + primary + " but no valid sample within " + std::to_string(ms(timeout)) + " ms on: " +
+                  missing);
+    }
+    if (consumed) (void)this->wait_for_state(deadline > Clock::now() ? deadline - Clock::now() : Duration::zero());
     while (observe().walk_mode < 0 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const MotionReport seen = observe();
     if (seen.walk_mode < 0) {
@@ -228,6 +245,22 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
 
  private:
   static long long ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
+
+  // The state topics (limbs, then the IMU) that have delivered nothing valid yet.
+  std::string silent_topics() const {
+    return silent_topics(std::make_index_sequence<StateOnlyTopics<M, Layout>::k_limbs + 1>{});
+  }
+  template <std::size_t... I>
+  std::string silent_topics(std::index_sequence<I...>) const {
+    constexpr std::size_t limbs = StateOnlyTopics<M, Layout>::k_limbs;
+    const auto& o = this->options();
+    std::string out;
+    const auto add = [&](std::size_t i) {
+      out += (out.empty() ? "" : ", ") + (i < limbs ? o.topics.of(M::limbs[i].limb).status : o.topics.imu);
+    };
+    ((Base::template states_accepted<I>() == 0 ? add(I) : void()), ...);
+    return out;
+  }
 
   LifecycleResult fail(std::string why) {
     lifecycle_.store(LifecycleStage::failed);

@@ -48,6 +48,7 @@
 #include "praxis/core/robot_requests.hpp"
 #include "praxis/core/robot_status.hpp"
 #include "praxis/hardware/unitree/rpc.hpp"
+#include "praxis/hardware/velocity_limit.hpp"
 #include "praxis/transport/rpc.hpp"
 
 namespace praxis::unitree {
@@ -263,15 +264,7 @@ class SportHandler {
     }
   }
 
-  double clamp(double v, double limit) {
-    if (!std::isfinite(v)) {
-      ++clamped_;
-      return 0.0;
-    }
-    const double c = std::clamp(v, -limit, limit);
-    clamped_ += c != v ? 1 : 0;
-    return c;
-  }
+  double clamp(double v, double limit) { return limit_velocity(v, limit, clamped_); }
 
   [[nodiscard]] bool ready(TimePoint now) const { return now >= retry_at_; }
 
