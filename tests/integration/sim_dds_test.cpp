@@ -100,6 +100,10 @@ StoryRun run_story(const std::string& robot, std::uint32_t domain, std::vector<s
   options.print = false;
   // A loaded machine may starve either process; in lock-step the world waits, the controller must too.
   options.safety.stale_timeout = 500ms;
+  // So must the send thread: past stall_timeout it damps a stalled controller's robot, and in
+  // lock-step each damping frame is a period of physics (clang ASan in CI: a stall in CTRL sagged
+  // the standing Go2 by 5 mm, where the test allows 3).
+  options.stall_timeout = 2s;
   praxis::RobotController<u::UnitreeBackend<Model>, HoldStand<Model>> controller(backend, options);
   run_until_sim_ends(controller, sim);
   StoryRun run;
