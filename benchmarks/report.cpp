@@ -29,6 +29,12 @@ std::string duration_text(double ns) {
   return buf;
 }
 
+std::string ratio_text(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fx", r);
+  return buf;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +103,50 @@ int main(int argc, char** argv) {
                 allocs + " | " + ratio50 + " | " + ratio99 + " |\n";
   }
   std::printf("(x p50 / x p99: this series over its baseline, the row named in results.json, same run)\n");
+
+  // The goals rows carry, against rows of any benchmark of this run (the floor's included).
+  nlohmann::json goals = nlohmann::json::array();
+  for (const auto& r : merged["rows"]) {
+    if (!r.contains("goal")) continue;
+    const auto& g = r["goal"];
+    const std::string against = g.value("against", "");
+    const nlohmann::json* other = nullptr;
+    for (const auto& o : merged["rows"]) {
+      if (o.value("name", "") == against) other = &o;
+    }
+    nlohmann::json verdict{{"row", r.value("name", "")}, {"against", against}};
+    std::string text;
+    if (other == nullptr) {
+      verdict["met"] = nullptr;
+      text = "not checked: no row \"" + against + "\" in this run";
+    } else {
+      bool met = true;
+      const double p99 = r.value("p99_ns", 0.0), their_p99 = other->value("p99_ns", 0.0);
+      const double max = r.value("max_ns", 0.0), their_max = other->value("max_ns", 0.0);
+      if (!g["p99_ratio"].is_null()) {
+        const double limit = g["p99_ratio"].get<double>() * their_p99;
+        met = met && p99 <= limit;
+        text += "p99 " + duration_text(p99) + " <= " + duration_text(limit) + " (" + ratio_text(g["p99_ratio"].get<double>()) + " theirs)? ";
+      }
+      if (!g["p99_plus_ns"].is_null()) {
+        const double limit = their_p99 + g["p99_plus_ns"].get<double>();
+        met = met && p99 <= limit;
+        text += "p99 " + duration_text(p99) + " <= " + duration_text(limit) + " (theirs + " + duration_text(g["p99_plus_ns"].get<double>()) + ")? ";
+      }
+      if (!g["max_ratio"].is_null()) {
+        const double limit = g["max_ratio"].get<double>() * their_max;
+        met = met && max <= limit;
+        text += "max " + duration_text(max) + " <= " + duration_text(limit) + "? ";
+      }
+      verdict["met"] = met;
+      text += met ? "met" : "MISSED";
+    }
+    verdict["text"] = text;
+    std::printf("goal: %s against %s: %s\n", r.value("name", "").c_str(), against.c_str(), text.c_str());
+    markdown += "\ngoal: " + r.value("name", "") + " against " + against + ": " + text + "\n";
+    goals.push_back(std::move(verdict));
+  }
+  merged["goals"] = goals;
 
   std::ofstream(dir / "table.md") << markdown;
   std::ofstream out(dir / "results.json");

@@ -2,6 +2,7 @@
 // prefaulting, each reported as granted or refused with what would allow it.
 #include "praxis/control/realtime.hpp"
 
+#include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
@@ -27,6 +28,8 @@ std::string errno_name(int e) {
     case ENOMEM: return "ENOMEM";
     case EAGAIN: return "EAGAIN";
     case ESRCH: return "ESRCH";
+    case EACCES: return "EACCES";
+    case ENOENT: return "ENOENT";
     default: return "errno " + std::to_string(e);
   }
 }
@@ -84,6 +87,44 @@ std::string RealtimeReport::summary() const {
   if (!granted.empty()) s += " granted: " + granted + ".";
   if (!refused.empty()) s += " refused: " + refused + "; running without it.";
   return s;
+}
+
+CpuLatencyHold& CpuLatencyHold::operator=(CpuLatencyHold&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = o.fd_;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+CpuLatencyHold::~CpuLatencyHold() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+CpuLatencyHold hold_cpu_latency(std::chrono::microseconds latency, RealtimeItem& item, const std::string& device) {
+  item = {"CPU wake-up latency " + std::to_string(latency.count()) + " us (" + device + ")", false, {}};
+  if (latency.count() < 0 || latency.count() > INT32_MAX) {
+    item.why = "EINVAL: the latency is 0.." + std::to_string(INT32_MAX) + " us";
+    return {};
+  }
+  const int fd = ::open(device.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    item.why = errno_name(e) + (e == ENOENT ? ": the kernel has no PM QoS device (CONFIG_PM)"
+                                            : ": opening it needs write access (root, or a udev rule for the group)");
+    return {};
+  }
+  // The kernel takes the value as a binary 32-bit integer (or as hex text).
+  const auto value = static_cast<std::int32_t>(latency.count());
+  if (::write(fd, &value, sizeof value) != static_cast<ssize_t>(sizeof value)) {
+    const int e = errno;
+    ::close(fd);
+    item.why = errno_name(e) + ": the kernel did not take the value";
+    return {};
+  }
+  item.granted = true;
+  return CpuLatencyHold(fd);
 }
 
 RealtimeReport apply_process_realtime(const RealtimeOptions& o) {

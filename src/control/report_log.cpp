@@ -65,6 +65,13 @@ void ReportLog::status(const StatusEvent& e) {
 }
 
 void ReportLog::stats(const ComputeStats& s) {
+  if (s.late_max_us > 0) {
+    impl_->logger->info(
+        "compute time over {} cycles: mean {:.2f} us, min {:.2f} us, max {:.2f} us, p99 {:.2f} us; "
+        "woke after the deadline by p99 {:.1f} us, max {:.1f} us",
+        s.samples, s.mean_us, s.min_us, s.max_us, s.p99_us, s.late_p99_us, s.late_max_us);
+    return;
+  }
   impl_->logger->info("compute time over {} cycles: mean {:.2f} us, min {:.2f} us, max {:.2f} us, p99 {:.2f} us",
                       s.samples, s.mean_us, s.min_us, s.max_us, s.p99_us);
 }

@@ -5,7 +5,10 @@
 // get the rest (no permission, a limit, a CPU that does not exist), and carries on either way:
 //
 //   per thread (receive, control, send)   SCHED_FIFO with a priority; a CPU set; timer slack
-//   the process                          mlockall (current and future pages); the allocator told
+//   the process                          a CPU wake-up latency asked of the kernel's PM QoS for the
+//                                        run (/dev/cpu_dma_latency, as cyclictest does: idle cores
+//                                        kept out of the deep sleep states that take tens of us to
+//                                        leave); mlockall (current and future pages); the allocator told
 //                                        to keep what it has (no trimming, no mmap for large
 //                                        blocks) with `prefault_heap` bytes touched once, so the
 //                                        cycle's memory is never faulted in again; each thread's
@@ -53,6 +56,9 @@ struct RealtimeOptions {
   // Each run thread's timer slack (how late the kernel may wake a sleep to batch wake-ups; 50 us
   // by default for normal threads, 0 for SCHED_FIFO ones).
   std::optional<std::chrono::nanoseconds> timer_slack;
+  // The most wake-up latency the CPUs may add while the run lasts (PM QoS, /dev/cpu_dma_latency,
+  // held open from the run's start to its end); 0 keeps every core out of deep idle states.
+  std::optional<std::chrono::microseconds> cpu_latency;
 
   [[nodiscard]] const ThreadSchedule& of(ThreadRole r) const {
     return r == ThreadRole::receive ? receive : r == ThreadRole::control ? control : send;
@@ -61,12 +67,13 @@ struct RealtimeOptions {
     for (const auto r : {ThreadRole::receive, ThreadRole::control, ThreadRole::send}) {
       if (of(r).fifo_priority != 0 || !of(r).cpus.empty()) return true;
     }
-    return lock_memory || prefault_stack > 0 || prefault_heap > 0 || timer_slack.has_value();
+    return lock_memory || prefault_stack > 0 || prefault_heap > 0 || timer_slack.has_value() || cpu_latency.has_value();
   }
 
   // What a 500 Hz / 1 kHz loop on a robot computer usually wants: the control thread at
   // SCHED_FIFO `control_priority`, the receive and send threads just below it, memory locked, 512
-  // KiB of stack and 64 MiB of heap prefaulted, 1 us timer slack. CPUs are the user's to choose
+  // KiB of stack and 64 MiB of heap prefaulted, 1 us timer slack, CPU wake-up latency 0 (what
+  // cyclictest runs with, so its row is the floor of this set-up). CPUs are the user's to choose
   // (isolated cores differ per machine).
   [[nodiscard]] static RealtimeOptions typical(int control_priority = 80) {
     RealtimeOptions o;
@@ -77,6 +84,7 @@ struct RealtimeOptions {
     o.prefault_stack = std::size_t{512} * 1024;
     o.prefault_heap = std::size_t{64} * 1024 * 1024;
     o.timer_slack = std::chrono::microseconds(1);
+    o.cpu_latency = std::chrono::microseconds(0);
     return o;
   }
 };
@@ -99,6 +107,27 @@ struct RealtimeReport {
   // "real time: granted: ...; refused: control thread SCHED_FIFO 80 (EPERM: ...)"
   [[nodiscard]] std::string summary() const;
 };
+
+// A CPU wake-up latency request, in force while this lives (the open /dev/cpu_dma_latency: the
+// kernel drops the request when it is closed, also when the process dies).
+class CpuLatencyHold {
+ public:
+  CpuLatencyHold() = default;
+  explicit CpuLatencyHold(int fd) : fd_(fd) {}
+  CpuLatencyHold(CpuLatencyHold&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  CpuLatencyHold& operator=(CpuLatencyHold&& o) noexcept;
+  CpuLatencyHold(const CpuLatencyHold&) = delete;
+  CpuLatencyHold& operator=(const CpuLatencyHold&) = delete;
+  ~CpuLatencyHold();
+  [[nodiscard]] bool held() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+// Asks for `latency` and says how it went in `item`; `device` is the PM QoS file (a test's path).
+[[nodiscard]] CpuLatencyHold hold_cpu_latency(std::chrono::microseconds latency, RealtimeItem& item,
+                                              const std::string& device = "/dev/cpu_dma_latency");
 
 // The process-wide requests (memory lock, heap), once per run before its threads start.
 [[nodiscard]] RealtimeReport apply_process_realtime(const RealtimeOptions& options);

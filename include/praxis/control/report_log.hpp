@@ -58,6 +58,15 @@ struct StatusEvent {
 struct ComputeStats {
   std::size_t samples = 0;
   double mean_us = 0, min_us = 0, max_us = 0, p99_us = 0;
+  // How late the control thread woke after the cycles' deadlines (Trigger::timer; 0 without one).
+  double late_p99_us = 0, late_max_us = 0;
+};
+
+// One cycle's timing, control thread to reporter: the graph's compute time and the wake-up's
+// lateness after its deadline, in ns (saturated).
+struct CycleTiming {
+  std::uint32_t compute_ns = 0;
+  std::uint32_t late_ns = 0;
 };
 
 // Which guard events the log prints. A robot lying with a joint pressed past its limit has its

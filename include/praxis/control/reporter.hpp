@@ -83,7 +83,7 @@ class Reporter {
   void push(const TransitionEvent& e) { count(transitions_.push(e)); }
   void push(const GuardEvent& e) { count(guards_.push(e)); }
   void push(const StatusEvent& e) { count(statuses_.push(e)); }
-  void push_compute_time(std::uint32_t ns) { count(compute_.push(ns)); }
+  void push_cycle_timing(CycleTiming t) { count(compute_.push(t)); }
   // ---- producer side: the send thread; never blocks ----
   void push(const StallEvent& e) { count(stalls_.push(e)); }
 
@@ -135,7 +135,7 @@ class Reporter {
     touch(transitions_, TransitionEvent{});
     touch(guards_, GuardEvent{});
     touch(statuses_, StatusEvent{});
-    touch(compute_, std::uint32_t{0});
+    touch(compute_, CycleTiming{});
     touch(stalls_, StallEvent{});
   }
 
@@ -196,9 +196,9 @@ class Reporter {
       if (log_) log_->guard(g);
       ++n;
     }
-    std::uint32_t ns = 0;
-    while (compute_.pop(ns)) {
-      window_[filled_++] = ns;
+    CycleTiming timing;
+    while (compute_.pop(timing)) {
+      window_[filled_++] = timing;
       if (filled_ == window_.size()) report_window();
       ++n;
     }
@@ -223,15 +223,24 @@ class Reporter {
   }
 
   void report_window() {
-    sorted_.assign(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(filled_));
-    std::sort(sorted_.begin(), sorted_.end());
+    const auto window = std::span(window_).first(filled_);
+    const auto p99_of_sorted = [&] {
+      return sorted_[static_cast<std::size_t>(0.99 * static_cast<double>(filled_ - 1) + 0.5)] / 1e3;
+    };
     ComputeStats s;
     s.samples = filled_;
+    sorted_.clear();
+    for (const auto& t : window) sorted_.push_back(t.compute_ns);
+    std::sort(sorted_.begin(), sorted_.end());
     s.mean_us = std::accumulate(sorted_.begin(), sorted_.end(), 0.0) / static_cast<double>(filled_) / 1e3;
     s.min_us = sorted_.front() / 1e3;
     s.max_us = sorted_.back() / 1e3;
-    const auto p99 = static_cast<std::size_t>(0.99 * static_cast<double>(filled_ - 1) + 0.5);
-    s.p99_us = sorted_[p99] / 1e3;
+    s.p99_us = p99_of_sorted();
+    sorted_.clear();
+    for (const auto& t : window) sorted_.push_back(t.late_ns);
+    std::sort(sorted_.begin(), sorted_.end());
+    s.late_max_us = sorted_.back() / 1e3;
+    s.late_p99_us = p99_of_sorted();
     filled_ = 0;
     {
       std::lock_guard lock(mutex_);
@@ -289,13 +298,13 @@ class Reporter {
   boost::lockfree::spsc_queue<TransitionEvent, boost::lockfree::capacity<256>> transitions_;
   boost::lockfree::spsc_queue<GuardEvent, boost::lockfree::capacity<256>> guards_;
   boost::lockfree::spsc_queue<StatusEvent, boost::lockfree::capacity<256>> statuses_;
-  boost::lockfree::spsc_queue<std::uint32_t, boost::lockfree::capacity<8192>> compute_;
+  boost::lockfree::spsc_queue<CycleTiming, boost::lockfree::capacity<8192>> compute_;
   boost::lockfree::spsc_queue<StallEvent, boost::lockfree::capacity<64>> stalls_;
   std::atomic<std::uint64_t> pushed_{0}, handled_{0}, dropped_{0};
   std::atomic<bool> stop_{false};
 
   // Reporter-thread state.
-  std::vector<std::uint32_t> window_;
+  std::vector<CycleTiming> window_;
   std::vector<std::uint32_t> sorted_;
   std::size_t filled_ = 0;
   std::ofstream csv_;

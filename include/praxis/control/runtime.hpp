@@ -58,6 +58,8 @@
 #include "praxis/control/stall_watchdog.hpp"
 #include "praxis/core/clock.hpp"
 #include "praxis/core/cycle.hpp"
+#include "praxis/core/lateness.hpp"
+#include "praxis/core/sleep.hpp"
 #include "praxis/core/mailbox.hpp"
 #include "praxis/core/ports.hpp"
 #include "praxis/core/wakeup.hpp"
@@ -314,6 +316,11 @@ class Runtime {
     return n < 0 ? std::nullopt : std::optional<std::uint64_t>(static_cast<std::uint64_t>(n));
   }
   static constexpr std::uint64_t k_fault_warmup_cycles = 50;
+  // run() with Trigger::timer: how late the control thread woke after each cycle's deadline, over
+  // the last run (every cycle, the first included) — cyclictest's measure, on the loop itself. Empty
+  // for Trigger::state, whose cycles have no deadline. Read after run() returned.
+  [[nodiscard]] LatenessStats lateness() const { return lateness_.stats(); }
+  [[nodiscard]] const LatenessHistogram& lateness_histogram() const { return lateness_; }
   [[nodiscard]] std::uint64_t stalled_sends() const { return stalled_sends_.load(std::memory_order_relaxed); }
   [[nodiscard]] std::uint64_t held_sends() const { return held_sends_.load(std::memory_order_relaxed); }
   [[nodiscard]] const Graph& graph() const { return graph_; }
@@ -435,7 +442,9 @@ class Runtime {
   }
 
   // The graph and the reports; input_ is already up to date.
-  void cycle(TimePoint now) {
+  // `late`: how long after its deadline the control thread woke for it (Trigger::timer), for the
+  // reporter's per-window lateness.
+  void cycle(TimePoint now, Duration late = Duration::zero()) {
     input_.info.now = now;
     input_.info.cycle = cycle_count_;
     if (input_.info.have_state) input_.state.age = now - input_.state.stamp;
@@ -443,7 +452,7 @@ class Runtime {
     graph_.cycle();
     const auto t1 = Clock::now();
     ++cycle_count_;
-    report(now, t1 - t0);
+    report(now, t1 - t0, late);
   }
 
   // After a cycle: the command (when it covers any joint) and the requests go to the backend.
@@ -495,11 +504,14 @@ class Runtime {
     }
   }
 
-  void report(TimePoint now, Duration compute) {
+  void report(TimePoint now, Duration compute, Duration late) {
     const double t = to_seconds(now - start_time_);
     const auto& sel = selection();
-    reporter_->push_compute_time(static_cast<std::uint32_t>(
-        std::min<std::int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(compute).count(), UINT32_MAX)));
+    const auto ns = [](Duration d) {
+      return static_cast<std::uint32_t>(
+          std::clamp<std::int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(), 0, UINT32_MAX));
+    };
+    reporter_->push_cycle_timing({ns(compute), ns(late)});
     if (sel.changed) {
       reporter_->push(control::TransitionEvent{t, cycle_count_ - 1, sel.previous, sel.current, sel.dispatching_to,
                                                sel.cause, sel.gain_ratio});
@@ -617,6 +629,7 @@ class Runtime {
   // The end of every run, also a failed one: the safe state, control handed back, the outcome
   // written, the stop consumed, and the first exception (if any) rethrown to run()'s caller.
   void finish_run() {
+    cpu_latency_ = {};  // the run's PM QoS request ends with it
     try {
       leave_safe(Clock::now());
     } catch (...) {
@@ -739,7 +752,13 @@ class Runtime {
     for (auto& applied : realtime_applied_) applied.store(false, std::memory_order_relaxed);
     control_faults_.store(-1, std::memory_order_relaxed);
     run_cycles_ = 0;
+    lateness_.clear();
     if (options_.realtime.any()) realtime_report_ = apply_process_realtime(options_.realtime);
+    if (options_.realtime.cpu_latency) {
+      RealtimeItem item;
+      cpu_latency_ = hold_cpu_latency(*options_.realtime.cpu_latency, item);
+      realtime_report_.items.push_back(std::move(item));
+    }
   }
 
   // RuntimeOptions::realtime, the calling thread's part. The control thread, started last, then
@@ -831,7 +850,7 @@ class Runtime {
             states_.publish();
           }
           next += options_.receive_period;
-          std::this_thread::sleep_until(next);
+          sleep_until(next);
         }
       });
     });
@@ -856,14 +875,16 @@ class Runtime {
           next += missed * control_period;
           overruns_.fetch_add(static_cast<std::uint64_t>(missed), std::memory_order_relaxed);
         }
-        std::this_thread::sleep_until(next);
+        sleep_until(next);
+        const Duration late = Clock::now() - next;
+        lateness_.add(late);
         if (states_.fetch()) {
           input_.state = states_.value();
           input_.info.have_state = true;
         }
         read_status();
         const TimePoint now = Clock::now();
-        cycle(now);
+        cycle(now, late);
         count_cycle_faults();
         auto& out = commands_.back();
         out.command = actuated();
@@ -953,7 +974,7 @@ class Runtime {
         }
       }
       next += options_.send_period;
-      std::this_thread::sleep_until(next);
+      sleep_until(next);
     }
   }
 
@@ -998,6 +1019,8 @@ class Runtime {
   std::atomic<std::int64_t> control_faults_{-1};
   std::uint64_t faults_at_warmup_ = 0;
   std::uint64_t run_cycles_ = 0;
+  LatenessHistogram lateness_;  // the control thread's, Trigger::timer
+  CpuLatencyHold cpu_latency_;  // RealtimeOptions::cpu_latency, for the run
   std::atomic<bool> faulted_{false};
   std::exception_ptr fault_;  // written by the first faulting thread, read after the threads joined
   std::optional<LifecycleResult> acquired_;

@@ -7,7 +7,8 @@
 //     "fall":      { "falling_tilt": 1.0, "rest_rate": 0.3, "rest_time": 0.3 },
 //     "collector": { "max_kp": 1000, "max_kd": 100, "max_target_rate": 10 },
 //     "realtime":  { "control": { "fifo_priority": 80, "cpus": [3] }, "lock_memory": true,
-//                    "prefault_stack": 524288, "prefault_heap": 67108864, "timer_slack": 1e-6 } }
+//                    "prefault_stack": 524288, "prefault_heap": 67108864, "timer_slack": 1e-6,
+//                    "cpu_latency": 0 } }
 //
 // Durations are seconds. Every key is optional (a missing one keeps the value the options had);
 // an unknown key, a wrong type or a bad file is a praxis::ParamError naming the file and the key,
@@ -41,7 +42,7 @@ BOOST_HANA_ADAPT_STRUCT(praxis::motion::FallOptions, falling_tilt, rest_rate, re
 BOOST_HANA_ADAPT_STRUCT(praxis::motion::CollectorOptions, max_kp, max_kd, max_target_rate);
 BOOST_HANA_ADAPT_STRUCT(praxis::ThreadSchedule, fifo_priority, cpus);
 BOOST_HANA_ADAPT_STRUCT(praxis::RealtimeOptions, receive, control, send, lock_memory, prefault_stack, prefault_heap,
-                        timer_slack);
+                        timer_slack, cpu_latency);
 BOOST_HANA_ADAPT_STRUCT(praxis::RuntimeParams, damping_kd, safety, fall, collector, realtime);
 
 namespace praxis {

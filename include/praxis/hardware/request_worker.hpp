@@ -23,6 +23,7 @@
 #include "praxis/core/mailbox.hpp"
 #include "praxis/core/robot_requests.hpp"
 #include "praxis/core/robot_status.hpp"
+#include "praxis/core/sleep.hpp"
 
 namespace praxis {
 
@@ -45,7 +46,7 @@ class RequestWorker {
         next += period_;
         // A serve() that overran (a slow RPC) does not make the worker run back to back.
         if (const auto now = Clock::now(); next < now) next = now;
-        std::this_thread::sleep_until(next);
+        sleep_until(next);
       }
     });
   }

@@ -6,7 +6,12 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -137,4 +142,75 @@ TEST_CASE("realtime in a run: every thread's requests reported, and the control 
   REQUIRE(controller.control_minor_faults().has_value());
   // Stand, then holding it: the same code and memory every cycle after the first ones.
   CHECK(*controller.control_minor_faults() == 0);
+}
+
+TEST_CASE("realtime: the CPU wake-up latency request writes the value and holds the device open, or says why not",
+          "[control][realtime]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("praxis_cpu_latency_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto device = dir / "cpu_dma_latency";
+  std::ofstream(device).close();  // a stand-in for the kernel's file: it keeps what was written
+  praxis::RealtimeItem item;
+  {
+    auto hold = praxis::hold_cpu_latency(std::chrono::microseconds(7), item, device.string());
+    INFO(item.why);
+    CHECK(item.granted);
+    CHECK(hold.held());
+    CHECK_THAT(item.what, Catch::Contains("CPU wake-up latency 7 us"));
+    std::ifstream in(device, std::ios::binary);
+    std::int32_t value = -1;
+    in.read(reinterpret_cast<char*>(&value), sizeof value);
+    CHECK(in.gcount() == 4);
+    CHECK(value == 7);  // binary, as the kernel's PM QoS reads it
+    auto moved = std::move(hold);
+    CHECK(moved.held());
+    CHECK_FALSE(hold.held());  // NOLINT(bugprone-use-after-move): the move leaves nothing to close
+  }
+  auto missing = praxis::hold_cpu_latency(std::chrono::microseconds(0), item, (dir / "absent" / "x").string());
+  CHECK_FALSE(missing.held());
+  CHECK_FALSE(item.granted);
+  CHECK_THAT(item.why, Catch::StartsWith("ENOENT") && Catch::Contains("PM QoS"));
+  auto negative = praxis::hold_cpu_latency(std::chrono::microseconds(-1), item, device.string());
+  CHECK_FALSE(negative.held());
+  CHECK_THAT(item.why, Catch::StartsWith("EINVAL"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("lateness in a run: every timer cycle's wake-up counted, a cycle that overran shows as the next one's "
+          "lateness, and the reporter's windows carry it", "[control][realtime][threads]") {
+  using Model = praxis::unitree::G1;
+  using Robot = praxis::mock::ModalRobot<Model>;
+  Robot robot({}, praxis::Clock::now());
+  praxis::script::ScriptLibrary<Model> library;
+  praxis::MotionOptions options;
+  options.print = false;
+  options.period = 2ms;
+  options.safety.stale_timeout = 500ms;
+  options.stall_timeout = 2s;  // the slow cycle below is not a stall
+  options.stats_every = 100;
+  praxis::MotionController<Robot, praxis::test::Timetable> controller(robot, library, options);
+  controller.behaviour().steps = {{0.0, praxis::motion::command::Stand{}}};
+  // One cycle of 3 ms at 0.3 s: the deadline after it passed 1 ms before the loop could sleep.
+  controller.behaviour().disturbance = praxis::test::Timetable::Disturbance::stall;
+  controller.behaviour().disturb_at = 0.3;
+  controller.behaviour().stall_for = 3ms;
+  const auto outcome = controller.run_for(800ms);
+  robot.stop_worker();
+  INFO(outcome.summary());
+  CHECK(outcome.ok());
+  const auto late = controller.lateness();
+  // One wake-up per cycle; skipped deadlines (overruns) run no cycle.
+  CHECK(late.samples == controller.cycles());
+  CHECK(late.samples > 100);
+  CHECK(late.p50 <= late.p99);
+  CHECK(late.p99 <= late.p999);
+  CHECK(late.p999 <= late.max);
+  CHECK(late.max >= 900us);
+  CHECK(controller.lateness_histogram().samples() == late.samples);
+  controller.flush();
+  const auto window = controller.compute_stats();  // the last full window of 100 cycles
+  CHECK(window.samples == 100);
+  CHECK(window.late_max_us > 0.0);
+  CHECK(window.late_p99_us <= window.late_max_us);
+  CHECK(window.late_max_us * 1e3 <= static_cast<double>(std::chrono::nanoseconds(late.max).count()) + 1.0);
 }

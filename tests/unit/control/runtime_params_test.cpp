@@ -64,7 +64,7 @@ TEST_CASE("the real-time set-up loads from the runtime settings too, a list of C
           "[control][params][realtime]") {
   const auto file = write_file("realtime.json", R"({
     "realtime": { "control": { "fifo_priority": 80, "cpus": [2, 3] }, "receive": { "fifo_priority": 79 },
-                  "lock_memory": true, "prefault_stack": 524288, "timer_slack": 1e-6 } })");
+                  "lock_memory": true, "prefault_stack": 524288, "timer_slack": 1e-6, "cpu_latency": 0 } })");
   praxis::ControllerOptions options;
   options.realtime.send.cpus = {1};
   praxis::load_runtime_params(file, options);
@@ -77,6 +77,8 @@ TEST_CASE("the real-time set-up loads from the runtime settings too, a list of C
   CHECK(options.realtime.prefault_heap == 0);
   REQUIRE(options.realtime.timer_slack.has_value());
   CHECK(*options.realtime.timer_slack == 1us);
+  REQUIRE(options.realtime.cpu_latency.has_value());
+  CHECK(*options.realtime.cpu_latency == 0us);
   const auto bad = write_file("realtime_bad.json", R"({ "realtime": { "control": { "cpus": [2, "three"] } } })");
   CHECK_THROWS_WITH(praxis::load_runtime_params(bad, options),
                     Catch::Contains("realtime.control.cpus[1]") && Catch::Contains("realtime_bad.json"));
