@@ -290,6 +290,44 @@ Finding timer_slack(const Machine& m) {
   return f;
 }
 
+// The deepest idle state a core may enter, by its exit latency: a core asleep in C6 takes ~100 us
+// to wake for the control thread. cpuidle publishes each state's name, exit latency (us) and
+// whether it is disabled.
+Finding idle_states(const Machine& m) {
+  Finding f{"CPU idle states (deepest enabled)", "", Verdict::unknown, ""};
+  if (!m.exists("/sys/devices/system/cpu/cpu0/cpuidle")) {
+    f.found = "no cpuidle driver (cores do not sleep deeper than the kernel's idle loop)";
+    f.verdict = Verdict::ok;
+    return f;
+  }
+  long long deepest = -1;
+  std::string deepest_name;
+  for (int cpu = 0; m.exists("/sys/devices/system/cpu/cpu" + std::to_string(cpu)); ++cpu) {
+    const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpuidle/state";
+    for (int st = 0; m.exists(base + std::to_string(st)); ++st) {
+      const std::string dir = base + std::to_string(st);
+      if (m.number(dir + "/disable").value_or(0) != 0) continue;
+      const auto latency = m.number(dir + "/latency");
+      if (latency && *latency > deepest) {
+        deepest = *latency;
+        deepest_name = m.read(dir + "/name").value_or("state" + std::to_string(st));
+      }
+    }
+  }
+  if (deepest < 0) {
+    f.found = "every state disabled";
+    f.verdict = Verdict::ok;
+    return f;
+  }
+  f.found = deepest_name + ", exit latency " + std::to_string(deepest) + " us";
+  f.verdict = deepest <= 20 ? Verdict::ok : Verdict::warning;
+  if (f.verdict == Verdict::warning) {
+    f.change = "a sleeping core wakes this much late: RealtimeOptions::cpu_latency = 0 (in typical()) holds the "
+               "cores out of it while praxis runs, or boot with processor.max_cstate=1 intel_idle.max_cstate=1";
+  }
+  return f;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -312,6 +350,7 @@ int main(int argc, char** argv) {
                                 rtprio(m, priority)};
   for (auto& f : network(m, interface)) findings.push_back(std::move(f));
   findings.push_back(timer_slack(m));
+  findings.push_back(idle_states(m));
 
   std::size_t blockers = 0, warnings = 0;
   std::printf("praxis-check: a %d Hz loop, SCHED_FIFO %d, DDS on %s\n\n", rate, priority, interface.c_str());

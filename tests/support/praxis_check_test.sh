@@ -34,12 +34,22 @@ machine() {
 
 machine "$dir/tuned" "#1 SMP PREEMPT_RT Debian 6.1.0-rt" -1 performance 2-3 unlimited 99 0000000000000000 1500 8388608 1
 machine "$dir/laptop" "#1 SMP PREEMPT_DYNAMIC Debian 6.1.0" 950000 powersave "" 8388608 0 0000000000000000 1500 212992 50000
+# idle STATE_DIR NAME LATENCY DISABLE
+idle() { mkdir -p "$1"; echo "$2" > "$1/name"; echo "$3" > "$1/latency"; echo "$4" > "$1/disable"; }
+for cpu in cpu0 cpu1; do
+  idle "$dir/laptop/sys/devices/system/cpu/$cpu/cpuidle/state0" POLL 0 0
+  idle "$dir/laptop/sys/devices/system/cpu/$cpu/cpuidle/state1" C1 2 0
+  idle "$dir/laptop/sys/devices/system/cpu/$cpu/cpuidle/state2" C6 133 0
+  idle "$dir/tuned/sys/devices/system/cpu/$cpu/cpuidle/state0" POLL 0 0
+  idle "$dir/tuned/sys/devices/system/cpu/$cpu/cpuidle/state1" C6 133 1  # disabled
+done
 mkdir -p "$dir/laptop/sys/kernel/debug/sched"
 echo "none (voluntary) full" > "$dir/laptop/sys/kernel/debug/sched/preempt"
 
 out=$("$check" --root "$dir/tuned" --interface eth0 --strict --json "$dir/tuned.json") || fail "tuned machine: --strict exited $?"
 echo "$out"
 grep -q "0 blocker(s), 0 warning(s)" <<<"$out" || fail "tuned machine: findings where there are none"
+tr -s ' ' <<<"$out" | grep -qF "ok CPU idle states (deepest enabled) POLL, exit latency 0 us" || fail "tuned machine: the disabled C6 counted"
 grep -q '"verdict": "ok"' "$dir/tuned.json" || fail "tuned machine: no JSON"
 
 out=$("$check" --root "$dir/laptop" --interface eth0 --rate 1000 --priority 80 --strict); status=$?
@@ -54,7 +64,8 @@ for expect in "BLOCKER kernel preemption model voluntary" \
               "warning memory lock limit (RLIMIT_MEMLOCK) 8192 KiB" "ulimit -l unlimited" \
               "socket buffers (net.core.rmem_max)" "net.core.rmem_max=8388608" \
               "warning timer slack 50000 ns" \
-              "2 blocker(s), 7 warning(s)"; do
+              "warning CPU idle states (deepest enabled) C6, exit latency 133 us" "RealtimeOptions::cpu_latency = 0" \
+              "2 blocker(s), 8 warning(s)"; do
   tr -s ' ' <<<"$out" | grep -qF -- "$expect" || fail "laptop: no '$expect'"
 done
 "$check" --root "$dir/laptop" --interface eth0 >/dev/null || fail "laptop: exited non-zero without --strict"
@@ -71,7 +82,7 @@ out=$("$check" --root "$dir/capable" --interface wlan9 --strict); status=$?
 out=$("$check" --interface lo) || fail "this machine: exited $? without --strict"
 echo "$out"
 for row in "kernel preemption model" "RT throttling" "CPU frequency governor" "isolated cores" "memory lock limit" \
-           "real-time priority limit" "DDS interface lo: MTU" "net.core.rmem_max" "net.core.wmem_max" "timer slack"; do
+           "real-time priority limit" "DDS interface lo: MTU" "net.core.rmem_max" "net.core.wmem_max" "timer slack" "CPU idle states"; do
   grep -qF "$row" <<<"$out" || fail "this machine: no row '$row'"
 done
 echo "PASS"
