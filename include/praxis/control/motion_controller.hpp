@@ -116,14 +116,12 @@ class MotionController
   MotionController(B& backend, const script::ScriptLibrary<Model>& library, MotionOptions options = {})
       : Base(backend, options), options_(std::move(options)), library_(&library) {
     // Motions the robot's own controller carries out switch directly, without dispatching, and so
-    // do scripted motions: a script moves from wherever the robot is to its first frame itself.
+    // do those whose tag says they are not dispatched into (scripted motions: a script moves from
+    // wherever the robot is to its first frame itself).
     for (std::size_t t = 0; t < motion::k_motion_types; ++t) {
-      if (motion::backend_runs<Config::caps>(static_cast<motion::MotionType>(t))) {
+      if (motion::backend_runs<Config::caps>(static_cast<motion::MotionType>(t)) || !motion::Motions::dispatch_into[t]) {
         options_.selector.joint_level[t] = false;
       }
-    }
-    for (auto t : {motion::MotionType::prepare, motion::MotionType::stand_up, motion::MotionType::script}) {
-      options_.selector.joint_level[static_cast<std::size_t>(t)] = false;
     }
     this->template node<motion::MotionSelector>().options = options_.selector;
     if constexpr (!HasModes<B>) {

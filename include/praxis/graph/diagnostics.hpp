@@ -105,4 +105,14 @@ struct node_cycle_cannot_be_called_with {
                 "node_cycle_cannot_be_called_with<Node, expected_cycle_arguments<...>>.");
 };
 
+template <class Node, class ViewsInputs, class DeclaredInputs, class ViewsOutputs, class DeclaredOutputs>
+struct named_cycle_disagrees_with_declared_ports {
+  static_assert(always_false<Node, ViewsInputs, DeclaredInputs, ViewsOutputs, DeclaredOutputs>,
+                "praxis graph: a node's cycle(praxis::in<...>, praxis::out<...>) lists other ports than "
+                "its `inputs` and `outputs` (see named_cycle_disagrees_with_declared_ports<Node, the "
+                "views' inputs, the declared inputs, the views' outputs, the declared outputs>). "
+                "Drop `inputs` and `outputs` (the views' lists are the node's), or make them the same "
+                "lists in the same order.");
+};
+
 }  // namespace praxis::diagnostics

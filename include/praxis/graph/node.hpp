@@ -10,6 +10,16 @@
 // `cycle` receives const references to the inputs and then mutable references to the outputs, both
 // in declaration order. `inputs` and `outputs` may be omitted when empty. Optional members:
 // `static constexpr std::string_view name` (otherwise the type's name is used) and `void reset()`.
+//
+// Or, binding by port instead of by position (graph/named.hpp):
+//
+//   struct Integrator {
+//     void cycle(praxis::in<Velocity, praxis::previous<Position>> in, praxis::out<Position> out) {
+//       out.get<Position>() = in.get<praxis::previous<Position>>() + 0.002 * in.get<Velocity>();
+//     }
+//   };
+//
+// where the views' lists are the node's inputs and outputs.
 
 #include <string_view>
 #include <type_traits>
@@ -17,14 +27,21 @@
 
 #include "praxis/graph/detail/indexed.hpp"
 #include "praxis/graph/detail/type_name.hpp"
+#include "praxis/graph/named.hpp"
 #include "praxis/graph/port.hpp"
 
 namespace praxis {
 
 namespace detail {
+// Declared lists win; a node without them that takes in<>/out<> views has the views' lists.
 template <class N>
 struct node_inputs {
   using type = ports<>;
+};
+template <class N>
+  requires(!requires { typename N::inputs; } && named_cycle_t<N>::named)
+struct node_inputs<N> {
+  using type = typename named_cycle_t<N>::inputs;
 };
 template <class N>
   requires requires { typename N::inputs; }
@@ -34,6 +51,11 @@ struct node_inputs<N> {
 template <class N>
 struct node_outputs {
   using type = ports<>;
+};
+template <class N>
+  requires(!requires { typename N::outputs; } && named_cycle_t<N>::named)
+struct node_outputs<N> {
+  using type = typename named_cycle_t<N>::outputs;
 };
 template <class N>
   requires requires { typename N::outputs; }
@@ -46,13 +68,20 @@ struct is_port_list : std::false_type {};
 template <class... Ps>
 struct is_port_list<ports<Ps...>> : std::true_type {};
 
+// A named cycle() whose views list exactly the node's inputs and outputs.
+template <class N, class In, class Out>
+inline constexpr bool named_cycle_matches =
+    named_cycle_t<N>::named && std::is_same_v<typename named_cycle_t<N>::inputs, In> &&
+    std::is_same_v<typename named_cycle_t<N>::outputs, Out>;
+
 template <class N, class In, class Out>
 struct cycle_callable : std::false_type {};
 template <class N, class... In, class... Out>
 struct cycle_callable<N, ports<In...>, ports<Out...>>
-    : std::bool_constant<requires(N& node, const port_value_t<In>&... in, port_value_t<Out>&... out) {
-        node.cycle(in..., out...);
-      }> {};
+    : std::bool_constant<named_cycle_matches<N, ports<In...>, ports<Out...>> ||
+                         requires(N& node, const port_value_t<In>&... in, port_value_t<Out>&... out) {
+                           node.cycle(in..., out...);
+                         }> {};
 }  // namespace detail
 
 template <class N>

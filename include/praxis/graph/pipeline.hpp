@@ -74,6 +74,11 @@ struct node_checker<N, ports<In...>, ports<Out...>> {
       (void)sizeof(diagnostics::node_declares_something_that_is_not_a_port<
                    N, typename first_non_output_port<Out...>::type>);
       return false;
+    } else if constexpr (named_cycle_t<N>::named && !named_cycle_matches<N, ports<In...>, ports<Out...>>) {
+      (void)sizeof(diagnostics::named_cycle_disagrees_with_declared_ports<
+                   N, typename named_cycle_t<N>::inputs, ports<In...>, typename named_cycle_t<N>::outputs,
+                   ports<Out...>>);
+      return false;
     } else if constexpr (!cycle_callable<N, ports<In...>, ports<Out...>>::value) {
       (void)sizeof(diagnostics::node_cycle_cannot_be_called_with<
                    N, diagnostics::expected_cycle_arguments<const port_value_t<In>&...,
@@ -376,10 +381,26 @@ class BasicPipeline {
     auto& ports = ports_;
     [[maybe_unused]] std::int64_t start = 0;
     if constexpr (Timing::enabled) start = Timing::clock::now_ns();
-    node.cycle(detail::input_value<a.decls[base + In].previous, port_value_t<InP>>(
-                   detail::slot_get<a.port_of_decl[base + In]>(ports))...,
-               detail::output_value<port_value_t<OutP>>(
-                   detail::slot_get<a.port_of_decl[first_output + Out]>(ports))...);
+    if constexpr (detail::named_cycle_t<N>::named) {
+      using Named = detail::named_cycle_t<N>;
+      if constexpr (Named::takes_in && Named::takes_out) {
+        node.cycle(in<InP...>(detail::input_value<a.decls[base + In].previous, port_value_t<InP>>(
+                       detail::slot_get<a.port_of_decl[base + In]>(ports))...),
+                   out<OutP...>(detail::output_value<port_value_t<OutP>>(
+                       detail::slot_get<a.port_of_decl[first_output + Out]>(ports))...));
+      } else if constexpr (Named::takes_in) {
+        node.cycle(in<InP...>(detail::input_value<a.decls[base + In].previous, port_value_t<InP>>(
+            detail::slot_get<a.port_of_decl[base + In]>(ports))...));
+      } else {
+        node.cycle(out<OutP...>(detail::output_value<port_value_t<OutP>>(
+            detail::slot_get<a.port_of_decl[first_output + Out]>(ports))...));
+      }
+    } else {
+      node.cycle(detail::input_value<a.decls[base + In].previous, port_value_t<InP>>(
+                     detail::slot_get<a.port_of_decl[base + In]>(ports))...,
+                 detail::output_value<port_value_t<OutP>>(
+                     detail::slot_get<a.port_of_decl[first_output + Out]>(ports))...);
+    }
     if constexpr (Timing::enabled) {
       const std::int64_t elapsed = Timing::clock::now_ns() - start;
       timings_[K].add(static_cast<std::uint64_t>(elapsed > 0 ? elapsed : 0));

@@ -7,6 +7,7 @@
 // into what is actuated; the runtime hands both to the backend after the cycle.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <string_view>
@@ -16,10 +17,12 @@
 #include "praxis/core/ports.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/core/robot_requests.hpp"
+#include "praxis/graph/named.hpp"
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/motion/head.hpp"
 #include "praxis/motion/motions.hpp"
 #include "praxis/motion/ports.hpp"
+#include "praxis/motion/registry.hpp"
 
 namespace praxis::motion {
 
@@ -34,29 +37,31 @@ struct CollectorOptions {
   SafeState safe_state = SafeState::joint_damping;
 };
 
-template <RobotModel M, JointModeSet Supported = k_basic_joint_modes>
-struct MotorCommandsCollector {
+template <RobotModel M, JointModeSet Supported = k_basic_joint_modes, class List = Motions>
+struct MotorCommandsCollector;
+
+// Every motion's body command is an input named by its motion (BodyCommandPort<type, N>), one per
+// tag of the list: the table below is indexed by the port's own motion, so no two motions' commands
+// can trade places, and a motion without a node writing its port is a graph error naming the port.
+template <RobotModel M, JointModeSet Supported, class... Tags>
+struct MotorCommandsCollector<M, Supported, motion_list<Tags...>> {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "motor_commands_collector";
-  using inputs =
-      ports<MotionSelectionPort, StatePort<N>, CyclePort, previous<ActuatedCommandPort<N>>, HeadCommandPort,
-            BodyCommandPort<MotionType::damping, N>, BodyCommandPort<MotionType::prepare, N>,
-            BodyCommandPort<MotionType::stand, N>, BodyCommandPort<MotionType::stand_up, N>,
-            BodyCommandPort<MotionType::walk, N>, BodyCommandPort<MotionType::visual_kick, N>,
-            BodyCommandPort<MotionType::script, N>, BodyCommandPort<MotionType::dispatching, N>,
-            BodyCommandPort<MotionType::fall_protection, N>, BodyCommandPort<MotionType::user_control, N>>;
-  using outputs = ports<MotorCommandPort<N>, CollectorReportPort>;
   CollectorOptions options;
 
-  void cycle(const MotionSelection& sel, const RobotState<N>& s, const CycleInfo& info, const JointCommand<N>& last,
-             const HeadCommand& head, const JointCommand<N>& damping, const JointCommand<N>& prepare,
-             const JointCommand<N>& stand, const JointCommand<N>& stand_up, const JointCommand<N>& walk,
-             const JointCommand<N>& visual_kick, const JointCommand<N>& script, const JointCommand<N>& dispatching,
-             const JointCommand<N>& fall_protection, const JointCommand<N>& user_control, JointCommand<N>& out,
-             CollectorReport& report) {
-    const JointCommand<N>* const by_type[k_motion_types] = {&damping,    &prepare,     &stand,          &stand_up,
-                                                             &walk,       &visual_kick, &script,         &dispatching,
-                                                             &fall_protection, &user_control};
+  void cycle(in<MotionSelectionPort, StatePort<N>, CyclePort, previous<ActuatedCommandPort<N>>, HeadCommandPort,
+                BodyCommandPort<Tags::type, N>...>
+                 in,
+             out<MotorCommandPort<N>, CollectorReportPort> out_ports) {
+    const auto& sel = in.template get<MotionSelectionPort>();
+    const auto& s = in.template get<StatePort<N>>();
+    const auto& info = in.template get<CyclePort>();
+    const auto& last = in.template get<previous<ActuatedCommandPort<N>>>();
+    const auto& head = in.template get<HeadCommandPort>();
+    auto& out = out_ports.template get<MotorCommandPort<N>>();
+    auto& report = out_ports.template get<CollectorReportPort>();
+    const std::array<const JointCommand<N>*, sizeof...(Tags)> by_type{
+        &in.template get<BodyCommandPort<Tags::type, N>>()...};
     const double dt = have_last_ ? std::max(0.0, to_seconds(info.now - last_time_)) : 0.0;
     last_time_ = info.now;
     report = {};
@@ -133,33 +138,33 @@ struct MotorCommandsCollector {
   bool have_last_ = false;
 };
 
-// The mode a robot with its own motion controller should be in for a motion.
+// The mode a robot with its own motion controller should be in for a motion (its tag's robot_mode).
 template <Capabilities C>
 [[nodiscard]] constexpr RobotMode mode_for(MotionType t) {
   if constexpr (!C.modes) {
     (void)t;
     return RobotMode::unknown;
   } else {
-    switch (t) {
-      case MotionType::damping: return RobotMode::damping;
-      case MotionType::prepare:
-      case MotionType::stand_up: return RobotMode::prepare;  // the robot gets up from its prepare mode
-      case MotionType::stand:
-      case MotionType::walk:
-      case MotionType::visual_kick: return C.locomotion ? RobotMode::locomotion : RobotMode::user;
-      default: return RobotMode::user;
+    switch (Motions::robot_modes[static_cast<std::size_t>(t)]) {
+      case RobotModeFor::damping: return RobotMode::damping;
+      case RobotModeFor::prepare: return RobotMode::prepare;
+      case RobotModeFor::locomotion_else_user: return C.locomotion ? RobotMode::locomotion : RobotMode::user;
+      case RobotModeFor::user: return RobotMode::user;
     }
+    return RobotMode::user;
   }
 }
 
-// Whether the robot's own controller carries out a motion (then no joint command is sent).
+// Whether the robot's own controller carries out a motion (then no joint command is sent): its
+// tag's run_by_robot against what the robot offers.
 template <Capabilities C>
 [[nodiscard]] constexpr bool backend_runs(MotionType t) {
-  if (C.locomotion) {
-    if (t == MotionType::walk) return true;
-    if (C.modes && (t == MotionType::stand || t == MotionType::visual_kick)) return true;
+  switch (Motions::run_by_robot[static_cast<std::size_t>(t)]) {
+    case RunBy::praxis: return false;
+    case RunBy::modes: return C.modes;
+    case RunBy::locomotion: return C.locomotion;
+    case RunBy::locomotion_with_modes: return C.locomotion && C.modes;
   }
-  if (C.modes && (t == MotionType::prepare || t == MotionType::stand_up)) return true;
   return false;
 }
 
@@ -170,14 +175,16 @@ struct NoLeds {
   void cycle(LedRequest& out) const { out = {}; }
 };
 
-// What the robot is asked for and what is actuated. Until the behaviour sent a first command, a
-// robot with its own modes is asked for nothing (requests.any stays false).
+// What the robot is asked for and what is actuated. Until the behaviour sent a first command, and
+// until the robot's first state arrived, a robot with its own modes is asked for nothing
+// (requests.any stays false): a state a few milliseconds late at start-up must not ask a robot
+// standing by itself for damping, which the selection's "no state" rule would.
 template <RobotModel M, Capabilities C>
 struct CommandsSender {
   static constexpr std::size_t N = M::joint_count;
   static constexpr std::string_view name = "commands_sender";
   using inputs = ports<MotorCommandPort<N>, MotionSelectionPort, MotionCommandPort, LocomotionRequestPort,
-                       HeadCommandPort, LedCommandPort, RobotStatusPort>;
+                       HeadCommandPort, LedCommandPort, RobotStatusPort, SafetyPort>;
   using outputs = ports<ActuatedCommandPort<N>, RobotRequestsPort>;
   // What the damping motion asks a robot with modes for (the runtime sets the backend's safe_mode:
   // damping, or PdStand on a Fourier robot whose damping mode would drop it).
@@ -185,10 +192,11 @@ struct CommandsSender {
 
   void cycle(const JointCommand<N>& cmd, const MotionSelection& sel, const MotionCommand& command,
              const LocomotionRequest& walk, const HeadCommand& head, const LedRequest& leds,
-             const RobotStatus& status, JointCommand<N>& actuated, RobotRequests& requests) {
+             const RobotStatus& status, const SafetyStatus& safety, JointCommand<N>& actuated,
+             RobotRequests& requests) {
     actuated = cmd;
     if (backend_runs<C>(sel.current)) actuated.mode.fill(JointMode::none);
-    requests.any = sel.commanded && (C.modes || C.locomotion || C.head || C.kick);
+    requests.any = sel.commanded && !safety.no_state && (C.modes || C.locomotion || C.head || C.kick);
     if (!requests.any) return;
     requests.mode = sel.current == MotionType::damping && C.modes ? safe_mode : mode_for<C>(sel.current);
     if (sel.current == MotionType::walk) {

@@ -1,5 +1,6 @@
 #pragma once
-// Motion types, the selection, and the per-motion safe-exit table.
+// What a command asks for, the selection, and the per-motion safe-exit table. The motions
+// themselves are listed in registry.hpp.
 
 #include <array>
 #include <cstddef>
@@ -8,29 +9,9 @@
 #include <variant>
 
 #include "praxis/motion/motion_command.hpp"
+#include "praxis/motion/registry.hpp"
 
 namespace praxis::motion {
-
-enum class MotionType : std::uint8_t {
-  damping,
-  prepare,
-  stand,
-  stand_up,
-  walk,         // Walk and WalkWithVelocity
-  visual_kick,
-  script,
-  dispatching,  // interpolating from the last command to the next motion's start pose
-  fall_protection,
-  user_control,  // the user's controller (USER_CTRL): RobotController's CTRL
-};
-inline constexpr std::size_t k_motion_types = 10;
-
-[[nodiscard]] constexpr std::string_view to_string(MotionType t) {
-  constexpr std::array<std::string_view, k_motion_types> names{
-      "damping", "prepare",     "stand",           "stand_up",    "walk",
-      "visual_kick", "script", "dispatching", "fall_protection", "user_control"};
-  return names[static_cast<std::size_t>(t)];
-}
 
 namespace detail {
 [[nodiscard]] constexpr MotionType type_of(const command::Unset&) { return MotionType::damping; }

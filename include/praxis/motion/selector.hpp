@@ -36,9 +36,11 @@
 #include <string_view>
 #include <variant>
 
+#include "praxis/graph/named.hpp"
 #include "praxis/graph/port.hpp"
 #include "praxis/motion/motion_type.hpp"
 #include "praxis/motion/ports.hpp"
+#include "praxis/motion/registry.hpp"
 
 namespace praxis::motion {
 
@@ -162,29 +164,18 @@ struct MotionSelector {
   bool user_control_latched_ = false;
 };
 
-// Gathers every motion's safe-exit flag (each motion writes its own port).
-struct SafeExitCollector {
+// Gathers every motion's safe-exit flag (each motion writes its own port), one input per tag of the
+// list, each stored under its own motion.
+template <class List = Motions>
+struct BasicSafeExitCollector;
+template <class... Tags>
+struct BasicSafeExitCollector<motion_list<Tags...>> {
   static constexpr std::string_view name = "safe_exits";
-  using inputs = ports<SafeExitPort<MotionType::damping>, SafeExitPort<MotionType::prepare>,
-                       SafeExitPort<MotionType::stand>, SafeExitPort<MotionType::stand_up>,
-                       SafeExitPort<MotionType::walk>, SafeExitPort<MotionType::visual_kick>,
-                       SafeExitPort<MotionType::script>, SafeExitPort<MotionType::dispatching>,
-                       SafeExitPort<MotionType::fall_protection>, SafeExitPort<MotionType::user_control>>;
-  using outputs = ports<MotionSafeExitsPort>;
-  void cycle(const bool& damping, const bool& prepare, const bool& stand, const bool& stand_up, const bool& walk,
-             const bool& visual_kick, const bool& script, const bool& dispatching, const bool& fall_protection,
-             const bool& user_control, MotionSafeExits& out) const {
-    out.set(MotionType::damping, damping);
-    out.set(MotionType::prepare, prepare);
-    out.set(MotionType::stand, stand);
-    out.set(MotionType::stand_up, stand_up);
-    out.set(MotionType::walk, walk);
-    out.set(MotionType::visual_kick, visual_kick);
-    out.set(MotionType::script, script);
-    out.set(MotionType::dispatching, dispatching);
-    out.set(MotionType::fall_protection, fall_protection);
-    out.set(MotionType::user_control, user_control);
+  void cycle(in<SafeExitPort<Tags::type>...> in, out<MotionSafeExitsPort> out) const {
+    auto& exits = out.template get<MotionSafeExitsPort>();
+    (exits.set(Tags::type, in.template get<SafeExitPort<Tags::type>>()), ...);
   }
 };
+using SafeExitCollector = BasicSafeExitCollector<>;
 
 }  // namespace praxis::motion

@@ -408,7 +408,7 @@ TEST_CASE("booster interface: the motion pipeline's visual kick command reaches 
   praxis::JointCommand<Model::joint_count> cmd, actuated;
   RobotRequests r;
   sender.cycle(cmd, sel, praxis::motion::MotionCommand{kick}, praxis::LocomotionRequest{}, praxis::motion::HeadCommand{},
-               praxis::LedRequest{}, praxis::RobotStatus{}, actuated, r);
+               praxis::LedRequest{}, praxis::RobotStatus{}, praxis::motion::SafetyStatus{false}, actuated, r);
   REQUIRE(r.kick.active);
   CHECK(r.kick.robot_theta_to_field == 2.5);
 
