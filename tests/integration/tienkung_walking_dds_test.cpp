@@ -63,7 +63,12 @@ praxis::MotionOptions motion_options() {
 
 Backend make_backend(std::uint32_t domain, tk::ServiceWire wire = tk::ServiceWire::fastrtps) {
   auto options = Backend::robot("lo", domain);
+  // A loaded machine, or the fake's TSan build (tsan: Tienkung walking ...), may leave 100 ms
+  // between two samples of a topic: the IMU then reads NaN and the run ends as a fault before the
+  // disturbance under test (seen once under TSan: "invalid state (NaN)" at 0.86 s).
   options.link_timeout = 500ms;
+  options.limb_timeout = 500ms;
+  options.imu_timeout = 500ms;
   tk::HricOptions hric;
   hric.wire = wire;
   return Backend(options, tk::WalkingOptions{}, hric);
