@@ -16,6 +16,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 #include <string>
 #include <string_view>
 
@@ -97,7 +98,7 @@ struct SinusoidController {
     time_ += dt;
     // Fade the motion in over one second so entering CTRL does not jerk.
     const double fade = std::min(1.0, time_);
-    const double w = 2.0 * 3.14159265358979323846 * frequency;
+    const double w = 2.0 * std::numbers::pi * frequency;
     for (std::size_t j = 0; j < N; ++j) {
       const double wave = moving[j] ? amplitude * std::sin(w * time_ + 0.4 * static_cast<double>(j)) : 0.0;
       jpos_des[j] = center_[j] + fade * wave;

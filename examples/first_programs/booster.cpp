@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <numbers>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -50,7 +51,7 @@ struct WaveElbow {
   void calculate() {
     t += dt;
     jpos_des = init_pos;
-    jpos_des[elbow] += std::min(t, 1.0) * 0.2 * std::sin(2.0 * 3.14159265358979 * 0.5 * t);
+    jpos_des[elbow] += std::min(t, 1.0) * 0.2 * std::sin(2.0 * std::numbers::pi * 0.5 * t);
   }
   std::array<float, 1> log() const { return {static_cast<float>(t)}; }  // the run's log columns
 };

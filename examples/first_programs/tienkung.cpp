@@ -7,6 +7,7 @@
 //                first_program_tienkung --interface lo --domain 6        (then s, c: each and Enter)
 //   the robot:   first_program_tienkung --interface eth0   (the port that reaches the robot; domain 0)
 
+#include <numbers>
 #include <poll.h>
 #include <unistd.h>
 
@@ -54,7 +55,7 @@ struct WaveElbow {
   void calculate() {
     t += dt;
     jpos_des = init_pos;
-    jpos_des[elbow] += std::min(t, 1.0) * 0.2 * std::sin(2.0 * 3.14159265358979 * 0.5 * t);
+    jpos_des[elbow] += std::min(t, 1.0) * 0.2 * std::sin(2.0 * std::numbers::pi * 0.5 * t);
   }
   std::array<float, 1> log() const { return {static_cast<float>(t)}; }  // the run's log columns
 };

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <string_view>
 
 #include <praxis/core/cycle.hpp>
@@ -37,14 +38,14 @@ struct StepInPlace {
       return;
     }
     const double speed = std::hypot(request.vx, request.vy) + std::abs(request.wz) * 0.2;
-    phase_ += dt * frequency * (1.0 + speed) * 2.0 * 3.14159265358979323846;
+    phase_ += dt * frequency * (1.0 + speed) * 2.0 * std::numbers::pi;
     int side = 0;
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       const std::string_view joint = M::joints[j].name;
       double q = M::stand_pose[j];
       if (joint.ends_with("knee") || joint.ends_with("calf")) {
-        const double wave = std::sin(phase_ + (side++ % 2 == 0 ? 0.0 : 3.14159265358979323846));
+        const double wave = std::sin(phase_ + (side++ % 2 == 0 ? 0.0 : std::numbers::pi));
         q += amplitude * std::max(0.0, wave) * (joint.ends_with("calf") ? -1.0 : 1.0);
       }
       cmd.q[i] = q;

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <numbers>
 #include <string>
 #include <thread>
 #include <utility>
@@ -193,7 +194,7 @@ nlohmann::json speed_entry(const nlohmann::json& report, int motor) {
 }
 
 // rad/s per rpm.
-constexpr double k_rad_s_per_rpm = 2.0 * 3.14159265358979323846 / 60.0;
+constexpr double k_rad_s_per_rpm = 2.0 * std::numbers::pi / 60.0;
 
 std::uint64_t rejected_total(const nlohmann::json& topic) {
   std::uint64_t n = 0;

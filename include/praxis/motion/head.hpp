@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <numbers>
 #include <string_view>
 
 #include "praxis/core/clock.hpp"
@@ -58,7 +59,6 @@ struct HeadOptions {
 };
 
 namespace detail {
-inline constexpr double k_head_pi = 3.14159265358979323846;
 
 [[nodiscard]] inline double image_region_offset(ImageRegion r, const HeadOptions& o) {
   switch (r) {
@@ -75,13 +75,13 @@ inline constexpr double k_head_pi = 3.14159265358979323846;
 }
 [[nodiscard]] inline double sweep_yaw(const HeadSweep& sweep, Duration elapsed) {
   const double p = to_seconds(sweep.period);
-  return p > 0.0 ? sweep.yaw_amplitude * std::sin(2.0 * k_head_pi * phase_seconds(elapsed, sweep.period) / p) : 0.0;
+  return p > 0.0 ? sweep.yaw_amplitude * std::sin(2.0 * std::numbers::pi * phase_seconds(elapsed, sweep.period) / p) : 0.0;
 }
 }  // namespace detail
 
 // Pitch limits at a given yaw: a cosine blend from the inner to the outer band.
 [[nodiscard]] inline std::pair<double, double> pitch_limits(double yaw, const HeadOptions& o) {
-  const double w = 0.5 - 0.5 * std::cos(std::min(std::abs(yaw) / o.outer_yaw, 1.0) * detail::k_head_pi);
+  const double w = 0.5 - 0.5 * std::cos(std::min(std::abs(yaw) / o.outer_yaw, 1.0) * std::numbers::pi);
   return {o.inner_min_pitch + w * (o.outer_min_pitch - o.inner_min_pitch),
           o.inner_max_pitch + w * (o.outer_max_pitch - o.inner_max_pitch)};
 }

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <numbers>
 #include <string>
 #include <string_view>
 
@@ -490,7 +491,7 @@ struct DispatchingMotion {
     const double alpha = duration <= Duration::zero()
                              ? 1.0
                              : std::clamp(to_seconds(info.now - begin_) / to_seconds(duration), 0.0, 1.0);
-    const double shape = 0.5 - 0.5 * std::cos(alpha * 3.14159265358979323846);
+    const double shape = 0.5 - 0.5 * std::cos(alpha * std::numbers::pi);
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       cmd.q[i] = from_[j] + shape * (to[j] - from_[j]);

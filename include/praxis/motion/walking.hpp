@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <variant>
 
 #include "praxis/core/locomotion.hpp"
@@ -37,12 +38,11 @@ namespace praxis::motion {
 using praxis::WalkOptions;  // core/locomotion.hpp
 
 namespace detail {
-inline constexpr double k_pi = 3.14159265358979323846;
 
 // The same angle in (-pi, pi].
 [[nodiscard]] inline double wrap_angle(double a) {
-  a = std::remainder(a, 2.0 * k_pi);
-  return a <= -k_pi ? a + 2.0 * k_pi : a;
+  a = std::remainder(a, 2.0 * std::numbers::pi);
+  return a <= -std::numbers::pi ? a + 2.0 * std::numbers::pi : a;
 }
 }  // namespace detail
 
@@ -57,7 +57,7 @@ inline constexpr double k_pi = 3.14159265358979323846;
   const double beyond = distance - distance_to_be_aligned;
   if (beyond <= 0.0) return 1.0;
   if (beyond >= hybrid_align_distance) return 0.0;
-  return 0.5 * (1.0 + std::cos(detail::k_pi * beyond / hybrid_align_distance));
+  return 0.5 * (1.0 + std::cos(std::numbers::pi * beyond / hybrid_align_distance));
 }
 
 // The direction the orientation mode asks to face while walking (rad, robot frame).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <string_view>
 
 #include "../../support/alloc_counter.hpp"
@@ -18,7 +19,7 @@ using m::HeadMotion;
 using m::MotionType;
 
 namespace {
-constexpr double k_pi = 3.14159265358979323846;
+constexpr double k_pi = std::numbers::pi;
 
 struct HeadBot {
   static constexpr std::string_view name = "headbot";

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <numbers>
 #include <utility>
 #include <variant>
 
@@ -14,7 +15,7 @@ namespace m = praxis::motion;
 using m::WalkOptions;
 
 namespace {
-constexpr double k_pi = 3.14159265358979323846;
+constexpr double k_pi = std::numbers::pi;
 
 m::command::Walk walk_to(std::initializer_list<m::Vector2> points, double speed = 1.0) {
   m::command::Walk w;

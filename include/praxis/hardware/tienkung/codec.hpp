@@ -42,6 +42,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <span>
 #include <string_view>
 
@@ -300,7 +301,7 @@ enum class SpeedUnit : std::uint8_t { rad_per_s, rpm };
 
 // Wire units per rad/s.
 [[nodiscard]] constexpr float wire_speed_per_rad_s(SpeedUnit u) {
-  return u == SpeedUnit::rpm ? static_cast<float>(60.0 / (2.0 * 3.14159265358979323846)) : 1.0f;
+  return u == SpeedUnit::rpm ? static_cast<float>(60.0 / (2.0 * std::numbers::pi)) : 1.0f;
 }
 
 struct ServoLimits {

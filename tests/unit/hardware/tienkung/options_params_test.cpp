@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ TEST_CASE("tienkung options: one limb's topic names by index from the command li
 TEST_CASE("tienkung codec: speeds go to the wire in rpm when the robot takes rpm", "[tienkung][codec][params]") {
   constexpr std::size_t P = tk::Pro::joint_count;
   const float rpm = tk::wire_speed_per_rad_s(tk::SpeedUnit::rpm);
-  CHECK(rpm == Approx(60.0 / (2.0 * 3.14159265358979323846)));
+  CHECK(rpm == Approx(60.0 / (2.0 * std::numbers::pi)));
   CHECK(tk::wire_speed_per_rad_s(tk::SpeedUnit::rad_per_s) == 1.0f);
 
   praxis::JointCommand<P> c;
