@@ -45,7 +45,8 @@ int dds_story(const Settings& s) {
   bo.dds = {domain, s.interface};
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
   // --arms-only: the robot stays in PdStand, standing on its own legs; praxis commands waist, head
-  // and arms (the fact sheet's PdStand-in-stance; UpperBodyUserCmd would put the legs in zero torque).
+  // and arms (Aurora's PdStand-in-stance, docs/backends/aurora.md, "Wire facts and their sources";
+  // UpperBodyUserCmd would put the legs in zero torque).
   if (s.arm_sdk) bo.sequence.control_state = a::WholeBodyState::pd_stand;
   apply_backend_settings(bo, s);
   // The fake robot starts with this program: its first PdStand report includes DDS discovery, which

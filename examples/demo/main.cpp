@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
                "in PdStand's stance (with waist and head), Tienkung's upper body");
   app.add_option("--backend-params", s.backend_params,
                  "DDS backends: JSON file over the backend's options (topic and type names, QoS, domain, ...: the "
-                 "fact sheets' UNVERIFIED wire facts, listed in docs/backends/<vendor>.md)")
+                 "UNVERIFIED wire facts, listed in docs/backends/<vendor>.md)")
       ->check(CLI::ExistingFile);
   app.add_option("--set", s.settings,
                  "DDS backends: one backend option, KEY=VALUE by its field path (e.g. wire.naming=ros2, "

@@ -3,7 +3,8 @@
 // current whole-body state, and which client mistake it is when it is refused. No DDS, no clock of
 // its own (every call takes `now`), so the rules are unit-testable; main.cpp only feeds it samples.
 //
-// Rules (fact sheet shared/vendors/aurora-and-tienkung.md, A.4, A.5, A.7):
+// Rules (docs/backends/aurora.md, "Wire facts and their sources": control groups, the state machine,
+// rates):
 //   whole_body_fsm_state_change_cmd
 //     Default (0), JointStand (1), PdStand (2), SecurityProtection (9): accepted from any state
 //       (the joystick reaches them from anywhere, LB+RB, LB+A, LB+B, LT+RT).
@@ -22,7 +23,7 @@
 //   velocity_source_cmd: 0, 1 or 2. velocity_cmd: only in locomotion (3) with the velocity source
 //     navigation (2), and within the model's velocity ranges (a command outside is refused, not
 //     clamped: it says the client ignored the ranges).
-//   PdStand's stance stage (A.5, A.7): robot_stand_pose_state is published only in it, stable_level
+//   PdStand's stance stage (same section): robot_stand_pose_state is published only in it, stable_level
 //     rises from 0 once it began (stance_after after entering PdStand), and group commands for the
 //     upper groups (waist, head, arms) are accepted in it.
 // `refuse_state` makes the robot refuse one whole-body state for the error tests; that refusal is

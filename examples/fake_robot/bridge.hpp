@@ -53,7 +53,8 @@ inline bool stop_requested() {
   return g_stop_requested.load() || parent.parent_gone();
 }
 
-// rt/arm_sdk: the LowCmd slot whose q carries the blend weight (the G1's, per the fact sheet).
+// rt/arm_sdk: the LowCmd slot whose q carries the blend weight (the G1's, per unitree_sdk2's arm SDK
+// example: docs/backends/unitree.md, "Wire facts and their sources").
 inline constexpr std::size_t k_weight_slot = 29;
 struct ArmSdkStats {
   std::uint64_t applied = 0, ignored = 0;

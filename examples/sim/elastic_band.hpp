@@ -1,9 +1,9 @@
 #pragma once
-// The elastic band that holds a humanoid up in Unitree's simulator (fact sheet
-// shared/vendors/mujoco-models.md, 3.5): a spring-damper from the anchor (0, 0, 3) m to the free
-// joint's position, k 200 N/m, c 100 N s/m, rest length L, pulling torso_link (else the base) at
-// its centre of mass. Lengthening L lowers the robot; switched off, the force is zeroed (MuJoCo
-// 2.2.2 keeps xfrc_applied until someone clears it).
+// The elastic band that holds a humanoid up in Unitree's simulator (unitree_mujoco's ElasticBand;
+// docs/backends/unitree.md, "Wire facts and their sources"): a spring-damper from the anchor
+// (0, 0, 3) m to the free joint's position, k 200 N/m, c 100 N s/m, rest length L, pulling
+// torso_link (else the base) at its centre of mass. Lengthening L lowers the robot; switched off,
+// the force is zeroed (MuJoCo 2.2.2 keeps xfrc_applied until someone clears it).
 //
 // praxis-sim's --band script changes L or releases the band at simulated times: "0:0.5,3:0.6,6:off";
 // the gamepad's d-pad moves it by hand (sim_robot.hpp).

@@ -1,7 +1,7 @@
 #pragma once
 // Aurora's codec: its messages (idl/aurora/fourier_msgs.idl) to and from praxis' canonical types.
-// Pure functions; the topic table (topics.hpp) wires them to the DDS backend. Fact sheet
-// shared/vendors/aurora-and-tienkung.md, A.3-A.5.
+// Pure functions; the topic table (topics.hpp) wires them to the DDS backend. Facts:
+// docs/backends/aurora.md, "Wire facts and their sources" (messages, control groups, state machine).
 //
 // Receive, in two halves like every sequence topic (topic_table.hpp): *_from_wire on Cyclone's
 // thread copies a sample into a fixed-size value (refusing one that does not fit, with a reason),

@@ -1,6 +1,7 @@
 #pragma once
-// Aurora's state machine and the other numbered fields of its messages, as enums (fact sheet
-// shared/vendors/aurora-and-tienkung.md, A.3 and A.5; Aurora's aurora_state_map and DDS reference).
+// Aurora's state machine and the other numbered fields of its messages, as enums
+// (docs/backends/aurora.md, "Wire facts and their sources"; Aurora's aurora_state_map and DDS
+// reference).
 //
 //   whole-body FSM   aurora_state.whole_body_fsm_state / whole_body_fsm_state_change_cmd
 //   upper-body FSM   only inside the locomotion state (3)

@@ -2,8 +2,8 @@
 // The robot's own walking, driven by praxis' RobotRequests (AuroraBackend<M, Access::locomotion>).
 //
 // Aurora walks in whole-body state 3 (UserController_A, RL locomotion on every model), entered from
-// a stable PdStand: "For walking: state 2 -> state 3, then velocity_source 2, then velocity_cmd"
-// (fact sheet shared/vendors/aurora-and-tienkung.md, A.5). The handler runs on the backend's I/O
+// a stable PdStand: for walking, state 2 -> state 3, then velocity_source 2, then velocity_cmd
+// (docs/backends/aurora.md, "Wire facts and their sources"). The handler runs on the backend's I/O
 // worker (hardware/request_worker.hpp), never on the control thread: each period it compares what
 // the cycle wants with what aurora_state reports and sends the next message of
 //   locomotion: PdStand (2) first from any other state; once robot_stand_pose_state reports a

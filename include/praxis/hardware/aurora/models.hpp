@@ -2,24 +2,24 @@
 // Fourier robots driven through Aurora: GR-1 (32 joints), GR-2 (29), GR-3 (31), N1 (23), in joint
 // space (Aurora solves the parallel mechanisms itself and never exposes actuators).
 //
-// Sources (fact sheet shared/vendors/aurora-and-tienkung.md, which cites the Aurora SDK's
+// Sources (docs/backends/aurora.md, "Wire facts and their sources", which names the Aurora SDK's
 // robot_specs, controller_reference and demo files):
-//   - control groups, their order and joint order: A.4. Whole-body order is left_leg, right_leg,
-//     waist, head, left_manipulator, right_manipulator. The hands (left_hand / right_hand, 6 values
-//     each) are not part of the body count and their per-finger names are UNVERIFIED, so no model
-//     drives them; the codec skips their groups.
+//   - control groups, their order and joint order: "Control groups and joints" there. Whole-body
+//     order is left_leg, right_leg, waist, head, left_manipulator, right_manipulator. The hands
+//     (left_hand / right_hand, 6 values each) are not part of the body count and their per-finger
+//     names are UNVERIFIED, so no model drives them; the codec skips their groups.
 //   - joint names: "left_" / "right_" + the listed name + "_joint"; the waist and head joints carry
 //     no side.
-//   - limits: the fact sheet quotes only a few (GR-2 hip_pitch, GR-3 knee_pitch, N1 hip_pitch, GR-1
+//   - limits: only a few are quoted there (GR-2 hip_pitch, GR-3 knee_pitch, N1 hip_pitch, GR-1
 //     knee_pitch); those are used. Every other limit is praxis' own envelope, UNVERIFIED: wide enough
 //     for the vendor's poses, narrow enough that the collector's clamp catches a wild target. Check
 //     them against robot_specs before relying on them.
-//   - stand_pose / rest_pose: all zeros, the pose Aurora's JointStand drives every joint to (A.5);
-//     a bent-knee stand pose is UNVERIFIED and not given.
-//   - gains: the vendor UserCmd examples (A.6) for GR-2, GR-3 and N1. GR-1 has none there: its
-//     values are GR-2's per kind of joint, UNVERIFIED.
-//   - velocity ranges of the robot's own locomotion (A.7; GR-3: its WBC's normalised command
-//     scale). N1's vy and yaw ranges are UNVERIFIED (GR-1's used).
+//   - stand_pose / rest_pose: all zeros, the pose Aurora's JointStand drives every joint to (the
+//     state machine there); a bent-knee stand pose is UNVERIFIED and not given.
+//   - gains: the vendor UserCmd examples ("Gains, rates and ranges") for GR-2, GR-3 and N1. GR-1
+//     has none there: its values are GR-2's per kind of joint, UNVERIFIED.
+//   - velocity ranges of the robot's own locomotion ("Gains, rates and ranges"; GR-3: its WBC's
+//     normalised command scale). N1's vy and yaw ranges are UNVERIFIED (GR-1's used).
 
 #include <array>
 #include <concepts>
@@ -117,7 +117,7 @@ struct GR1 {
                                                         {"head", 15, 3},
                                                         {"left_manipulator", 18, 7},
                                                         {"right_manipulator", 25, 7}}};
-  // Fact sheet: GR-1 knee_pitch -0.09..1.92 rad, 135 N m (speed: envelope).
+  // Aurora SDK doc/EN/gr1/robot_specs_EN.md: GR-1 knee_pitch -0.09..1.92 rad, 135 N m (speed: envelope).
   static constexpr JointSpec knee{"", -0.09, 1.92, 135.0, 8.0};
   static constexpr std::array<JointSpec, joint_count> joints{
       detail::named(detail::hip_roll, "left_hip_roll_joint"),
@@ -181,7 +181,7 @@ struct GR2 {
                                                         {"head", 13, 2},
                                                         {"left_manipulator", 15, 7},
                                                         {"right_manipulator", 22, 7}}};
-  // Fact sheet: GR-2 hip_pitch +-2.618 rad, 6.4997 rad/s, 366.05 N m.
+  // Aurora SDK doc/EN/gr2/robot_specs_EN.md: GR-2 hip_pitch +-2.618 rad, 6.4997 rad/s, 366.05 N m.
   static constexpr JointSpec hip_pitch{"", -2.618, 2.618, 366.05, 6.4997};
   static constexpr std::array<JointSpec, joint_count> joints{
       detail::named(hip_pitch, "left_hip_pitch_joint"),
@@ -241,7 +241,7 @@ struct GR3 {
                                                         {"head", 15, 2},
                                                         {"left_manipulator", 17, 7},
                                                         {"right_manipulator", 24, 7}}};
-  // Fact sheet: GR-3 knee_pitch 0..2.3562 rad, 366 N m (speed: envelope).
+  // Aurora SDK doc/EN/gr3/robot_specs_EN.md: GR-3 knee_pitch 0..2.3562 rad, 366 N m (speed: envelope).
   static constexpr JointSpec knee{"", 0.0, 2.3562, 366.0, 8.0};
   static constexpr std::array<JointSpec, joint_count> joints{
       detail::named(detail::hip_pitch, "left_hip_pitch_joint"),
@@ -302,7 +302,7 @@ struct N1 {
                                                         {"waist", 12, 1},
                                                         {"left_manipulator", 13, 5},
                                                         {"right_manipulator", 18, 5}}};
-  // Fact sheet: N1 hip_pitch +-2.617 rad, 16.2 rad/s, 90 N m.
+  // Aurora SDK doc/EN/fouriern1/robot_specs_EN.md: N1 hip_pitch +-2.617 rad, 16.2 rad/s, 90 N m.
   static constexpr JointSpec hip_pitch{"", -2.617, 2.617, 90.0, 16.2};
   static constexpr JointSpec hip_roll = detail::n1_scaled(detail::hip_roll, 90.0, 16.2);
   static constexpr JointSpec hip_yaw = detail::n1_scaled(detail::hip_yaw, 90.0, 16.2);

@@ -4,8 +4,8 @@
 // clock of its own, so every path (a step timing out, the robot refusing, the robot leaving the
 // state) is testable with a simulated clock; AuroraBackend::acquire() / release() drive it.
 //
-// Taking control (fact sheet shared/vendors/aurora-and-tienkung.md, A.5, "Sequence to take full
-// joint control"):
+// Taking control (docs/backends/aurora.md, "Wire facts and their sources": the vendor's sequence to
+// take full joint control):
 //   1. request PdStand (2) on whole_body_fsm_state_change_cmd; await it on aurora_state
 //   2. await robot_stand_pose_state.stable_level > threshold (real robot: > 100 of 0..110; sim: > 10)
 //   3. request UserCmd (10), or UpperBodyUserCmd (11) for the upper body only; await it on aurora_state
@@ -61,8 +61,9 @@ struct SequenceOptions {
   bool stand_first = true;  // false: a hanging robot, straight to UserCmd
   // user_cmd: every group. upper_body_user_cmd: waist, head and arms, the legs in ZERO TORQUE (a
   // hanging robot only). pd_stand: waist, head and arms while PdStand keeps standing the robot on
-  // its legs (the fact sheet's "PdStand-in-stance"; no PD configuration is accepted there, the arms
-  // run with PdStand's gains): the arms-only control of a standing robot.
+  // its legs (Aurora's "PdStand-in-stance", docs/backends/aurora.md, "Wire facts and their
+  // sources"; no PD configuration is accepted there, the arms run with PdStand's gains): the
+  // arms-only control of a standing robot.
   WholeBodyState control_state = WholeBodyState::user_cmd;
   WholeBodyState release_state = WholeBodyState::pd_stand;  // or security
   std::uint8_t stable_threshold = 100;                      // PdStand's stable_level must exceed it

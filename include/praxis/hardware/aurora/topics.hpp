@@ -11,13 +11,13 @@
 // Aurora ignores them, and after the robot left it (joystick, its own safety) praxis must not
 // pretend to be in control.
 //
-// Facts (shared/vendors/aurora-and-tienkung.md A.1, A.2): bare topic names; the optional prefix
-// "<robot_name>/<serial>/" on every topic when a serial number is given; every endpoint of
-// Fourier's client is best effort + volatile, keep last 1; domain 123. Type names are UNVERIFIED:
-// the DDS reference lists fourier_msgs::msg::<Type> (the default here), client 0.1.0 registered
-// each topic's name as its type name (TypeNames::topic_names_as_types), and a ROS-compatible mode
-// would use rt/ topics and fourier_msgs::msg::dds_::<Type>_. Capture the robot's discovery data
-// before trusting any of them.
+// Facts (docs/backends/aurora.md, "Wire facts and their sources": transport, topic and type
+// names): bare topic names; the optional prefix "<robot_name>/<serial>/" on every topic when a
+// serial number is given; every endpoint of Fourier's client is best effort + volatile, keep last
+// 1; domain 123. Type names are UNVERIFIED: the DDS reference lists fourier_msgs::msg::<Type> (the
+// default here), client 0.1.0 registered each topic's name as its type name
+// (TypeNames::topic_names_as_types), and a ROS-compatible mode would use rt/ topics and
+// fourier_msgs::msg::dds_::<Type>_. Capture the robot's discovery data before trusting any of them.
 
 #include <array>
 #include <atomic>
@@ -91,7 +91,8 @@ struct TypeNames {
   }
 };
 
-// How the names in WireOptions become the names on the wire (all UNVERIFIED, fact sheet A.1):
+// How the names in WireOptions become the names on the wire (all UNVERIFIED; docs/backends/aurora.md,
+// "Wire facts and their sources", topic and type names):
 //   as_given      topics and types exactly as set (default: bare topic names, the IDL's type names,
 //                 as Aurora's DDS reference documents them)
 //   topic_names   each topic's own name as its type name, as Fourier's client 0.1.0 registers them

@@ -1,9 +1,9 @@
 #pragma once
 // Booster's high-level API as numbers: the loco and light services' API ids, the robot's modes and
 // the RPC status codes (SDK b1_loco_api.hpp, robot_shared.hpp, light_control_api.hpp, rpc/error.hpp;
-// fact sheet shared/vendors/booster-and-hulks.md, A.2 and A.3), and the topic names of the DDS
-// channels. Names that only third-party code confirms are defaults of BoosterTopicNames, not
-// constants.
+// docs/backends/booster.md, "Wire facts and their sources": RPC, loco API ids and modes), and the
+// topic names of the DDS channels. Names that only third-party code confirms are defaults of
+// BoosterTopicNames, not constants.
 
 #include <cstdint>
 #include <string>

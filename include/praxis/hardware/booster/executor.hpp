@@ -72,9 +72,10 @@ struct CallResult {
   bool retryable = false;  // a failure another attempt may cure (Perform decides: it knows the codes)
 };
 
-// Whether a failure with this outcome may pass on another attempt: no answer, or the statuses the
-// fact sheet describes as transient (100 the robot's own timeout, 429 too frequent, 500 internal
-// error, 502 the state machine did not switch). 400, 409, 501 and unknown codes are final.
+// Whether a failure with this outcome may pass on another attempt: no answer, or the statuses whose
+// meanings (SDK rpc/error.hpp; docs/backends/booster.md, "Wire facts and their sources") describe
+// something transient (100 the robot's own timeout, 429 too frequent, 500 internal error, 502 the
+// state machine did not switch). 400, 409, 501 and unknown codes are final.
 [[nodiscard]] constexpr bool retryable_status(std::int32_t code) {
   return code == status::k_timeout || code == status::k_too_frequent || code == status::k_internal_error ||
          code == status::k_transition_failed;

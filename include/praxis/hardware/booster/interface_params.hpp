@@ -33,7 +33,8 @@ struct KickingParams {
 // The request that ends control (Damping): it pre-empts every queued call and is retried until the
 // robot confirms it or `deadline` passes (executor.hpp). Each attempt is a ChangeMode(Damping) and,
 // answered with success, a GetMode that must report Damping; each of the two waits up to
-// `attempt_timeout`. praxis' own numbers: the fact sheet gives none (the SDK's per-call default is 1 s).
+// `attempt_timeout`. praxis' own numbers: no vendor source gives any (the SDK's per-call default is
+// 1 s: docs/backends/booster.md, "Wire facts and their sources").
 struct EndRequestParams {
   Duration deadline = std::chrono::seconds(2);
   Duration attempt_timeout = std::chrono::milliseconds(400);

@@ -1,6 +1,7 @@
 #pragma once
 // Booster robot models: T1 (23 joints), T1 with 7-DoF arms (29) and K1 (22), in the SDK's joint
-// order (b1_api_const.hpp; fact sheet shared/vendors/booster-and-hulks.md, A.4).
+// order (b1_api_const.hpp; docs/backends/booster.md, "Wire facts and their sources": joints,
+// gains and weight).
 //
 // What is a fact and what is not:
 //   - joint order and count: the SDK's tables (T1, K1). The order of the three extra arm joints of

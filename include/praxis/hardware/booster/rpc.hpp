@@ -84,7 +84,7 @@ class TransitionFailed : public RpcStatusError {  // 502: the robot's state mach
  public:
   using RpcStatusError::RpcStatusError;
 };
-class UnknownStatus : public RpcStatusError {  // a code the fact sheet does not list
+class UnknownStatus : public RpcStatusError {  // a code the SDK's rpc/error.hpp does not list
  public:
   using RpcStatusError::RpcStatusError;
 };

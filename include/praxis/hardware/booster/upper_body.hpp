@@ -1,7 +1,8 @@
 #pragma once
 // Booster arms only (BoosterBackend<Model, Access::upper_body>): the robot walks and balances under
 // its own controller (Walking mode) while praxis commands the arms, and optionally the head, over
-// rt/joint_ctrl. The fact sheet's two facts this rests on (shared/vendors/booster-and-hulks.md):
+// rt/joint_ctrl. The two facts this rests on (docs/backends/booster.md, "Wire facts and their
+// sources"):
 //   - MotorCmd.weight blends each motor's command with the robot's own (0 = the robot's only,
 //     1 = praxis' only), outside Custom mode (RSDK/HULKs; HULKs' K1 sends weight-1 frames in Prepare);
 //   - the loco API UpperBodyCustomControl (2030, {"start": bool}) exists. Whether the robot needs

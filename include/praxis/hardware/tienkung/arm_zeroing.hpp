@@ -3,7 +3,7 @@
 // id as decimal text, e.g. "12"). The robot takes the motor's CURRENT position as its new zero: a
 // wrong call silently shifts every later position of that joint, and the remote's return-to-zero
 // (button D) then drives the joint to wherever it was. Source: the vendor's arm interface manual
-// (8.7.2 item 5), fact sheet B.3.
+// (8.7.2 item 5); docs/backends/tienkung.md, "Wire facts and their sources".
 //
 // So it is never reachable from the control cycle, and never while one runs:
 //   - it is a separate object; making one claims the backend, and fails (std::logic_error) while

@@ -6,8 +6,9 @@
 //
 //   - taking control: acquire() waits for a valid status on every limb topic and the IMU; there is
 //     nothing to switch on the robot (only one program may publish a limb's command topics, and
-//     which one does is settled by the remote and the services started on the robot, fact sheet
-//     B.6: stop the vendor's locomotion first).
+//     which one does is settled by the remote and the services started on the robot,
+//     docs/backends/tienkung.md, "Wire facts and their sources": stop the vendor's locomotion
+//     first).
 //   - velocity mode keeps a motor turning until it receives speed 0. When a joint leaves velocity
 //     mode (the runtime's damping replacing the command after a fault, a command that stops
 //     covering it, disabled) the backend sends speed 0 on every write - before the limb's cmd_ctrl -

@@ -12,9 +12,9 @@
 // mode until their status confirms them stopped), with CtrlToWire / SpeedToWire lending the sample storage.
 //
 // The MotorStatus layout (StatusLayout) is fixed per backend. Robots of different generations send
-// different layouts under the same DDS type name (fact sheet B.7), so a wrong choice is not a type
-// mismatch DDS could catch: the bytes decode, misread. praxis decodes each layout with its own IDL
-// type and checks what came out:
+// different layouts under the same DDS type name (docs/backends/tienkung.md, "Wire facts and their
+// sources"), so a wrong choice is not a type mismatch DDS could catch: the bytes decode, misread.
+// praxis decodes each layout with its own IDL type and checks what came out:
 //   - the configured element is SHORTER than the robot's (e.g. without_error against TG2.0): Cyclone
 //     reads the elements at the wrong stride, so every element after the first takes its `name`
 //     from the middle of a previous element (an error code, a float's low half: 0 or a value outside
@@ -66,7 +66,8 @@ using SetMotorPositionWire = bodyctrl_msgs_msg_dds__SetMotorPosition_;
 using CmdSetMotorPositionWire = bodyctrl_msgs_msg_dds__CmdSetMotorPosition_;
 using ImuWire = bodyctrl_msgs_msg_dds__Imu_;
 
-// Which MotorStatus the robot sends (fact sheet B.1).
+// Which MotorStatus the robot sends (docs/backends/tienkung.md, "Wire facts and their sources":
+// generations and MotorStatus).
 enum class StatusLayout : std::uint8_t {
   without_error,  // name, pos, speed, current, temperature (20 bytes; the ROS 1 Lite layout)
   with_error,     // + uint32 error (24 bytes; TG2.0 / Pro / Plus: the default)

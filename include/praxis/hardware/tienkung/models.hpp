@@ -6,7 +6,8 @@
 // motors run in MotorName order (left before right). A model also says, per joint, its motor id on
 // the wire and its current-to-torque factor, and per limb which joints it holds.
 //
-// Facts (shared/vendors/aurora-and-tienkung.md, B.4 and B.5):
+// Facts (docs/backends/tienkung.md, "Wire facts and their sources": motor ids, joints, limits and
+// gains):
 //   - motor ids and their meaning: MotorName and the official bodyIdMap (51/61 hip_roll, 52/62
 //     hip_pitch, 53/63 hip_yaw, 54/64 knee, 55/65 ankle_pitch, 56/66 ankle_roll; 11/21
 //     shoulder_pitch ... 17/27 wrist_roll; 31 waist_yaw; 1 head_roll, 2 head_pitch, 3 head_yaw).

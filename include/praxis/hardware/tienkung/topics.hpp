@@ -3,11 +3,12 @@
 //
 // State: one rt/<limb>/status (MotorStatusMsg) per limb of the model, in the model's limb order,
 // then rt/imu/status (Imu). The legs' status is the primary topic: it is the fastest (about
-// 1000 Hz against 500 Hz for arm, head and waist; fact sheet B.5), so waking on it gives the control
-// loop the freshest data, and the legs are the joints a standing robot cannot do without. The
-// other topics are merged in as they arrive; a limb whose status has been silent for longer than
-// `limb_timeout` when a leg status arrives has its joints reported offline, and an IMU silent for
-// longer than `imu_timeout` makes the state invalid (both make the runtime damp).
+// 1000 Hz against 500 Hz for arm, head and waist; docs/backends/tienkung.md, "Wire facts and their
+// sources"), so waking on it gives the control loop the freshest data, and the legs are the joints
+// a standing robot cannot do without. The other topics are merged in as they arrive; a limb whose
+// status has been silent for longer than `limb_timeout` when a leg status arrives has its joints
+// reported offline, and an IMU silent for longer than `imu_timeout` makes the state invalid (both
+// make the runtime damp).
 // Commands: per limb, rt/<limb>/cmd_vel (CmdSetMotorSpeed), rt/<limb>/cmd_ctrl (CmdMotorCtrl) and,
 // with BackendOptions::position_command = servo, rt/<limb>/cmd_pos (CmdSetMotorPosition),
 // each sent only when the command has something for it (codec.hpp). A write sends them in that
@@ -15,10 +16,10 @@
 // gets its speed 0 before the command that replaces it (a motor latched in velocity mode is not
 // released by a cmd_ctrl; the damping that follows a speed 0 then reaches a motor that took it).
 //
-// Topic names (B.3, B.7: ROS 2 topic /arm/status is DDS topic rt/arm/status) and DDS type names
-// (bodyctrl_msgs::msg::dds_::<Type>_, the rmw mapping) are options with those defaults. The QoS
-// (RELIABLE + VOLATILE, rclcpp's depth 10) is the observed one; ROS_DOMAIN_ID 0 is ROS' default
-// and UNVERIFIED on the robot.
+// Topic names (docs/backends/tienkung.md, "Wire facts and their sources": ROS 2 topic /arm/status
+// is DDS topic rt/arm/status) and DDS type names (bodyctrl_msgs::msg::dds_::<Type>_, the rmw
+// mapping) are options with those defaults. The QoS (RELIABLE + VOLATILE, rclcpp's depth 10) is the
+// observed one; ROS_DOMAIN_ID 0 is ROS' default and UNVERIFIED on the robot.
 
 #include <array>
 #include <atomic>
@@ -74,7 +75,8 @@ struct BackendOptions {
   Duration link_timeout = std::chrono::milliseconds(100);  // no leg status this long: link down
   Duration limb_timeout = std::chrono::milliseconds(50);   // another limb silent this long: offline
   // The IMU silent this long: the state's IMU becomes NaN, an invalid state the runtime damps on
-  // (the IMU's rate is not in the fact sheet: UNVERIFIED, generous).
+  // (no source gives the IMU's rate: UNVERIFIED, generous; docs/backends/tienkung.md, "Wire facts
+  // and their sources").
   Duration imu_timeout = std::chrono::milliseconds(100);
   TopicNames topics{};
   TypeNames types{};

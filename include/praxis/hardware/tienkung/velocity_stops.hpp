@@ -34,7 +34,8 @@ namespace praxis::tienkung {
 
 struct StopRule {
   // |speed| below this (rad/s, the status' unit) reads as stopped. The motors' speed noise at rest
-  // is not in the fact sheet (UNVERIFIED); 0.05 rad/s is about 3 deg/s.
+  // is given by no source (UNVERIFIED; docs/backends/tienkung.md, "Wire facts and their sources");
+  // 0.05 rad/s is about 3 deg/s.
   float stopped_speed = 0.05f;
   // How long the statuses after a delivered speed 0 must read stopped, online and error-free.
   Duration confirm_time = std::chrono::milliseconds(20);

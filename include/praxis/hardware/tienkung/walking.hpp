@@ -39,12 +39,14 @@ struct WalkingOptions {
   Duration velocity_period = std::chrono::milliseconds(50);  // cmd_vel at 20 Hz while walking
   Duration retry_backoff = std::chrono::milliseconds(300);
   std::uint32_t max_attempts = 3;
-  // MotionStatus older than this is not believed (its rate is not in the fact sheet: UNVERIFIED).
+  // MotionStatus older than this is not believed (no source gives its rate: UNVERIFIED;
+  // docs/backends/tienkung.md, "Wire facts and their sources").
   Duration sample_timeout = std::chrono::milliseconds(300);
   Duration transition_timeout = std::chrono::seconds(5);  // a mode asked for, reported within
   bool swing_arms = true;  // is_need_swing_arm with walk
   ConsoleMeaning console = ConsoleMeaning::program_steers;  // UNVERIFIED (hric.hpp)
-  // cmd_vel's limits: praxis' choice, not the robot's (not in the fact sheet).
+  // cmd_vel's limits: praxis' choice, not the robot's (no source gives those:
+  // docs/backends/tienkung.md, "Wire facts and their sources").
   double max_vx = 0.5, max_vy = 0.3, max_wz = 0.5;  // m/s, m/s, rad/s
 };
 

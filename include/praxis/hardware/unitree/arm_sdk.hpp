@@ -58,7 +58,8 @@ struct ArmSdkOptions {
   std::string arm_sdk_topic = "rt/arm_sdk";
   std::string lowstate_topic = "rt/lowstate";
   dds::TopicQos qos{};
-  // The LowCmd slot whose q carries the weight: 29 on the G1 (fact sheet); on the H1-2 UNVERIFIED.
+  // The LowCmd slot whose q carries the weight: 29 on the G1 (unitree_sdk2's G1 arm SDK example;
+  // docs/backends/unitree.md, "Wire facts and their sources"); on the H1-2 UNVERIFIED.
   std::size_t weight_slot = 29;
   double weight_rate = 0.2;  // per second, blending in and out (the vendor's arm SDK example)
   std::optional<std::uint8_t> mode_machine;  // unset = echo the robot's LowState.mode_machine

@@ -1,8 +1,9 @@
 #pragma once
 // A Unitree backend's options by field name (docs/backends/unitree.md, "The robot in front of
 // you"): from a parameters file (praxis::io::load_struct_into) or command-line settings
-// (praxis::io::apply_settings, praxis_demo --set KEY=VALUE). Every UNVERIFIED wire fact of the
-// fact sheet that praxis depends on is a field here: the topics, their QoS, mode_machine, mode_pr.
+// (praxis::io::apply_settings, praxis_demo --set KEY=VALUE). Every UNVERIFIED wire fact
+// (docs/backends/unitree.md, "Wire facts and their sources") that praxis depends on is a field
+// here: the topics, their QoS, mode_machine, mode_pr.
 
 #include <boost/hana/adapt_struct.hpp>
 

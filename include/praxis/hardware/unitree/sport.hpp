@@ -135,7 +135,8 @@ struct SportOptions {
   Duration retry_backoff = std::chrono::milliseconds(300);
   std::uint32_t max_attempts = 3;
   Duration stand_down_settle = std::chrono::milliseconds(1500);  // lying down before Damp
-  // Move's limits: praxis' choice, not the robot's (the Go2's are not in the fact sheet).
+  // Move's limits: praxis' choice, not the robot's (no source gives the Go2's:
+  // docs/backends/unitree.md, "Wire facts and their sources").
   double max_vx = 1.0, max_vy = 0.5, max_vyaw = 1.0;  // m/s, m/s, rad/s
 };
 
