@@ -81,7 +81,18 @@ struct MotorCommandsCollector<M, Supported, motion_list<Tags...>> {
     } else {
       (void)head;
     }
-    if (!out.all_finite()) {
+    // Only covered joints count: what a command leaves as `none` is never sent (its values are
+    // zeroed below if they are not finite, and do not stop the rest of the command).
+    bool covered_finite = true;
+    for (std::size_t j = 0; j < N; ++j) {
+      const auto i = static_cast<Eigen::Index>(j);
+      if (out.mode[j] != JointMode::none &&
+          !std::isfinite(out.q[i] + out.dq[i] + out.kp[i] + out.kd[i] + out.tau_ff[i])) {
+        covered_finite = false;
+      }
+    }
+    const bool fallback = !covered_finite;
+    if (fallback) {
       report.fallback_to_damping = true;
       if (options.safe_state == SafeState::hand_back) {
         out = last;
@@ -90,12 +101,22 @@ struct MotorCommandsCollector<M, Supported, motion_list<Tags...>> {
         detail::damped_at<N>(s.q, options.damping_kd, out);
       }
     }
-    const bool rate_limit = have_last_;
+    // The safe replacements (the fallback, a joint in an unsupported mode) are not rate limited:
+    // they hold or damp where the joint is, and limiting them would pull the target back toward
+    // the command that was refused.
+    const bool rate_limit = have_last_ && !fallback;
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       const auto& spec = M::joints[j];
-      // `none` (not covered by this command) is not a mode a backend sends: always allowed.
-      if (out.mode[j] != JointMode::none && !Supported.contains(out.mode[j])) {
+      if (out.mode[j] == JointMode::none) {
+        // Not covered by this command, so never sent: neither clamped nor counted, only kept finite.
+        for (auto* v : {&out.q[i], &out.dq[i], &out.kp[i], &out.kd[i], &out.tau_ff[i]}) {
+          if (!std::isfinite(*v)) *v = 0.0;
+        }
+        continue;
+      }
+      bool replaced = false;
+      if (!Supported.contains(out.mode[j])) {
         // Defence in depth: a configuration that asks for such a mode does not compile, but a
         // user's node may still switch a joint at run time.
         ++report.unsupported_modes;
@@ -106,6 +127,7 @@ struct MotorCommandsCollector<M, Supported, motion_list<Tags...>> {
         } else {
           damp_joint(out, j, s.q[i], options.damping_kd);
         }
+        replaced = true;
       }
       double q = std::clamp(out.q[i], spec.lower, spec.upper);
       const double dq = std::clamp(out.dq[i], -spec.velocity, spec.velocity);
@@ -116,7 +138,7 @@ struct MotorCommandsCollector<M, Supported, motion_list<Tags...>> {
         ++report.clamped_joints;
       }
       // A stiff joint's target may not jump: it moves at most max_target_rate from the last one.
-      if (rate_limit && kp > 0.0 && last.kp[i] > 0.0 && last.mode[j] == JointMode::position &&
+      if (rate_limit && !replaced && kp > 0.0 && last.kp[i] > 0.0 && last.mode[j] == JointMode::position &&
           out.mode[j] == JointMode::position) {
         const double step = options.max_target_rate * dt;
         const double limited = std::clamp(q, last.q[i] - step, last.q[i] + step);

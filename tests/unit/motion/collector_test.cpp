@@ -536,4 +536,38 @@ TEST_CASE("collector: joints a partial command leaves to the robot stay none", "
   for (std::size_t j = 0; j < N; j += 2) CHECK(next.mode[j] == JointMode::none);
 }
 
+TEST_CASE("collector: the hand-back fallback right after a stiff command holds the measured pose, not a rate-limited "
+          "step toward it", "[motion][collector]") {
+  Rig<> rig;
+  rig.options().safe_state = praxis::SafeState::hand_back;
+  rig.run(0.0);  // a stiff stand: its targets are far from the measured pose
+  check_clean(rig.report());
+  rig.selected().q[3] = k_nan;
+  const Cmd& out = rig.run(0.002);  // one period later: a rate limit would move the targets 20 mrad
+  CHECK(rig.report().fallback_to_damping);
+  CHECK(rig.report().rate_limited_joints == 0);
+  for (std::size_t j = 0; j < N; ++j) check_held(out, j, k_kp, k_kd);
+}
+
+TEST_CASE("collector: what a partial command leaves to the robot is neither clamped nor counted, and a non-finite "
+          "value there is zeroed without a fallback", "[motion][collector]") {
+  Rig<> rig;
+  Cmd& c = rig.selected();
+  const std::size_t left = 2;
+  c.mode[left] = JointMode::none;
+  c.q[ix(left)] = Model::joints[left].upper + 5.0;  // out of range, but never sent
+  c.kp[ix(left)] = 1e6;
+  c.tau_ff[ix(left)] = k_nan;
+  const Cmd& out = rig.run(0.0);
+  check_clean(rig.report());
+  CHECK(out.mode[left] == JointMode::none);
+  CHECK(out.q[ix(left)] == Model::joints[left].upper + 5.0);
+  CHECK(out.tau_ff[ix(left)] == 0.0);
+  for (std::size_t j = 0; j < N; ++j) {
+    if (j == left) continue;
+    INFO("joint " << j);
+    CHECK(same_joint(out, c, j));  // the covered joints as commanded: no fallback
+  }
+}
+
 }  // namespace collector_test
