@@ -572,9 +572,11 @@ class Runtime {
     outcome_ = RunOutcome{};
     outcome_.safe_state = k_safe_state;
     // A stop requested before this point (during start-up, or between runs) ends this run before
-    // its first cycle: requests are never lost.
+    // its first cycle: requests are never lost. What step()-driven use left commanded still gets the
+    // safe state, as every run's end does (a stiff stand must not outlive a stopped run).
     if (stop_.exchange(false, std::memory_order_acq_rel)) {
       outcome_.signal = signal_.exchange(0, std::memory_order_relaxed);
+      leave_safe(input_.info.now);
       return outcome_;
     }
     ensure_started(start);

@@ -17,5 +17,9 @@ using Duration = Clock::duration;
 [[nodiscard]] constexpr Duration from_seconds(double s) {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
 }
+// Whole milliseconds, for messages ("within 500 ms").
+[[nodiscard]] constexpr long long to_ms(Duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+}
 
 }  // namespace praxis

@@ -52,6 +52,14 @@
 
 namespace praxis {
 
+// How every DDS backend's acquire() says that nothing usable came: "no valid state on rt/lowstate
+// within 500 ms (domain 0, interface "eth0")"; the caller appends what it knows more.
+[[nodiscard]] inline std::string no_valid_sample_text(std::string_view what, std::string_view topic, Duration timeout,
+                                                      const dds::DdsOptions& dds) {
+  return "no valid " + std::string(what) + " on " + std::string(topic) + " within " + std::to_string(to_ms(timeout)) +
+         " ms (domain " + std::to_string(dds.domain) + ", interface \"" + dds.interface + "\")";
+}
+
 template <class V>
 concept DdsVendor =
     requires { typename V::model; typename V::Options; typename V::Context; } && RobotModel<typename V::model> &&

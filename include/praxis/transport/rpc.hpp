@@ -102,7 +102,7 @@ class RpcClient {
     while (matched() == 0 || response_matched() == 0) {
       if (Clock::now() >= deadline) {
         throw RpcUnanswered("no RPC server on \"" + request_topic_ + "\" (nothing matched within " +
-                       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                       std::to_string(to_ms(timeout)) +
                        " ms): is the service running, on the same domain and network interface?");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -123,7 +123,7 @@ class RpcClient {
       const auto now = Clock::now();
       if (now >= deadline) {
         throw RpcUnanswered("RPC on \"" + request_topic_ + "\" timed out after " +
-                       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                       std::to_string(to_ms(timeout)) +
                        " ms without a response on \"" + response_topic_ + "\"");
       }
       const auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now).count();

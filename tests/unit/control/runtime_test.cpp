@@ -597,6 +597,33 @@ TEST_CASE("a stop requested before run() ends that run before its first cycle an
   CHECK(c.behaviour().resets == 1);
 }
 
+TEST_CASE("a stop requested after step()-driven use still damps what the stepping left stiff",
+          "[control][runtime][threads]") {
+  const auto origin = praxis::Clock::now() - 1s;
+  Mock robot({}, origin);
+  Library library;
+  auto options = quiet();
+  options.damping_kd = 2.5;
+  Controller<Mock> c(robot, library, options);
+  c.behaviour().command = m::command::Stand{};
+  praxis::TimePoint now = origin;
+  for (int i = 0; i < 100; ++i) c.step(now += 2ms);
+  REQUIRE(stiff(robot.last_command().command));
+  const auto stepped_frames = robot.commands_received();
+  const auto stepped_q = c.last_state().q;
+
+  c.request_stop();
+  const auto outcome = c.run_for(20s);
+  INFO(outcome.summary());
+  CHECK(outcome.ok());
+  // The run ended before its first cycle, but the stiff stand did not outlive it: one damping frame.
+  REQUIRE(robot.commands_received() == stepped_frames + 1);
+  CHECK(is_damping(robot.last_command().command, 2.5));
+  CHECK(at_pose(robot.last_command().command, stepped_q));
+  REQUIRE(c.final_command().has_value());
+  CHECK(is_damping(*c.final_command(), 2.5));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The timer loop's counts
 

@@ -154,8 +154,7 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     const auto& o = this->options();
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
-      std::string why = "no valid state on " + o.wire.topics.group_state + " within " + std::to_string(to_ms(timeout)) +
-                        " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      std::string why = no_valid_sample_text("state", o.wire.topics.group_state, timeout, o.dds);
       if (wait.invalid > 0) {
         why += ": " + std::to_string(wait.invalid) + " invalid ones arrived, the last: " +
                describe<M>(last_state_fault(), o.wire.topics.group_state);
@@ -471,7 +470,6 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     lifecycle_.store(LifecycleStage::failed);
     return {false, LifecycleStage::failed, std::move(why)};
   }
-  static long long to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
 
   std::unique_ptr<RequestWriter> requests_;
   std::unique_ptr<ConfigWriter> configs_;

@@ -255,7 +255,7 @@ class FsmSequence {
         if (in_step >= s.timeout) {
           // Not fatal: the FSM request after it still stops the walking.
           incomplete_ = options_.topics.velocity_source + ": the velocity source was not reported back to the " +
-                        "joystick (0) within " + std::to_string(ms(s.timeout)) + " ms (" +
+                        "joystick (0) within " + std::to_string(to_ms(s.timeout)) + " ms (" +
                         (seen.velocity_source.has_value()
                              ? "it reports " + std::string(to_string(static_cast<VelocitySource>(*seen.velocity_source))) +
                                    " (" + std::to_string(*seen.velocity_source) + "), " + age_text(seen, now)
@@ -333,7 +333,6 @@ class FsmSequence {
     return name_ + ", step " + std::to_string(index_ + 1) + " of " + std::to_string(steps_.size()) + " (" +
            step_name(s) + "): ";
   }
-  static long long ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
 
   // "no aurora_state for 11.0 s (the last one reported UserCmd (10))", or "no sample on aurora_state at all".
   std::string age_text(const Observation& seen, TimePoint now) const {
@@ -347,22 +346,22 @@ class FsmSequence {
     const auto& t = options_.topics;
     const std::string expected = state_name(static_cast<std::uint8_t>(s.state));
     if (!seen.whole_body.has_value()) {
-      return prefix(s) + "no sample on " + t.aurora_state + " within " + std::to_string(ms(s.timeout)) +
+      return prefix(s) + "no sample on " + t.aurora_state + " within " + std::to_string(to_ms(s.timeout)) +
              " ms (is Aurora running, on this domain and topic prefix?)";
     }
     if (seen.whole_body_at < step_started_ || now - seen.whole_body_at > options_.sample_timeout) {
       return prefix(s) + age_text(seen, now) + "; " + expected + " requested on " + t.fsm_request +
-             " and not confirmed within " + std::to_string(ms(s.timeout)) + " ms (the link to the robot is down, or "
+             " and not confirmed within " + std::to_string(to_ms(s.timeout)) + " ms (the link to the robot is down, or "
              "the robot stopped publishing)";
     }
     return prefix(s) + t.aurora_state + ".whole_body_fsm_state stayed " + state_name(*seen.whole_body) + " for " +
-           std::to_string(ms(s.timeout)) + " ms; expected " + expected + " after requesting it on " + t.fsm_request +
+           std::to_string(to_ms(s.timeout)) + " ms; expected " + expected + " after requesting it on " + t.fsm_request +
            " (the robot refused the change, or does not get " + t.fsm_request + ")";
   }
   std::string stable_error(const SequenceStep& s, const Observation& seen, TimePoint now) const {
     const auto& t = options_.topics;
     if (!seen.stable_level.has_value() || seen.stable_level_at < step_started_) {
-      std::string why = prefix(s) + "no sample on " + t.stand_pose + " within " + std::to_string(ms(s.timeout)) +
+      std::string why = prefix(s) + "no sample on " + t.stand_pose + " within " + std::to_string(to_ms(s.timeout)) +
                         " ms of the robot reporting PdStand (it is published only in PdStand's stance stage)";
       if (seen.stable_level.has_value()) {
         why += "; the last one, " + seconds_text(now - seen.stable_level_at) +
@@ -371,7 +370,7 @@ class FsmSequence {
       return why;
     }
     return prefix(s) + t.stand_pose + ".stable_level was " + std::to_string(*seen.stable_level) + " after " +
-           std::to_string(ms(s.timeout)) + " ms; expected more than " + std::to_string(options_.stable_threshold) +
+           std::to_string(to_ms(s.timeout)) + " ms; expected more than " + std::to_string(options_.stable_threshold) +
            " (is the robot standing on the ground? a hanging robot: stand_first = false)";
   }
   std::string left_state_error(const SequenceStep& s, std::uint8_t now_in) const {

@@ -218,8 +218,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
       lifecycle_.store(LifecycleStage::failed);
-      std::string why = "no valid state on " + o.wire.topics.low_state + " within " + std::to_string(to_ms(timeout)) +
-                        " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      std::string why = no_valid_sample_text("state", o.wire.topics.low_state, timeout, o.dds);
       if (const auto sent = this->codec_context().wire_joints.load(std::memory_order_relaxed);
           wait.invalid > 0 && sent != 0 && sent != M::joint_count) {
         why += ": the robot sends " + std::to_string(sent) + " joints in the " +
@@ -374,7 +373,6 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
                                               "\",\"missed_before\":" + std::to_string(missed) + "}");
   }
 
-  static long long to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
 
   // Joint access: what the robot reports at start, for the lifecycle message.
   std::string start_mode_note() {

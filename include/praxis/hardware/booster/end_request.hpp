@@ -39,10 +39,6 @@ struct EndReport {
   Duration deadline{};          // the deadline it was given
 };
 
-[[nodiscard]] inline long long whole_ms(Duration d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
-}
-
 [[nodiscard]] inline std::string describe(const EndReport& r) {
   const std::string mode(to_string(r.mode));
   const std::string tries = std::to_string(r.attempts) + (r.attempts == 1 ? " attempt" : " attempts");
@@ -51,9 +47,9 @@ struct EndReport {
     case EndReport::State::pending:
       return mode + " requested, not confirmed yet (" + tries + " so far; the release timeout ended the wait)";
     case EndReport::State::confirmed:
-      return mode + " confirmed by the robot (" + r.detail + "; " + tries + ", " + std::to_string(whole_ms(r.took)) + " ms)";
+      return mode + " confirmed by the robot (" + r.detail + "; " + tries + ", " + std::to_string(to_ms(r.took)) + " ms)";
     case EndReport::State::not_confirmed:
-      return mode + " requested, not confirmed after " + std::to_string(whole_ms(r.deadline)) + " ms (" + tries +
+      return mode + " requested, not confirmed after " + std::to_string(to_ms(r.deadline)) + " ms (" + tries +
              "; last: " + r.detail + ")";
   }
   return mode + ": ?";

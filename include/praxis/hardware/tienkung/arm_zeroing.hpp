@@ -142,9 +142,7 @@ class ArmZeroing {
     const auto last = last_write_ns_->load(std::memory_order_relaxed);
     if (last != 0 && Clock::now().time_since_epoch() - Duration(last) < options_.zeroing_quiet_period) {
       return {false, "the backend wrote a joint command less than " +
-                         std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                            options_.zeroing_quiet_period)
-                                            .count()) +
+                         std::to_string(to_ms(options_.zeroing_quiet_period)) +
                          " ms ago (a control loop is running); nothing sent on " + options_.topics.set_zero};
     }
     const auto deadline = Clock::now() + options_.zeroing_match_timeout;

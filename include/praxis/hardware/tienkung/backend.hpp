@@ -177,8 +177,7 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
     const auto primary = o.topics.of(M::limbs[0].limb).status;
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
-      std::string why = "no valid status on " + primary + " within " + std::to_string(to_ms(timeout)) +
-                        " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      std::string why = no_valid_sample_text("status", primary, timeout, o.dds);
       const std::string refused = rejection_report(0);
       if (!refused.empty()) {
         why += ": " + refused;
@@ -293,7 +292,6 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
     if (!keep_stage) lifecycle_.store(LifecycleStage::failed);
     return {false, LifecycleStage::failed, std::move(why)};
   }
-  static long long to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
 
   static JointCommand<N> make_none() {
     JointCommand<N> c;

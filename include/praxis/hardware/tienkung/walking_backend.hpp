@@ -154,7 +154,7 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
     const auto primary = o.topics.of(M::limbs[0].limb).status;
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
-      std::string why = "no valid status on " + primary + " within " + std::to_string(ms(timeout)) + " ms (domain " +
+      std::string why = "no valid status on " + primary + " within " + std::to_string(to_ms(timeout)) + " ms (domain " +
                         std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
       if (auto seen = this->state_near_misses("set topics.limbs or types.motor_status (docs/backends/tienkung.md)");
           !seen.empty()) {
@@ -174,14 +174,14 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
       missing = silent_topics();
     }
     if (!missing.empty()) {
-      return fail("receiving " + primary + " but no valid sample within " + std::to_string(ms(timeout)) + " ms on: " +
+      return fail("receiving " + primary + " but no valid sample within " + std::to_string(to_ms(timeout)) + " ms on: " +
                   missing);
     }
     if (consumed) (void)this->wait_for_state(deadline > Clock::now() ? deadline - Clock::now() : Duration::zero());
     while (observe().walk_mode < 0 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const MotionReport seen = observe();
     if (seen.walk_mode < 0) {
-      return fail("no MotionStatus on " + hric_.names.status + " within " + std::to_string(ms(timeout)) +
+      return fail("no MotionStatus on " + hric_.names.status + " within " + std::to_string(to_ms(timeout)) +
                   " ms: the robot's motion controller (HRIC) is not running, or its status is named otherwise "
                   "(hric.names.status / status_type)");
     }
@@ -200,7 +200,7 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
     while (!service_matched() && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (!service_matched()) {
       return fail("no SetMotionMode service on " + hric_.names.service_request + " / " + hric_.names.service_reply +
-                  " within " + std::to_string(ms(timeout)) + " ms (hric.wire = " + std::string(to_string(hric_.wire)) +
+                  " within " + std::to_string(to_ms(timeout)) + " ms (hric.wire = " + std::string(to_string(hric_.wire)) +
                   ": a robot whose ROS 2 runs the other middleware registers other types, and nothing matches)");
     }
     worker_.start();
@@ -235,7 +235,7 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
     lifecycle_.store(ok ? LifecycleStage::released : LifecycleStage::failed);
     return {ok, ok ? LifecycleStage::released : LifecycleStage::failed,
             ok ? "the robot stands, balancing under its own controller (praxis never asks for stop or zero)"
-               : "stand not reported after " + std::to_string(ms(timeout)) + " ms (the controller is in " +
+               : "stand not reported after " + std::to_string(to_ms(timeout)) + " ms (the controller is in " +
                      walk_mode_name(handler_.last_walk_mode()) + ")"};
   }
 
@@ -244,7 +244,6 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
   [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
 
  private:
-  static long long ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
 
   // The state topics (limbs, then the IMU) that have delivered nothing valid yet.
   std::string silent_topics() const {

@@ -138,9 +138,8 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
     if (!wait.ok) {
       lifecycle_.store(LifecycleStage::failed);
       return {false, LifecycleStage::failed,
-              "no valid state on " + this->options().lowstate_topic + " within " +
-                  std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) + " ms (" +
-                  std::to_string(wait.invalid) + " invalid ones arrived)"};
+              no_valid_sample_text("state", this->options().lowstate_topic, timeout, this->options().dds) + ": " +
+                  std::to_string(wait.invalid) + " invalid ones arrived"};
     }
     lifecycle_.store(LifecycleStage::in_control);
     return {true, LifecycleStage::in_control,
@@ -164,7 +163,7 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
     if (!done) {
       return {false, LifecycleStage::failed,
               "the arm-SDK weight was still " + std::to_string(weight()) + " after " +
-                  std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                  std::to_string(to_ms(timeout)) +
                   " ms of blending out"};
     }
     return {true, LifecycleStage::released, "arms blended back to the robot's controller (weight 0)"};

@@ -173,10 +173,7 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
       lifecycle_.store(LifecycleStage::failed);
-      std::string why = "no valid state on " + options.lowstate_topic + " within " +
-                        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
-                        " ms (domain " + std::to_string(options.dds.domain) + ", interface \"" +
-                        options.dds.interface + "\")";
+      std::string why = no_valid_sample_text("state", options.lowstate_topic, timeout, options.dds);
       if (wait.invalid > 0) {
         why += ": " + std::to_string(wait.invalid) + " invalid ones arrived (" +
                (options.check_state_crc ? "CRC wrong or values not finite; Unitree's Python simulator sends crc = 0: "

@@ -111,9 +111,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
       lifecycle_.store(LifecycleStage::failed);
-      std::string why = "no valid state on " + o.lowstate_topic + " within " +
-                        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
-                        " ms (domain " + std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      std::string why = no_valid_sample_text("state", o.lowstate_topic, timeout, o.dds);
       if (auto seen = this->state_near_misses("set lowstate_topic to the robot's name"); !seen.empty()) why += "; " + seen;
       return {false, LifecycleStage::failed, why};
     }
@@ -170,7 +168,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
                                                  "humanoid would drop)"
                                            : "Damp confirmed by the robot (its sport service answered)")
                              : ended + " not confirmed after " +
-                                   std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()) +
+                                   std::to_string(to_ms(timeout)) +
                                    " ms (the robot is " + std::string(to_string(handler_.posture())) + ")";
     return {ok, ok ? LifecycleStage::released : LifecycleStage::failed,
             message + "; its motion service keeps running; nothing was written to " + this->options().lowcmd_topic};
