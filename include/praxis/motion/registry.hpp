@@ -4,15 +4,16 @@
 // the robot's own controller carries it out, whether switching to it dispatches — is derived from
 // `Motions` below, so they cannot disagree and a motion missing from one of them does not compile.
 //
-// A motion is a tag (in motion::tag):
+// A motion is a tag (in motion::tag), whose fields say
 //
-//   struct Stand {
-//     static constexpr MotionType type = MotionType::stand;   // its index, and the name in code
-//     static constexpr std::string_view name = "stand";       // in logs, the CSV, the ports' names
-//     static constexpr RobotModeFor robot_mode = RobotModeFor::locomotion_else_user;
-//     static constexpr RunBy run_by_robot = RunBy::locomotion_with_modes;
-//     static constexpr bool dispatch_into = true;             // reached through dispatching
-//   };
+//   type           its MotionType: its index, and its name in code
+//   name           in logs, the cycle CSV and its ports' names ("praxis/body/stand")
+//   robot_mode     the mode a robot with modes of its own is asked for while it runs
+//   run_by_robot   when the robot's own controller carries it out
+//   dispatch_into  whether it is reached through dispatching from another joint-level motion
+//
+//   struct Stand : motion_tag<MotionType::stand, "stand", RobotModeFor::locomotion_else_user,
+//                             RunBy::locomotion_with_modes, true> {};
 //
 // and a node that writes its BodyCommandPort<type, N> and SafeExitPort<type> (motions.hpp).
 // `motion_list` checks that tag i has index i, naming the tag that is out of place.
@@ -24,6 +25,7 @@
 #include <type_traits>
 
 #include "praxis/core/robot_requests.hpp"
+#include "praxis/graph/fixed_string.hpp"
 
 namespace praxis::motion {
 
@@ -57,80 +59,34 @@ enum class RunBy : std::uint8_t {
   locomotion_with_modes,  // a robot that walks by itself and has modes (its stand, its kick)
 };
 
-// The tags live in motion::tag, beside the commands of the same names (motion::command).
+// A tag's fields, spelled once per motion below.
+template <MotionType Type, fixed_string Name, RobotModeFor Mode, RunBy By, bool Dispatch>
+struct motion_tag {
+  static constexpr MotionType type = Type;
+  static constexpr std::string_view name = Name.view();
+  static constexpr RobotModeFor robot_mode = Mode;
+  static constexpr RunBy run_by_robot = By;
+  static constexpr bool dispatch_into = Dispatch;
+};
+
+// The tags live in motion::tag, beside the commands of the same names (motion::command). Prepare,
+// stand-up and scripts are not dispatched into: a script moves from wherever the robot is; the
+// robot gets up from its prepare mode.
 namespace tag {
-
-struct Damping {
-  static constexpr MotionType type = MotionType::damping;
-  static constexpr std::string_view name = "damping";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::damping;
-  static constexpr RunBy run_by_robot = RunBy::praxis;
-  static constexpr bool dispatch_into = true;
-};
-struct Prepare {
-  static constexpr MotionType type = MotionType::prepare;
-  static constexpr std::string_view name = "prepare";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::prepare;
-  static constexpr RunBy run_by_robot = RunBy::modes;
-  static constexpr bool dispatch_into = false;  // a script moves from wherever the robot is
-};
-struct Stand {
-  static constexpr MotionType type = MotionType::stand;
-  static constexpr std::string_view name = "stand";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::locomotion_else_user;
-  static constexpr RunBy run_by_robot = RunBy::locomotion_with_modes;
-  static constexpr bool dispatch_into = true;
-};
-struct StandUp {
-  static constexpr MotionType type = MotionType::stand_up;
-  static constexpr std::string_view name = "stand_up";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::prepare;  // the robot gets up from its prepare mode
-  static constexpr RunBy run_by_robot = RunBy::modes;
-  static constexpr bool dispatch_into = false;  // a script moves from wherever the robot is
-};
-struct Walk {
-  static constexpr MotionType type = MotionType::walk;
-  static constexpr std::string_view name = "walk";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::locomotion_else_user;
-  static constexpr RunBy run_by_robot = RunBy::locomotion;
-  static constexpr bool dispatch_into = true;
-};
-struct VisualKick {
-  static constexpr MotionType type = MotionType::visual_kick;
-  static constexpr std::string_view name = "visual_kick";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::locomotion_else_user;
-  static constexpr RunBy run_by_robot = RunBy::locomotion_with_modes;
-  static constexpr bool dispatch_into = true;
-};
-struct Script {
-  static constexpr MotionType type = MotionType::script;
-  static constexpr std::string_view name = "script";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::user;
-  static constexpr RunBy run_by_robot = RunBy::praxis;
-  static constexpr bool dispatch_into = false;  // a script moves from wherever the robot is
-};
-struct Dispatching {
-  static constexpr MotionType type = MotionType::dispatching;
-  static constexpr std::string_view name = "dispatching";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::user;
-  static constexpr RunBy run_by_robot = RunBy::praxis;
-  static constexpr bool dispatch_into = true;
-};
-struct FallProtection {
-  static constexpr MotionType type = MotionType::fall_protection;
-  static constexpr std::string_view name = "fall_protection";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::user;
-  static constexpr RunBy run_by_robot = RunBy::praxis;
-  static constexpr bool dispatch_into = true;
-};
-struct UserControl {
-  static constexpr MotionType type = MotionType::user_control;
-  static constexpr std::string_view name = "user_control";
-  static constexpr RobotModeFor robot_mode = RobotModeFor::user;
-  static constexpr RunBy run_by_robot = RunBy::praxis;
-  static constexpr bool dispatch_into = true;
-};
-
+using M = MotionType;
+using Mode = RobotModeFor;
+// clang-format off
+struct Damping        : motion_tag<M::damping,         "damping",         Mode::damping,              RunBy::praxis,                true>  {};
+struct Prepare        : motion_tag<M::prepare,         "prepare",         Mode::prepare,              RunBy::modes,                 false> {};
+struct Stand          : motion_tag<M::stand,           "stand",           Mode::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
+struct StandUp        : motion_tag<M::stand_up,        "stand_up",        Mode::prepare,              RunBy::modes,                 false> {};
+struct Walk           : motion_tag<M::walk,            "walk",            Mode::locomotion_else_user, RunBy::locomotion,            true>  {};
+struct VisualKick     : motion_tag<M::visual_kick,     "visual_kick",     Mode::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
+struct Script         : motion_tag<M::script,          "script",          Mode::user,                 RunBy::praxis,                false> {};
+struct Dispatching    : motion_tag<M::dispatching,     "dispatching",     Mode::user,                 RunBy::praxis,                true>  {};
+struct FallProtection : motion_tag<M::fall_protection, "fall_protection", Mode::user,                 RunBy::praxis,                true>  {};
+struct UserControl    : motion_tag<M::user_control,    "user_control",    Mode::user,                 RunBy::praxis,                true>  {};
+// clang-format on
 }  // namespace tag
 
 namespace diagnostics {

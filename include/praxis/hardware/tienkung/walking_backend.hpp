@@ -154,8 +154,7 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
     const auto primary = o.topics.of(M::limbs[0].limb).status;
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
-      std::string why = "no valid status on " + primary + " within " + std::to_string(to_ms(timeout)) + " ms (domain " +
-                        std::to_string(o.dds.domain) + ", interface \"" + o.dds.interface + "\")";
+      std::string why = no_valid_sample_text("status", primary, timeout, o.dds);
       if (auto seen = this->state_near_misses("set topics.limbs or types.motor_status (docs/backends/tienkung.md)");
           !seen.empty()) {
         why += "; " + seen;
