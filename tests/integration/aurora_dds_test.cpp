@@ -28,6 +28,7 @@
 #include "praxis/control/user_control_motion.hpp"
 #include "praxis/hardware/aurora/backend.hpp"
 #include "../../examples/fake_aurora/fsm_rules.hpp"
+#include "../support/hold.hpp"
 
 extern char** environ;
 
@@ -45,20 +46,7 @@ constexpr std::size_t k_offset_joint = 14;
 constexpr double k_offset = 0.1;
 
 template <class Model>
-struct HoldOffset {
-  static constexpr std::size_t N = Model::joint_count;
-  double dt = 0.002, kp = 60.0, kd = 2.0;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() {
-    jpos_des = init_pos;
-    jpos_des[k_offset_joint] += k_offset;
-  }
-  std::array<float, 0> log() const { return {}; }
-};
+using HoldOffset = praxis::test::HoldOffset<Model, k_offset_joint, 100>;
 
 // praxis-fake-aurora as a child process (tests/support/fake_robot_process.hpp).
 struct FakeAurora : praxis::test::FakeRobotProcess {

@@ -381,7 +381,7 @@ TEST_CASE("booster: structured logs of behaviour input, primary state, RPC sched
   const auto inputs = r.robot.log->entries("behaviour_input");
   REQUIRE(inputs.size() >= 3);
   const auto first = nlohmann::json::parse(inputs.front().json);
-  CHECK(first.at("motion_kind") == "Prepare");
+  CHECK(first.at("motion") == "prepare");
   CHECK(first.at("desired_mode") == "Prepare");
   CHECK(first.contains("assumed_mode"));
   CHECK(first.contains("visual_kick_active"));

@@ -26,6 +26,7 @@
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/booster/backend.hpp"
 #include "../support/alloc_counter.hpp"
+#include "../support/hold.hpp"
 
 extern char** environ;
 
@@ -275,20 +276,7 @@ TEST_CASE("booster over DDS: a request the robot refuses is a typed error with i
 
 namespace {
 template <class Model>
-struct HoldOffset {
-  static constexpr std::size_t N = Model::joint_count;
-  double dt = 0.002, kp = 60.0, kd = 2.0;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() {
-    jpos_des = init_pos;
-    jpos_des[1] += 0.1;  // head pitch
-  }
-  std::array<float, 0> log() const { return {}; }
-};
+using HoldOffset = praxis::test::HoldOffset<Model, 1, 100>;  // head pitch
 }  // namespace
 
 TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotController (Prepare, Custom, "

@@ -33,6 +33,7 @@
 #include "praxis/control/motion_controller.hpp"
 #include "praxis/control/user_control_motion.hpp"
 #include "praxis/hardware/tienkung/backend.hpp"
+#include "../support/hold.hpp"
 
 extern char** environ;
 
@@ -60,23 +61,9 @@ struct NoWalk {
 
 // The user's controller: the stand pose, one arm joint (the first shoulder pitch) offset.
 template <class Model>
-struct HoldOffset {
-  static constexpr std::size_t N = Model::joint_count;
-  static constexpr std::size_t k_joint = Model::limbs[1].limb == tk::Limb::arm ? Model::limbs[1].first
-                                                                                : Model::limbs[2].first;
-  static constexpr double k_offset = 0.3;
-  double dt = 0.002, kp = 60.0, kd = 2.0;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() {
-    jpos_des = init_pos;
-    jpos_des[k_joint] += k_offset;
-  }
-  std::array<float, 0> log() const { return {}; }
-};
+using HoldOffset = praxis::test::HoldOffset<Model, Model::limbs[1].limb == tk::Limb::arm ? Model::limbs[1].first
+                                                                                        : Model::limbs[2].first,
+                                             300>;
 static_assert(HoldOffset<tk::Pro>::k_joint == 13 && tk::Pro::motor_ids[13] == 11);
 static_assert(HoldOffset<tk::Lite>::k_joint == 12 && tk::Lite::motor_ids[12] == 11);
 

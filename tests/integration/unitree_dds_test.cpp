@@ -25,6 +25,7 @@
 #include "praxis/hardware/unitree/rpc.hpp"
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/rpc.hpp"
+#include "../support/hold.hpp"
 
 extern char** environ;
 
@@ -111,20 +112,7 @@ std::string story_of(const Events& transitions) {
 }
 
 template <class Model>
-struct HoldOffset {
-  static constexpr std::size_t N = Model::joint_count;
-  double dt = 0.002, kp = 60.0, kd = 2.0;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() {
-    jpos_des = init_pos;
-    jpos_des[1] += 0.1;
-  }
-  std::array<float, 0> log() const { return {}; }
-};
+using HoldOffset = praxis::test::HoldOffset<Model, 1, 100>;
 
 template <class Model>
 void stand_and_control(const std::string& robot_name, std::uint32_t domain) {

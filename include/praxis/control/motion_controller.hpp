@@ -5,10 +5,11 @@
 //
 //   Behaviour   a node of yours that writes praxis::motion::MotionCommandPort (or
 //               praxis::CommandInput, whose command you set from outside)
-//   Extra...    further nodes of yours. A node that writes a motion's ports replaces praxis'
-//               default for it: a walking node on a robot that does not walk by itself, or
-//               praxis::control::UserControlMotion<Model, YourCtrl> so that command::UserControl
-//               runs your USER_CTRL (without it, that motion is not offered).
+//   Extra...    further nodes of yours. A node that writes a motion's ports carries a motion
+//               praxis has no node for (motion_node, motion/registry.hpp): a walking node on a
+//               robot that does not walk by itself, or praxis::control::UserControlMotion<Model,
+//               YourCtrl> so that command::UserControl runs your USER_CTRL (without it, that
+//               motion is not offered).
 //
 // A robot without locomotion (no capabilities.locomotion) needs a node among Extra... that writes
 // BodyCommandPort<MotionType::walk, N>; otherwise the pipeline does not compile, and says so.
@@ -61,41 +62,35 @@ struct walking_needs_a_node_of_yours {
                 "writes praxis::motion::BodyCommandPort<praxis::motion::MotionType::walk, N>.");
 };
 
+template <class Tag>
+struct motion_needs_a_node_of_yours_generic {
+  static_assert(diagnostics::always_false<Tag>,
+                "praxis motion: this robot's backend does not carry out this motion by itself and praxis has no node "
+                "for it (see motion_needs_a_node_of_yours<Tag>): add to MotionController a node that writes "
+                "praxis::motion::BodyCommandPort<Tag::type, N> and praxis::motion::SafeExitPort<Tag::type>.");
+};
+template <class Tag>
+struct motion_needs_a_node_of_yours
+    : std::conditional_t<std::is_same_v<Tag, motion::tag::Walk>, walking_needs_a_node_of_yours<Tag>,
+                         motion_needs_a_node_of_yours_generic<Tag>> {};
+
 namespace control::detail {
 
+// Every motion of praxis::Motions, each by its motion_node unless a node of yours writes its body
+// command (motion/registry.hpp); the nodes around them (state, safety, selection, sending).
 template <Backend B, class Behaviour, class... Extra>
 struct motion_configuration {
   using Model = typename B::model;
   static constexpr std::size_t N = Model::joint_count;
   static constexpr Capabilities caps = capabilities_of<B>();
-  static constexpr bool backend_walks = HasLocomotion<B>;
-  static constexpr bool user_walks = produced_by<motion::BodyCommandPort<motion::MotionType::walk, N>, Extra...>;
-  static constexpr bool walk_ok = [] {
-    if constexpr (!backend_walks && !user_walks) {
-      (void)sizeof(walking_needs_a_node_of_yours<Extra...>);
-      return false;
-    } else {
-      return true;
-    }
-  }();
-  static_assert(walk_ok, "praxis::MotionController: nothing produces the walk motion's joint command (see the "
-                         "message above)");
-  // With the backend walking (or after the error above), praxis' stand-in writes the walk body.
-  using WalkBody = std::conditional_t<backend_walks || !user_walks, type_list<motion::BackendWalkBody<Model>>,
-                                      type_list<>>;
-  template <motion::MotionType T>
-  using Scripted = std::conditional_t<HasModes<B>, motion::ModeMotion<Model, T>, motion::ScriptedMotion<Model, T>>;
+  using MotionNodes = motion_nodes<Model, caps, motion::Motions, motion_needs_a_node_of_yours, all_motions, Extra...>;
   using Core = type_list<StateSource<N>, motion::SafetyMonitor<N>, motion::FallDetector<N>, GamepadReader<N>, Behaviour,
-                         motion::MotionSelector, motion::SafeExitCollector, motion::DampingMotion<Model>,
-                         motion::StandMotion<Model>, Scripted<motion::MotionType::prepare>,
-                         Scripted<motion::MotionType::stand_up>, motion::ScriptMotion<Model>, motion::WalkMotion,
-                         motion::VisualKickMotion<Model>, motion::FallProtectionMotion<Model>,
-                         motion::DispatchingMotion<Model>, motion::HeadMotionNode<Model>,
-                         motion::MotorCommandsCollector<Model, joint_modes_of<B>()>,
+                         motion::MotionSelector, motion::SafeExitCollector, motion::WalkMotion,
+                         motion::HeadMotionNode<Model>, motion::MotorCommandsCollector<Model, joint_modes_of<B>()>,
                          motion::CommandsSender<Model, caps>>;
-  using UserControl = unoffered_t<motion_ports<motion::MotionType::user_control, N>, Extra...>;
+  using Unoffered = unoffered_t<typename MotionNodes::unoffered_ports, Extra...>;
   using Leds = default_unless_produced<motion::LedCommandPort, motion::NoLeds, Behaviour, Extra...>;
-  using Graph = typename pipeline_of<concat_t<Core, WalkBody, UserControl, Leds, type_list<Extra...>>>::type;
+  using Graph = typename pipeline_of<concat_t<Core, typename MotionNodes::nodes, Unoffered, Leds, type_list<Extra...>>>::type;
 };
 
 }  // namespace control::detail
@@ -124,7 +119,7 @@ class MotionController
       }
     }
     this->template node<motion::MotionSelector>().options = options_.selector;
-    if constexpr (!HasModes<B>) {
+    if constexpr (!Config::caps.modes) {  // the scripted prepare and stand-up (motion_node)
       auto& prepare = this->template node<motion::ScriptedMotion<Model, motion::MotionType::prepare>>();
       prepare.library = &library;
       prepare.script_name = options_.prepare_script;
@@ -132,7 +127,7 @@ class MotionController
       stand_up.library = &library;
       stand_up.script_name = options_.stand_up_script;
     }
-    if constexpr (HasModes<B>) {
+    if constexpr (Config::caps.modes) {
       this->template node<motion::ModeMotion<Model, motion::MotionType::stand_up>>().wait_for_get_up =
           Config::caps.get_up;
     }
@@ -168,21 +163,29 @@ class MotionController
  private:
   // Runtime hooks.
   void before_start() {
-    // Dispatching leads to each motion's own start pose (scripted motions start from wherever the
-    // robot is, so they are entered directly; see the constructor).
-    auto& dispatching = this->template node<motion::DispatchingMotion<Model>>();
-    dispatching.start_pose[static_cast<std::size_t>(motion::MotionType::stand)] =
-        this->template node<motion::StandMotion<Model>>().start_pose();
-    (set_start_pose<Extra, motion::MotionType::walk>(), ...);
-    (set_start_pose<Extra, motion::MotionType::user_control>(), ...);
+    // Dispatching leads to each motion's own start pose, where its node has one (scripted motions
+    // start from wherever the robot is, so they are entered directly; see the constructor).
+    set_start_poses(static_cast<typename Base::graph_type*>(nullptr));
   }
-  template <class Node, motion::MotionType T>
+  template <class... Nodes>
+  void set_start_poses(Pipeline<Nodes...>*) {
+    (set_start_pose<Nodes>(), ...);
+  }
+  template <class Node>
   void set_start_pose() {
-    if constexpr (control::detail::outputs_port<Node, motion::BodyCommandPort<T, N>>::value &&
-                  requires(const Node& n) { std::array<double, N>(n.start_pose()); }) {
-      this->template node<motion::DispatchingMotion<Model>>().start_pose[static_cast<std::size_t>(T)] =
-          this->template node<Node>().start_pose();
+    if constexpr (requires(const Node& n) { std::array<double, N>(n.start_pose()); }) {
+      set_start_pose_of<Node>(static_cast<motion::Motions*>(nullptr));
     }
+  }
+  template <class Node, class... Tags>
+  void set_start_pose_of(motion::motion_list<Tags...>*) {
+    const auto set = [&]<class Tag>(Tag*) {
+      if constexpr (control::detail::outputs_port<Node, motion::BodyCommandPort<Tag::type, N>>::value) {
+        this->template node<motion::DispatchingMotion<Model>>().start_pose[static_cast<std::size_t>(Tag::type)] =
+            this->template node<Node>().start_pose();
+      }
+    };
+    (set(static_cast<Tags*>(nullptr)), ...);
   }
   std::size_t log_into(std::span<float>) { return 0; }
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -58,6 +59,14 @@ struct ReporterOptions {
   std::optional<std::filesystem::path> transition_file;
   std::chrono::milliseconds poll{2};   // how often the reporter thread looks for work
 };
+
+// A log's time column: microseconds, fixed. The stream's default six significant digits would print
+// 1200.000 and 1200.002 alike, and a run's log would lose its time axis after 1000 s.
+[[nodiscard]] inline std::array<char, 32> seconds_text(double seconds) {
+  std::array<char, 32> text{};
+  std::snprintf(text.data(), text.size(), "%.6f", seconds);
+  return text;
+}
 
 template <std::size_t N>
 class Reporter {
@@ -274,14 +283,14 @@ class Reporter {
   // Called with mutex_ held. No cause name contains a comma, so the names go in unquoted.
   void write_transition(const TransitionEvent& e) {
     if (!transitions_csv_) return;
-    transitions_csv_ << e.time << ',' << e.cycle << ',' << to_string(e.from) << ',' << to_string(e.to) << ','
+    transitions_csv_ << seconds_text(e.time).data() << ',' << e.cycle << ',' << to_string(e.from) << ',' << to_string(e.to) << ','
                      << to_string(e.dispatching_to) << ',' << to_string(e.cause) << ',' << e.gain_ratio << '\n';
   }
 
   void write_csv(const CycleRecord<N>& r) {
     if (!csv_) return;
     std::lock_guard lock(mutex_);
-    csv_ << r.time << ',' << r.cycle << ',' << to_string(r.motion) << ',' << r.gain_ratio << ',' << r.compute_us;
+    csv_ << seconds_text(r.time).data() << ',' << r.cycle << ',' << to_string(r.motion) << ',' << r.gain_ratio << ',' << r.compute_us;
     for (const auto* column : {&r.q, &r.dq, &r.tau, &r.cmd_q, &r.cmd_kp, &r.cmd_kd, &r.cmd_tau}) {
       for (const double v : *column) csv_ << ',' << v;
     }

@@ -63,38 +63,44 @@ struct ControllerOptions : RuntimeOptions {
   StandPose stand_pose = StandPose::robot;
 };
 
+namespace control::detail {
+
+// The framework's states as motions: damping, stand, user control (CTRL), and dispatching and fall
+// protection under them. Every other motion of praxis::Motions is unoffered unless a node of
+// Extra carries it (derived from the registry: a motion added there needs nothing here).
+template <Backend B, class Ctrl, class... Extra>
+struct robot_configuration {
+  using Model = typename B::model;
+  static constexpr std::size_t N = Model::joint_count;
+  static constexpr Capabilities caps = capabilities_of<B>();
+  using UserNode = UserControlMotion<Model, Ctrl>;
+  using Offered = type_list<motion::tag::Damping, motion::tag::Stand, motion::tag::UserControl, motion::tag::Dispatching,
+                            motion::tag::FallProtection>;
+  using MotionNodes = motion_nodes<Model, caps, motion::Motions, none_needed, Offered, UserNode, Extra...>;
+  using Core = type_list<StateSource<N>, motion::SafetyMonitor<N>, motion::FallDetector<N>, GamepadReader<N>,
+                         GamepadSelector, motion::SafeExitCollector, UserNode,
+                         motion::MotorCommandsCollector<Model, joint_modes_of<B>()>, motion::CommandsSender<Model, caps>>;
+  using Unoffered =
+      unoffered_t<concat_t<typename MotionNodes::unoffered_ports,
+                           type_list<motion::LocomotionRequestPort, motion::HeadCommandPort, motion::MotionCommandPort,
+                                     motion::LedCommandPort>>,
+                  Extra...>;
+  using Graph = typename pipeline_of<concat_t<Core, typename MotionNodes::nodes, Unoffered, type_list<Extra...>>>::type;
+};
+
+}  // namespace control::detail
+
 template <Backend B, class Ctrl, class... Extra>
 class RobotController
     : public Runtime<RobotController<B, Ctrl, Extra...>, B,
-                     typename control::detail::pipeline_of<control::detail::concat_t<
-                         control::detail::type_list<
-                             control::StateSource<B::model::joint_count>, motion::SafetyMonitor<B::model::joint_count>,
-                             motion::FallDetector<B::model::joint_count>, control::GamepadReader<B::model::joint_count>,
-                             control::GamepadSelector, motion::SafeExitCollector,
-                             motion::DampingMotion<typename B::model>, motion::StandMotion<typename B::model>,
-                             control::UserControlMotion<typename B::model, Ctrl>,
-                             motion::DispatchingMotion<typename B::model>,
-                             motion::FallProtectionMotion<typename B::model>,
-                             motion::MotorCommandsCollector<typename B::model, joint_modes_of<B>()>,
-                             motion::CommandsSender<typename B::model, capabilities_of<B>()>>,
-                         control::detail::unoffered_t<
-                             control::detail::concat_t<
-                                 control::detail::motion_ports<motion::MotionType::prepare, B::model::joint_count>,
-                                 control::detail::motion_ports<motion::MotionType::stand_up, B::model::joint_count>,
-                                 control::detail::motion_ports<motion::MotionType::walk, B::model::joint_count>,
-                                 control::detail::motion_ports<motion::MotionType::visual_kick, B::model::joint_count>,
-                                 control::detail::motion_ports<motion::MotionType::script, B::model::joint_count>,
-                                 control::detail::type_list<motion::LocomotionRequestPort, motion::HeadCommandPort,
-                                                            motion::MotionCommandPort, motion::LedCommandPort>>,
-                             Extra...>,
-                         control::detail::type_list<Extra...>>>::type> {
+                     typename control::detail::robot_configuration<B, Ctrl, Extra...>::Graph> {
   using Base = typename RobotController::Runtime;
   friend Base;
 
  public:
   using Model = typename B::model;
   static constexpr std::size_t N = Model::joint_count;
-  static_assert(check_user_controller<Ctrl, N>(), "see the USER_CTRL message above");
+  // USER_CTRL itself is checked once, by UserControlMotion (control/user_control_motion.hpp).
   using UserNode = control::UserControlMotion<Model, Ctrl>;
   static_assert(control::check_joint_modes<B, Ctrl>(), "see the joint mode message above");
   static_assert(has_remote_of<B>(),

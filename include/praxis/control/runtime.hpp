@@ -83,7 +83,7 @@ struct RuntimeOptions {
   Duration receive_period = std::chrono::microseconds(500);
   // Backends with a lifecycle: how long taking and handing back control may take.
   Duration lifecycle_timeout = std::chrono::seconds(10);
-  double damping_kd = 2.0;
+  double damping_kd = k_default_damping_kd;
   motion::SafetyOptions safety{};
   motion::FallOptions fall{};
   motion::CollectorOptions collector{};  // its damping_kd follows damping_kd above
@@ -185,6 +185,7 @@ struct StampedCommand {
 template <class Derived, Backend B, class Graph>
 class Runtime {
  public:
+  using graph_type = Graph;
   using Model = typename B::model;
   static constexpr std::size_t N = Model::joint_count;
   static constexpr Capabilities capabilities = capabilities_of<B>();
@@ -739,7 +740,7 @@ class Runtime {
         r.mode = k_safe_mode;
         r.locomotion = {};
         r.head.active = false;
-        r.kick.active = false;
+        r.motion = MotionType::damping;
         backend_.post(r);
         if (!outcome_.safe_state_sent.empty()) outcome_.safe_state_sent += ", ";
         outcome_.safe_state_sent += std::string(to_string(k_safe_mode)) + " mode requested";

@@ -15,6 +15,8 @@
 // and then nothing is applied.
 
 #include <filesystem>
+#include <sstream>
+#include <string_view>
 
 #include <boost/hana/adapt_struct.hpp>
 
@@ -26,7 +28,7 @@
 namespace praxis {
 
 struct RuntimeParams {
-  double damping_kd = 2.0;
+  double damping_kd = k_default_damping_kd;
   motion::SafetyOptions safety{};
   motion::FallOptions fall{};
   motion::CollectorOptions collector{};
@@ -51,10 +53,23 @@ namespace praxis {
 inline void load_runtime_params(const std::filesystem::path& file, RuntimeOptions& options) {
   RuntimeParams p{options.damping_kd, options.safety, options.fall, options.collector, options.realtime};
   io::load_struct_into(p, file);
-  if (!(p.damping_kd >= 0.0) || !(p.collector.max_kp >= 0.0) || !(p.collector.max_kd >= 0.0) ||
-      !(p.collector.max_target_rate > 0.0) || !(p.safety.stale_timeout > Duration::zero())) {
-    throw ParamError(file.string() + ": damping_kd, collector.max_kp and collector.max_kd must be >= 0, "
-                                     "collector.max_target_rate and safety.stale_timeout > 0");
+  // Each range error names the key, what it must be and the value found (the first one wins).
+  const auto out_of_range = [&](std::string_view key, std::string_view expected, double found) {
+    std::ostringstream text;
+    text << file.string() << ": key \"" << key << "\": expected " << expected << ", found " << found;
+    throw ParamError(text.str());
+  };
+  if (!(p.damping_kd >= 0.0)) out_of_range("damping_kd", "a number >= 0", p.damping_kd);
+  if (!(p.collector.max_kp >= 0.0)) out_of_range("collector.max_kp", "a number >= 0", p.collector.max_kp);
+  if (!(p.collector.max_kd >= 0.0)) out_of_range("collector.max_kd", "a number >= 0", p.collector.max_kd);
+  if (!(p.collector.max_target_rate > 0.0)) {
+    out_of_range("collector.max_target_rate", "a number > 0 (rad/s)", p.collector.max_target_rate);
+  }
+  if (!(p.safety.stale_timeout > Duration::zero())) {
+    out_of_range("safety.stale_timeout", "a duration > 0 (s)", to_seconds(p.safety.stale_timeout));
+  }
+  if (p.realtime.cpu_latency && p.realtime.cpu_latency->count() < 0) {
+    out_of_range("realtime.cpu_latency", "a duration >= 0 (s)", 1e-6 * static_cast<double>(p.realtime.cpu_latency->count()));
   }
   options.damping_kd = p.damping_kd;
   options.safety = p.safety;

@@ -14,8 +14,10 @@ using Duration = Clock::duration;
 [[nodiscard]] constexpr double to_seconds(Duration d) {
   return std::chrono::duration<double>(d).count();
 }
+// Rounded to the nearest tick: a whole number of microseconds that is not exact in binary (65 us)
+// comes back as itself, not a nanosecond short.
 [[nodiscard]] constexpr Duration from_seconds(double s) {
-  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
+  return std::chrono::round<Duration>(std::chrono::duration<double>(s));
 }
 // Whole milliseconds, for messages ("within 500 ms").
 [[nodiscard]] constexpr long long to_ms(Duration d) {

@@ -93,6 +93,10 @@ void set_position_command(JointCommand<N>& cmd, const JointVector<N>& q, double 
   cmd.mode.fill(JointMode::position);
 }
 
+// The damping gain praxis damps a joint with unless told otherwise (RuntimeOptions::damping_kd, the
+// runtime parameters' "damping_kd", the collector's fallback, the damping motion): one default.
+inline constexpr double k_default_damping_kd = 2.0;  // N m s / rad
+
 // Damping for joint j: no stiffness, kd brakes it, the target where it was measured. A non-finite
 // measurement is no target (kp is 0, so the target only matters to what a log shows).
 template <std::size_t N>

@@ -1,5 +1,6 @@
 #pragma once
-// RobotRequests: what the cycle asks of a robot's own controller (modes, walking, head, kick, LEDs).
+// RobotRequests: what the cycle asks of a robot's own controller (the selected motion and its mode,
+// walking, head, kick, LEDs).
 //
 // The cycle never performs these itself: it posts the whole, level-triggered picture every cycle
 // ("be in this mode, walk at this velocity, ..."), and the backend's I/O worker, off the control
@@ -13,7 +14,10 @@
 #include <cstdint>
 #include <string_view>
 
+#include <Eigen/Core>
+
 #include "praxis/core/locomotion.hpp"
+#include "praxis/core/motion_registry.hpp"
 
 namespace praxis {
 
@@ -38,13 +42,17 @@ struct HeadRequest {
   double yaw = 0.0, pitch = 0.0;  // rad, pitch positive looking down
 };
 
-struct KickRequest {
-  bool active = false;            // kicking while true; the worker starts and stops the robot's kick
-  double ball_x = 0.0, ball_y = 0.0;      // m, robot frame
-  double direction = 0.0;                 // rad, robot frame
-  double target_x = 0.0, target_y = 0.0;  // m, robot frame
-  double robot_theta_to_field = 0.0;      // rad: the robot's orientation on the field (Booster's kick stream wants it)
-  bool strong = false;
+// soft is HULKs' Rumpelstilzchen kick (the default), strong their Schlong.
+enum class KickPower : std::uint8_t { soft, strong };
+
+// A kick, as the behaviour asks for it (motion::command::VisualKick is this and a head motion) and
+// as a robot with a kick of its own gets it: one struct from the command to the wire.
+struct Kick {
+  Eigen::Vector2d ball_position = Eigen::Vector2d::Zero();    // m, robot frame
+  double kick_direction = 0.0;                                // rad, robot frame
+  Eigen::Vector2d target_position = Eigen::Vector2d::Zero();  // m, robot frame: where the ball should go
+  double robot_theta_to_field = 0.0;  // rad: the robot's orientation on the field (Booster's kick stream wants it)
+  KickPower kick_power = KickPower::soft;
 };
 
 // The colour the robot's LEDs should show. Level-triggered: the worker forwards each change (Booster:
@@ -55,12 +63,16 @@ struct LedRequest {
   friend constexpr bool operator==(const LedRequest&, const LedRequest&) = default;
 };
 
+// A backend's request handler reads the selected motion and maps it to its vendor's calls (a table
+// per motion, hardware/booster/interface.hpp); the fields below carry what the motion's command
+// says, once.
 struct RobotRequests {
   bool any = false;              // false until the behaviour sent a first command: the worker sends nothing
+  MotionType motion = MotionType::damping;  // the selected motion (ending control: damping)
   RobotMode mode = RobotMode::unknown;  // desired mode; unknown: none wanted (joint control)
   LocomotionRequest locomotion;  // meaningful in RobotMode::locomotion
   HeadRequest head;
-  KickRequest kick;
+  Kick kick;                     // meaningful while motion is visual_kick
   std::uint32_t get_up = 0;      // one get-up per new value
   LedRequest leds;
 };

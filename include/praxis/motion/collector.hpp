@@ -30,7 +30,7 @@ struct CollectorOptions {
   double max_kp = 1000.0;
   double max_kd = 100.0;
   double max_target_rate = 10.0;  // rad/s: how fast a stiff joint's target may move
-  double damping_kd = 2.0;        // the NaN fallback and joints in an unsupported mode
+  double damping_kd = k_default_damping_kd;  // the NaN fallback and joints in an unsupported mode
   // How the NaN fallback and joints in an unsupported mode are made safe: damping, or on a robot
   // that balances itself a hold of the measured pose with the gains in force (set by the runtime
   // from the backend's SafeState).
@@ -220,6 +220,7 @@ struct CommandsSender {
     if (backend_runs<C>(sel.current)) actuated.mode.fill(JointMode::none);
     requests.any = sel.commanded && !safety.no_state && (C.modes || C.locomotion || C.head || C.kick);
     if (!requests.any) return;
+    requests.motion = sel.current;
     requests.mode = sel.current == MotionType::damping && C.modes ? safe_mode : mode_for<C>(sel.current);
     if (sel.current == MotionType::walk) {
       requests.locomotion = walk;
@@ -234,15 +235,9 @@ struct CommandsSender {
     requests.head.yaw = head.yaw;
     requests.head.pitch = head.pitch;
     requests.leds = C.leds ? leds : LedRequest{};
-    requests.kick.active = C.kick && sel.current == MotionType::visual_kick;
-    if (const auto* k = std::get_if<command::VisualKick>(&command); k != nullptr && requests.kick.active) {
-      requests.kick.ball_x = k->ball_position.x();
-      requests.kick.ball_y = k->ball_position.y();
-      requests.kick.direction = k->kick_direction;
-      requests.kick.target_x = k->target_position.x();
-      requests.kick.target_y = k->target_position.y();
-      requests.kick.robot_theta_to_field = k->robot_theta_to_field;
-      requests.kick.strong = k->kick_power == KickPower::strong;
+    requests.kick = {};
+    if (const auto* k = std::get_if<command::VisualKick>(&command); k != nullptr && sel.current == MotionType::visual_kick) {
+      requests.kick = static_cast<const Kick&>(*k);
     }
   }
 };

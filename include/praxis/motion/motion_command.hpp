@@ -15,6 +15,8 @@
 #include <Eigen/Core>
 
 #include "praxis/core/clock.hpp"
+#include "praxis/core/robot_requests.hpp"
+#include "praxis/motion/registry.hpp"
 #include "praxis/script/player.hpp"
 #include "praxis/script/script.hpp"
 
@@ -111,8 +113,7 @@ struct OrientationMode {
   }
 };
 
-// soft is HULKs' Rumpelstilzchen kick (the default), strong their Schlong.
-enum class KickPower : std::uint8_t { soft, strong };
+using praxis::KickPower;
 
 inline constexpr std::size_t k_max_path_points = 8;
 
@@ -239,13 +240,10 @@ struct WalkWithVelocity {
   Vector2 velocity = Vector2::Zero();  // m/s in the robot frame
   double angular_velocity = 0.0;       // rad/s
 };
-struct VisualKick {
+// The kick's fields are praxis::Kick's (core/robot_requests.hpp), which a robot with a kick of its
+// own receives as they are.
+struct VisualKick : Kick {
   HeadMotion head;
-  Vector2 ball_position = Vector2::Zero();    // m
-  double kick_direction = 0.0;                // rad
-  Vector2 target_position = Vector2::Zero();  // m
-  double robot_theta_to_field = 0.0;          // rad: the robot's orientation on the field
-  KickPower kick_power = KickPower::soft;
 };
 struct Script {
   script::ExecuteScriptByName request;  // scripts by name, resolved in the motion's library
@@ -255,11 +253,18 @@ struct Script {
 // Joint control by the user's controller (USER_CTRL), e.g. a learned walking policy the behaviour
 // chooses; runs with the same safety rules as RobotController's CTRL state.
 struct UserControl {};
+// Any motion that takes no parameters, by its type: how a motion added to the registry is asked
+// for without a command of its own (docs/motion.md). A motion with parameters of its own (walk,
+// visual kick, script) or one the selector enters by itself (dispatching, fall protection) is not
+// requested this way: such a Request asks for damping.
+struct Request {
+  MotionType motion = MotionType::damping;
+};
 }  // namespace command
 
 using MotionCommand = std::variant<command::Unset, command::Damping, command::Prepare, command::Stand,
                                    command::StandUp, command::Walk, command::WalkWithVelocity,
-                                   command::VisualKick, command::Script, command::UserControl>;
+                                   command::VisualKick, command::Script, command::UserControl, command::Request>;
 
 // The head motion a command carries, if any. Prepare centres the head with its target at the top
 // of the image; Damping, StandUp and Script leave the head to the body motion.

@@ -24,6 +24,9 @@ namespace detail {
 [[nodiscard]] constexpr MotionType type_of(const command::VisualKick&) { return MotionType::visual_kick; }
 [[nodiscard]] constexpr MotionType type_of(const command::Script&) { return MotionType::script; }
 [[nodiscard]] constexpr MotionType type_of(const command::UserControl&) { return MotionType::user_control; }
+[[nodiscard]] constexpr MotionType type_of(const command::Request& r) {
+  return requestable_by_type(r.motion) ? r.motion : MotionType::damping;
+}
 }  // namespace detail
 
 [[nodiscard]] constexpr MotionType requested_type(const MotionCommand& c) {

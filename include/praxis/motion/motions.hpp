@@ -10,6 +10,7 @@
 #include <numbers>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "praxis/core/clock.hpp"
 #include "praxis/core/cycle.hpp"
@@ -20,6 +21,7 @@
 #include "praxis/motion/motion_command.hpp"
 #include "praxis/motion/motion_type.hpp"
 #include "praxis/motion/ports.hpp"
+#include "praxis/motion/registry.hpp"
 #include "praxis/motion/walking.hpp"
 #include "praxis/script/library.hpp"
 #include "praxis/script/player.hpp"
@@ -147,7 +149,7 @@ struct DampingMotion {
   static constexpr std::string_view name = "damping";
   using inputs = ports<MotionSelectionPort, StatePort<N>, SafetyPort, previous<ActuatedCommandPort<N>>>;
   using outputs = ports<BodyCommandPort<MotionType::damping, N>, SafeExitPort<MotionType::damping>>;
-  double kd = 2.0;
+  double kd = k_default_damping_kd;
   SafeState style = SafeState::joint_damping;
   bool hold_at_start = false;
   Pose<N> hold_kp = M::default_kp;
@@ -191,6 +193,11 @@ struct DampingMotion {
   bool holding_ = false;
   bool left_once_ = false;         // the selection left damping since the last reset
   bool waited_for_state_ = false;  // its last output covered nothing, for want of a state
+};
+template <>
+struct motion_node<tag::Damping> {
+  template <class Model, Capabilities C>
+  using node = DampingMotion<Model>;
 };
 
 // STAND: hold the stand pose with the stand gains, both options (the model's stand_pose and
@@ -240,6 +247,11 @@ struct StandMotion {
   Pose<N> kp_floor_{};
   Pose<N> kd_floor_{};
 };
+template <>
+struct motion_node<tag::Stand> {
+  template <class Model, Capabilities C>
+  using node = StandMotion<Model>;
+};
 
 // FALL PROTECTION: go soft (low damping, no stiffness) while falling; safe once no longer falling.
 template <RobotModel M>
@@ -255,6 +267,11 @@ struct FallProtectionMotion {
     if (sel.current != MotionType::fall_protection) return;
     detail::damped_at<N>(s.q, kd, cmd);
   }
+};
+template <>
+struct motion_node<tag::FallProtection> {
+  template <class Model, Capabilities C>
+  using node = FallProtectionMotion<Model>;
 };
 
 // A motion played from the script library: PREPARE and STAND_UP on a joint-controlled robot. The
@@ -355,6 +372,11 @@ struct ScriptMotion {
   std::uint32_t last_id_ = 0;
   std::uint64_t rejected_ = 0;
 };
+template <>
+struct motion_node<tag::Script> {
+  template <class Model, Capabilities C>
+  using node = ScriptMotion<Model>;
+};
 
 // WALK / WALK WITH VELOCITY: turns the command into a velocity request for whatever walks the robot
 // (the step computation is in walking.hpp).
@@ -416,6 +438,20 @@ struct RobotRunMotion {
 template <RobotModel M, MotionType Type>
 using ModeMotion = RobotRunMotion<M, Type>;
 
+// Prepare and stand-up: the robot's own modes where it has them, else scripts from the library.
+template <>
+struct motion_node<tag::Prepare> {
+  template <class Model, Capabilities C>
+  using node = std::conditional_t<C.modes, ModeMotion<Model, MotionType::prepare>,
+                                  ScriptedMotion<Model, MotionType::prepare>>;
+};
+template <>
+struct motion_node<tag::StandUp> {
+  template <class Model, Capabilities C>
+  using node = std::conditional_t<C.modes, ModeMotion<Model, MotionType::stand_up>,
+                                  ScriptedMotion<Model, MotionType::stand_up>>;
+};
+
 // WALK on a robot that walks by itself: no joint command, and stand <-> walk switch freely.
 template <RobotModel M>
 struct BackendWalkBody {
@@ -427,6 +463,19 @@ struct BackendWalkBody {
     cmd.mode.fill(JointMode::none);
     safe = true;
   }
+};
+// Walking: the robot's own where it walks by itself; otherwise a node of yours (a robot without
+// locomotion does not compile without one, control/motion_controller.hpp says so).
+template <>
+struct motion_node<tag::Walk> {
+  template <class Model, Capabilities C>
+  using node = std::conditional_t<C.locomotion, BackendWalkBody<Model>, needs_a_node_of_yours>;
+};
+// The user's controller: offered when a node of yours carries it (control::UserControlMotion).
+template <>
+struct motion_node<tag::UserControl> {
+  template <class Model, Capabilities C>
+  using node = offered_with_a_node_of_yours;
 };
 
 // Outputs for motions a configuration does not offer (RobotController has no walk or scripts):
@@ -452,6 +501,11 @@ struct VisualKickMotion {
     if (sel.current != MotionType::visual_kick) return;
     detail::hold_pose(M::stand_pose, M::default_kp, M::default_kd, cmd);
   }
+};
+template <>
+struct motion_node<tag::VisualKick> {
+  template <class Model, Capabilities C>
+  using node = VisualKickMotion<Model>;
 };
 
 // DISPATCHING: from the last command that reached the motors to the next motion's start pose, in a
@@ -507,6 +561,11 @@ struct DispatchingMotion {
  private:
   Pose<N> from_{};
   TimePoint begin_{};
+};
+template <>
+struct motion_node<tag::Dispatching> {
+  template <class Model, Capabilities C>
+  using node = DispatchingMotion<Model>;
 };
 
 }  // namespace praxis::motion

@@ -1,153 +1,68 @@
 #pragma once
-// The motions, listed once. Every per-motion list in the motion layer — the collector's inputs,
-// the safe-exit collection, the names, the count, which robot mode a motion asks for and whether
-// the robot's own controller carries it out, whether switching to it dispatches — is derived from
-// `Motions` below, so they cannot disagree and a motion missing from one of them does not compile.
-//
-// A motion is a tag (in motion::tag), whose fields say
-//
-//   type           its MotionType: its index, and its name in code
-//   name           in logs, the cycle CSV and its ports' names ("praxis/body/stand")
-//   robot_mode     the mode a robot with modes of its own is asked for while it runs
-//   run_by_robot   when the robot's own controller carries it out
-//   dispatch_into  whether it is reached through dispatching from another joint-level motion
-//
-//   struct Stand : motion_tag<MotionType::stand, "stand", RobotModeFor::locomotion_else_user,
-//                             RunBy::locomotion_with_modes, true> {};
-//
-// and a node that writes its BodyCommandPort<type, N> and SafeExitPort<type> (motions.hpp).
-// `motion_list` checks that tag i has index i, naming the tag that is out of place.
+// The motion layer's view of the motion registry (core/motion_registry.hpp): its names in
+// praxis::motion, and motion_node<Tag>, the node that carries a motion out by default. Every tag of
+// `Motions` has one, declared beside its node (motions.hpp); a tag without one is a compile error
+// naming it (motion_without_a_node<Tag>).
 
-#include <array>
 #include <cstddef>
-#include <cstdint>
-#include <string_view>
 #include <type_traits>
 
-#include "praxis/core/robot_requests.hpp"
-#include "praxis/graph/fixed_string.hpp"
+#include "praxis/core/motion_registry.hpp"
+#include "praxis/hardware/capabilities.hpp"
 
 namespace praxis::motion {
 
-// The motions' indices, named for code that means one motion (the selector's rules).
-enum class MotionType : std::uint8_t {
-  damping,
-  prepare,
-  stand,
-  stand_up,
-  walk,         // Walk and WalkWithVelocity
-  visual_kick,
-  script,
-  dispatching,  // interpolating from the last command to the next motion's start pose
-  fall_protection,
-  user_control,  // the user's controller (USER_CTRL): RobotController's CTRL
-};
+using praxis::k_motion_types;
+using praxis::motion_list;
+using praxis::motion_tag;
+using praxis::Motions;
+using praxis::MotionTag;
+using praxis::MotionType;
+using praxis::RobotModeFor;
+using praxis::RunBy;
+using praxis::to_string;
+namespace tag = praxis::motions;
 
-// The mode a robot with modes of its own is asked for while the motion runs.
-enum class RobotModeFor : std::uint8_t {
-  damping,               // its damping
-  prepare,               // its ready pose (where it also gets up from)
-  locomotion_else_user,  // its standing and walking when it walks by itself, else joint control
-  user,                  // joint-level control by praxis
-};
-
-// When the robot's own controller carries the motion out (then praxis sends no joint command).
-enum class RunBy : std::uint8_t {
-  praxis,                 // never: praxis' node commands the joints
-  modes,                  // a robot with modes of its own (its prepare, its get-up)
-  locomotion,             // a robot that walks by itself
-  locomotion_with_modes,  // a robot that walks by itself and has modes (its stand, its kick)
-};
-
-// A tag's fields, spelled once per motion below.
-template <MotionType Type, fixed_string Name, RobotModeFor Mode, RunBy By, bool Dispatch>
-struct motion_tag {
-  static constexpr MotionType type = Type;
-  static constexpr std::string_view name = Name.view();
-  static constexpr RobotModeFor robot_mode = Mode;
-  static constexpr RunBy run_by_robot = By;
-  static constexpr bool dispatch_into = Dispatch;
-};
-
-// The tags live in motion::tag, beside the commands of the same names (motion::command). Prepare,
-// stand-up and scripts are not dispatched into: a script moves from wherever the robot is; the
-// robot gets up from its prepare mode.
-namespace tag {
-using M = MotionType;
-using Mode = RobotModeFor;
-// clang-format off
-struct Damping        : motion_tag<M::damping,         "damping",         Mode::damping,              RunBy::praxis,                true>  {};
-struct Prepare        : motion_tag<M::prepare,         "prepare",         Mode::prepare,              RunBy::modes,                 false> {};
-struct Stand          : motion_tag<M::stand,           "stand",           Mode::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
-struct StandUp        : motion_tag<M::stand_up,        "stand_up",        Mode::prepare,              RunBy::modes,                 false> {};
-struct Walk           : motion_tag<M::walk,            "walk",            Mode::locomotion_else_user, RunBy::locomotion,            true>  {};
-struct VisualKick     : motion_tag<M::visual_kick,     "visual_kick",     Mode::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
-struct Script         : motion_tag<M::script,          "script",          Mode::user,                 RunBy::praxis,                false> {};
-struct Dispatching    : motion_tag<M::dispatching,     "dispatching",     Mode::user,                 RunBy::praxis,                true>  {};
-struct FallProtection : motion_tag<M::fall_protection, "fall_protection", Mode::user,                 RunBy::praxis,                true>  {};
-struct UserControl    : motion_tag<M::user_control,    "user_control",    Mode::user,                 RunBy::praxis,                true>  {};
-// clang-format on
-}  // namespace tag
+// What a motion_node's `node<Model, Capabilities>` may be besides a node: no node of praxis' own.
+// The configuration then takes the node of yours that writes the motion's ports, or
+struct offered_with_a_node_of_yours {};  // ... leaves the motion unoffered without one (user control)
+struct needs_a_node_of_yours {};         // ... does not compile without one (walking, on a robot that
+                                         //     does not walk by itself)
 
 namespace diagnostics {
 template <class...>
-inline constexpr bool registry_always_false = false;
-template <class Tag, std::size_t PositionInTheList>
-struct motion_tag_out_of_place {
-  static_assert(registry_always_false<Tag>,
-                "praxis motion: a motion tag's `type` is not its position in motion_list<...> (see "
-                "motion_tag_out_of_place<Tag, position>): list the tags in the order of their "
-                "MotionType values, each once.");
+inline constexpr bool motion_node_always_false = false;
+template <class Tag>
+struct motion_without_a_node {
+  static_assert(motion_node_always_false<Tag>,
+                "praxis motion: this motion tag of praxis::Motions has no node (see "
+                "motion_without_a_node<Tag>): declare one beside the node that carries it out, "
+                "`template <> struct motion_node<praxis::motions::YourTag> { template <class Model, "
+                "praxis::Capabilities C> using node = YourMotion<Model>; };` (motion/motions.hpp, docs/motion.md).");
+  using type = void;
 };
 }  // namespace diagnostics
 
+// The node that carries out the motion of `Tag` in a configuration of robot model Model on a
+// backend with capabilities C. Specialized for every tag beside its node.
 template <class Tag>
-concept MotionTag = requires {
-  { Tag::type } -> std::convertible_to<MotionType>;
-  { Tag::name } -> std::convertible_to<std::string_view>;
-  { Tag::robot_mode } -> std::convertible_to<RobotModeFor>;
-  { Tag::run_by_robot } -> std::convertible_to<RunBy>;
-  { Tag::dispatch_into } -> std::convertible_to<bool>;
+struct motion_node {
+  template <class Model, Capabilities C>
+  using node = typename diagnostics::motion_without_a_node<Tag>::type;
 };
 
-template <MotionTag... Tags>
-struct motion_list {
-  static constexpr std::size_t size = sizeof...(Tags);
-  static constexpr std::array<std::string_view, size> names{Tags::name...};
-  static constexpr std::array<RobotModeFor, size> robot_modes{Tags::robot_mode...};
-  static constexpr std::array<RunBy, size> run_by_robot{Tags::run_by_robot...};
-  static constexpr std::array<bool, size> dispatch_into{Tags::dispatch_into...};
-
-  // Each tag at the position its type names.
-  static constexpr bool in_order() {
-    return in_order_impl(std::make_index_sequence<size>{});
+// Whether command::Request may ask for a motion: one without parameters of its own, which the
+// behaviour (not the selector) enters. Anything else a Request names asks for damping.
+[[nodiscard]] constexpr bool requestable_by_type(MotionType t) {
+  if (static_cast<std::size_t>(t) >= k_motion_types) return false;
+  switch (t) {
+    case MotionType::walk:
+    case MotionType::visual_kick:
+    case MotionType::script:
+    case MotionType::dispatching:
+    case MotionType::fall_protection: return false;
+    default: return true;
   }
-
- private:
-  template <std::size_t... I>
-  static constexpr bool in_order_impl(std::index_sequence<I...>) {
-    return (check<Tags, I>() && ...);
-  }
-  template <class Tag, std::size_t I>
-  static constexpr bool check() {
-    if constexpr (static_cast<std::size_t>(Tag::type) != I) {
-      (void)sizeof(diagnostics::motion_tag_out_of_place<Tag, I>);
-      return false;
-    } else {
-      return true;
-    }
-  }
-};
-
-// The one list. A new motion: its tag here (and its MotionType value), its node in motions.hpp.
-using Motions = motion_list<tag::Damping, tag::Prepare, tag::Stand, tag::StandUp, tag::Walk, tag::VisualKick,
-                            tag::Script, tag::Dispatching, tag::FallProtection, tag::UserControl>;
-static_assert(Motions::in_order(), "see motion_tag_out_of_place above");
-
-inline constexpr std::size_t k_motion_types = Motions::size;
-
-[[nodiscard]] constexpr std::string_view to_string(MotionType t) {
-  return Motions::names[static_cast<std::size_t>(t)];
 }
 
 }  // namespace praxis::motion

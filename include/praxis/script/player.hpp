@@ -13,6 +13,7 @@
 #include <array>
 #include <bitset>
 #include <cmath>
+#include <limits>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -83,6 +84,18 @@ class ScriptPlayer {
                   ? to_seconds(*request.duration) / to_seconds(written)
                   : 1.0;
     for (std::size_t j = 0; j < N; ++j) p.segment_start[j] = current[static_cast<Eigen::Index>(j)];
+    // A joint the sequence owns but the first script does not name is held with the gains of the
+    // first frame that names it (as build() back-fills them within one script).
+    p.segment_kp.fill(std::numeric_limits<double>::quiet_NaN());
+    p.segment_kd.fill(std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t k = 0; k < request.count; ++k) {
+      for (const auto& frame : request.scripts[k]->frames) {
+        for (std::size_t j = 0; j < N; ++j) {
+          if (std::isnan(p.segment_kp[j]) && !std::isnan(frame.kp[j])) p.segment_kp[j] = frame.kp[j];
+          if (std::isnan(p.segment_kd[j]) && !std::isnan(frame.kd[j])) p.segment_kd[j] = frame.kd[j];
+        }
+      }
+    }
     *slot = p;
     return true;
   }
@@ -142,6 +155,9 @@ class ScriptPlayer {
     std::size_t segment = 0;             // which script of the sequence
     Duration segment_offset{};           // scaled time at which it began
     std::array<double, N> segment_start{};  // joint positions at its beginning
+    // The gains a joint this script does not name is held with: the last ones an earlier script
+    // of the sequence gave it, else the first a later one will (NaN: none ever, sent as 0).
+    std::array<double, N> segment_kp{}, segment_kd{};
   };
 
   Duration scaled(Duration d, const Playback& p) const {
@@ -164,6 +180,8 @@ class ScriptPlayer {
       const auto& last = s.frames.back();
       for (std::size_t j = 0; j < N; ++j) {
         if (!std::isnan(last.position[j])) p.segment_start[j] = last.position[j];
+        if (!std::isnan(last.kp[j])) p.segment_kp[j] = last.kp[j];
+        if (!std::isnan(last.kd[j])) p.segment_kd[j] = last.kd[j];
       }
       p.segment_offset = end;
       ++p.segment;
@@ -186,8 +204,10 @@ class ScriptPlayer {
         const double alpha =
             length <= Duration::zero() ? 1.0 : std::clamp(to_seconds(t - frame_begin) / to_seconds(length), 0.0, 1.0);
         q = from + alpha * (to - from);
-        kp = std::isnan(frame.kp[j]) ? 0.0 : frame.kp[j];
-        kd = std::isnan(frame.kd[j]) ? 0.0 : frame.kd[j];
+        const double held_kp = std::isnan(p.segment_kp[j]) ? 0.0 : p.segment_kp[j];
+        const double held_kd = std::isnan(p.segment_kd[j]) ? 0.0 : p.segment_kd[j];
+        kp = std::isnan(frame.kp[j]) ? held_kp : frame.kp[j];
+        kd = std::isnan(frame.kd[j]) ? held_kd : frame.kd[j];
         return;
       }
       frame_begin += length;

@@ -162,8 +162,8 @@ InterfaceParams read(const Json& root, const std::string& origin) {
                               in.members(k, kk, {"rumpelstilzchen", "schlong"},
                                          [&](std::string_view pn, const Json& pv, const std::string& pk) {
                                            const double x = in.number(pv, pk);
-                                           (pn == "schlong" ? p.kicking.kick_power.schlong
-                                                            : p.kicking.kick_power.rumpelstilzchen) = x;
+                                           (pn == "schlong" ? p.kicking.kick_power.strong
+                                                            : p.kicking.kick_power.soft) = x;
                                          });
                             });
                } else if (name == "move_robot_message_interval") {

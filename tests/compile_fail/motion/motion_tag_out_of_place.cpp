@@ -6,4 +6,4 @@ namespace m = praxis::motion;
 using Swapped = m::motion_list<m::tag::Prepare, m::tag::Damping>;
 static_assert(Swapped::in_order());
 
-// expect: motion_tag_out_of_place<praxis::motion::tag::Prepare
+// expect: motion_tag_out_of_place<praxis::motions::Prepare

@@ -108,7 +108,16 @@ TEST_CASE("bad runtime settings name file and key, and change nothing", "[contro
   }
   SECTION("a value out of range") {
     const auto file = write_file("range.json", R"({ "collector": { "max_target_rate": 0 }, "damping_kd": 4 })");
-    CHECK_THROWS_WITH(praxis::load_runtime_params(file, options), Catch::Contains("range.json"));
+    CHECK_THROWS_WITH(praxis::load_runtime_params(file, options),
+                      Catch::Equals(file.string() + ": key \"collector.max_target_rate\": expected a number > 0 "
+                                                    "(rad/s), found 0"));
+    check_unchanged();
+    const auto negative = write_file("negative.json", R"({ "damping_kd": -1.5 })");
+    CHECK_THROWS_WITH(praxis::load_runtime_params(negative, options),
+                      Catch::Equals(negative.string() + ": key \"damping_kd\": expected a number >= 0, found -1.5"));
+    const auto latency = write_file("latency.json", R"({ "realtime": { "cpu_latency": -0.00002 } })");
+    CHECK_THROWS_WITH(praxis::load_runtime_params(latency, options),
+                      Catch::Contains("key \"realtime.cpu_latency\": expected a duration >= 0 (s), found -2e-05"));
     check_unchanged();
   }
   SECTION("a missing file") {

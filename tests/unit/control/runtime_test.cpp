@@ -122,7 +122,8 @@ bool same(const praxis::JointCommand<N>& a, const praxis::JointCommand<N>& b) {
 bool same(const praxis::RobotRequests& a, const praxis::RobotRequests& b) {
   return a.any == b.any && a.mode == b.mode && a.get_up == b.get_up && a.locomotion.active == b.locomotion.active &&
          a.locomotion.vx == b.locomotion.vx && a.locomotion.vy == b.locomotion.vy &&
-         a.locomotion.wz == b.locomotion.wz && a.head.active == b.head.active && a.kick.active == b.kick.active;
+         a.locomotion.wz == b.locomotion.wz && a.head.active == b.head.active && a.motion == b.motion &&
+         a.kick.ball_position == b.kick.ball_position && a.kick.kick_power == b.kick.kick_power;
 }
 
 // Damping on every joint: position mode, no stiffness, the run's damping gain.

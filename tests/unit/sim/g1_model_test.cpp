@@ -1,6 +1,7 @@
 // models/g1_29dof.xml, the hand-written Unitree G1 29-DOF (rev_1_0) MuJoCo model, against the numbers
-// of shared/vendors/mujoco-models.md ("the sheet"): it loads in MuJoCo 2.2.2, weighs what the sheet
-// says, has its 29 motors in the unitree_hg order with the sheet's joint names and torque limits, and
+// of its public sources (the keys in models/g1_29dof.xml's header, [tree] [mass] [order] ...): it loads
+// in MuJoCo 2.2.2, weighs what they say, has its 29 motors in the unitree_hg order with their joint
+// names and torque limits, and
 // holds the standing pose for 5 s on the elastic band under joint PD without blowing up.
 // Raw MuJoCo C API only; the model directory comes from the compile definition PRAXIS_MODELS_DIR.
 
@@ -22,13 +23,13 @@
 namespace g1_model_test {
 
 constexpr int motor_count = 29;
-constexpr double sheet_mass = 33.341;  // sheet 2.1 / 2.7: rev_1_0, mj_getTotalmass
+constexpr double source_mass = 33.341;  // [desc] / [height]: rev_1_0, mj_getTotalmass
 
 struct Motor {
   const char* joint;
-  double torque;  // sheet 2.2, MJCF torque limit (N·m)
-  double stand;   // sheet 2.8, RL default standing angle (rad)
-  double kp;      // sheet 2.8, RL gains: legs as deploy_mujoco, waist and arms as deploy_real
+  double torque;  // [tree], MJCF torque limit (N·m)
+  double stand;   // [poses], RL default standing angle (rad)
+  double kp;      // [poses], RL gains: legs as deploy_mujoco, waist and arms as deploy_real
   double kd;
 };
 
@@ -70,8 +71,8 @@ constexpr std::array<Motor, motor_count> motors{{
 constexpr double band_k = 200;           // N/m
 constexpr double band_c = 100;           // N·s/m
 constexpr double band_anchor_z = 3.0;    // m, anchor (0, 0, 3)
-constexpr double band_length = 0.6;      // m; the sheet's replay: L 0.6 holds the pelvis at 0.784 m
-constexpr double band_height = 0.7842;   // m; sheet 2.7: pelvis height in the RL default pose
+constexpr double band_length = 0.6;      // m; replayed with UM's band law: L 0.6 holds the pelvis at 0.784 m
+constexpr double band_height = 0.7842;   // m; [height]: pelvis height in the RL default pose
 
 struct ModelDeleter {
   void operator()(mjModel* m) const { mj_deleteModel(m); }
@@ -102,7 +103,7 @@ inline bool state_is_finite(const mjModel* m, const mjData* d) {
          std::all_of(d->qvel, d->qvel + m->nv, [](double x) { return std::isfinite(x); });
 }
 
-// ctrl = kp (q* - q) - kd dq, the unitree_mujoco motor law with dq* = 0 and tau = 0 (sheet 3.2);
+// ctrl = kp (q* - q) - kd dq, the unitree_mujoco motor law with dq* = 0 and tau = 0 ([sim]);
 // MuJoCo clamps ctrl to the actuator's ctrlrange.
 inline void apply_pd(const mjModel* m, mjData* d) {
   for (int i = 0; i < motor_count; ++i) {
@@ -124,7 +125,7 @@ inline void apply_band(mjData* d, int torso) {
   for (std::size_t k = 0; k < 6; ++k) wrench[k] = k < 3 ? magnitude * delta[k] / dist : 0.0;
 }
 
-TEST_CASE("The G1 29-DOF model loads in the installed MuJoCo and weighs what the fact sheet says") {
+TEST_CASE("The G1 29-DOF model loads in the installed MuJoCo and weighs what its sources say") {
   std::string error;
   const ModelPtr m = load(error);
   INFO("model " << model_path() << ", MuJoCo " << mj_versionString() << ": " << error);
@@ -133,7 +134,7 @@ TEST_CASE("The G1 29-DOF model loads in the installed MuJoCo and weighs what the
   CHECK(m->nq == 36);
   CHECK(m->nv == 35);
   CHECK(m->nbody == 31);
-  CHECK(m->nsensordata == 113);  // sheet 3.4: 3 x 29 motor values, pelvis IMU + base, torso IMU
+  CHECK(m->nsensordata == 113);  // [sensors]: 3 x 29 motor values, pelvis IMU + base, torso IMU
 
   int hinges = 0;
   int frees = 0;
@@ -146,11 +147,11 @@ TEST_CASE("The G1 29-DOF model loads in the installed MuJoCo and weighs what the
   REQUIRE(frees == 1);
 
   const double mass = mj_getTotalmass(m.get());
-  INFO("total mass " << mass << " kg, sheet " << sheet_mass << " kg");
-  REQUIRE(std::fabs(mass - sheet_mass) <= 0.01 * sheet_mass);
+  INFO("total mass " << mass << " kg, sources " << source_mass << " kg");
+  REQUIRE(std::fabs(mass - source_mass) <= 0.01 * source_mass);
 }
 
-TEST_CASE("The G1 model's actuators are the 29 unitree_hg motors in order, with the sheet's torque limits") {
+TEST_CASE("The G1 model's actuators are the 29 unitree_hg motors in order, with their sources' torque limits") {
   std::string error;
   const ModelPtr m = load(error);
   REQUIRE(m != nullptr);
@@ -168,7 +169,7 @@ TEST_CASE("The G1 model's actuators are the 29 unitree_hg motors in order, with 
     REQUIRE(m->actuator_ctrllimited[i] == 1);
     REQUIRE(m->actuator_ctrlrange[2 * i] == -motor.torque);
     REQUIRE(m->actuator_ctrlrange[2 * i + 1] == motor.torque);
-    // The body tree is declared in motor order too, so qpos[7 + i] is motor i (sheet 2.4).
+    // The body tree is declared in motor order too, so qpos[7 + i] is motor i ([order]).
     REQUIRE(m->jnt_qposadr[joint] == 7 + i);
   }
 }

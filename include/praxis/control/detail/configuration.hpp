@@ -5,9 +5,12 @@
 #include <string_view>
 #include <type_traits>
 
+#include "praxis/graph/node.hpp"
 #include "praxis/graph/pipeline.hpp"
 #include "praxis/graph/port.hpp"
+#include "praxis/hardware/capabilities.hpp"
 #include "praxis/motion/motions.hpp"
+#include "praxis/motion/registry.hpp"
 
 namespace praxis::control::detail {
 
@@ -38,17 +41,14 @@ struct pipeline_of<type_list<Ns...>> {
   using type = Pipeline<Ns...>;
 };
 
-// Whether `Node` writes a port named like `Port`.
+// Whether `Node` writes a port named like `Port` (declared lists or the named cycle form alike).
 template <class Node, class Port>
-struct outputs_port : std::false_type {};
-template <class Node, class Port>
-  requires requires { typename Node::outputs; }
-struct outputs_port<Node, Port> {
+struct outputs_port {
   template <class... Ps>
   static constexpr bool any(ports<Ps...>*) {
     return ((std::string_view{Ps::name} == std::string_view{Port::name}) || ...);
   }
-  static constexpr bool value = any(static_cast<typename Node::outputs*>(nullptr));
+  static constexpr bool value = any(static_cast<outputs_of<Node>*>(nullptr));
 };
 
 template <class Port, class... Nodes>
@@ -86,5 +86,61 @@ using default_unless_produced = std::conditional_t<produced_by<Port, Extra...>, 
 // Motion T's two ports.
 template <motion::MotionType T, std::size_t N>
 using motion_ports = type_list<motion::BodyCommandPort<T, N>, motion::SafeExitPort<T>>;
+
+// The list's motions in a configuration, from their tags and motion_node: for each motion praxis'
+// own node; where praxis has none, the node of Extra that writes its body command, else the motion
+// is unoffered (its ports written once by `Unoffered`) or, when the robot needs it (walking on a
+// robot that does not walk by itself), a compile error from NeedsNode<Tag> naming it. `Offered` (a
+// type_list of tags) limits the motions offered at all: every other motion of the list is
+// unoffered unless a node of Extra carries it (RobotController offers five).
+struct all_motions {};
+// NeedsNode for a configuration that offers no motion a robot needs a node of yours for.
+template <class Tag>
+struct none_needed {};
+template <class Tag, class Offered>
+struct is_offered : std::false_type {};
+template <class Tag>
+struct is_offered<Tag, all_motions> : std::true_type {};
+template <class Tag, class... Ts>
+struct is_offered<Tag, type_list<Ts...>> : std::bool_constant<(std::is_same_v<Ts, Tag> || ...)> {};
+
+template <class Model, Capabilities C, class List, template <class> class NeedsNode, class Offered, class... Extra>
+struct motion_nodes;
+template <class Model, Capabilities C, class... Tags, template <class> class NeedsNode, class Offered, class... Extra>
+struct motion_nodes<Model, C, motion::motion_list<Tags...>, NeedsNode, Offered, Extra...> {
+  static constexpr std::size_t N = Model::joint_count;
+  template <class Tag>
+  static constexpr bool offered = is_offered<Tag, Offered>::value;
+
+  template <class Tag>
+  struct one {
+    using Default = typename motion::motion_node<Tag>::template node<Model, C>;
+    static constexpr bool yours_offered = std::is_same_v<Default, motion::offered_with_a_node_of_yours>;
+    static constexpr bool yours_needed = std::is_same_v<Default, motion::needs_a_node_of_yours>;
+    // A node of Extra stands in only where praxis has none of its own: one of yours beside praxis'
+    // is a graph error (two producers of the port), so the safety nodes cannot be dropped silently.
+    static constexpr bool by_extra = produced_by<motion::BodyCommandPort<Tag::type, N>, Extra...>;
+    static constexpr bool own = !yours_offered && !yours_needed && offered<Tag>;
+    static constexpr bool unoffered = !own && !by_extra && !(yours_needed && offered<Tag>);
+    static constexpr bool ok = [] {
+      if constexpr (yours_needed && offered<Tag> && !by_extra) {
+        (void)sizeof(NeedsNode<Tag>);
+        return false;
+      } else {
+        return true;
+      }
+    }();
+    static_assert(ok, "praxis: a motion of this configuration has no node (see the message above)");
+    using nodes = std::conditional_t<own, type_list<Default>, type_list<>>;
+    using ports = std::conditional_t<unoffered, motion_ports<Tag::type, N>, type_list<>>;
+  };
+
+  using nodes = concat_t<typename one<Tags>::nodes...>;
+  using unoffered_ports = concat_t<typename one<Tags>::ports...>;
+};
+
+// One Unoffered node writing `Ports` (nothing when the list is empty).
+template <class Ports>
+using unoffered_node_t = typename unoffered_node<Ports>::type;
 
 }  // namespace praxis::control::detail

@@ -182,10 +182,10 @@ class JsonLine {
   return std::move(j).finish();
 }
 
-// {"event":"booster input state changed","motion_kind":"Walk","desired_mode":"Soccer",...}
+// {"event":"booster input state changed","motion":"walk","desired_mode":"Soccer",...}
 [[nodiscard]] inline std::string to_json_line(const InputState& s) {
   detail::JsonLine j("booster input state changed");
-  j.text("motion_kind", to_string(s.motion_kind)).text("desired_mode", to_string(s.desired_mode));
+  j.text("motion", to_string(s.motion)).text("desired_mode", to_string(s.desired_mode));
   j.text("assumed_mode", to_string(s.assumed_mode)).boolean("visual_kick_active", s.visual_kick_active);
   j.boolean("head_present", s.head_present);
   return std::move(j).finish();

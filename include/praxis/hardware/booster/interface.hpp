@@ -9,7 +9,7 @@
 //
 // Per tick, in this order (the order matters: a mode change and the call it enables share a tick):
 //   1. nothing before the first requests with `any` set — no call reaches a robot nobody commands;
-//   2. the motion kind, from the requests (see kind_of);
+//   2. the motion's role, from the requests' motion (see k_roles);
 //   3. leaving a visual kick: visual_kick(false) if Soccer is assumed, then the kick is over;
 //   4. the desired mode (damping -> Damping, prepare -> Prepare, locomotion -> the configured
 //      locomotion mode, Soccer unless told otherwise, never Walking by default, user -> Custom,
@@ -21,7 +21,7 @@
 //      robot reports and does not ask for the refused one again until another mode is wanted;
 //   7. get_up once per new get_up counter value while Prepare is assumed (a new value in another
 //      mode is spent without a call: the robot only gets up from Prepare);
-//   8. visual kick while kick.active and Soccer is assumed: on entry kick_publish and
+//   8. visual kick while the motion is the visual kick and Soccer is assumed: on entry kick_publish and
 //      visual_kick(true), then kick_publish whenever the kick interval is due;
 //   9. move_robot when standing or walking (locomotion.active), not kicking, the locomotion mode is
 //      assumed and the move interval is due (standing sends zero velocity: the robot's own gait
@@ -67,13 +67,41 @@ inline constexpr std::size_t k_actions = 8;
   return a == Action::move_robot || a == Action::rotate_head || a == Action::kick_publish;
 }
 
-enum class MotionKind : std::uint8_t { damping, prepare, stand_up, stand, walk, visual_kick, user, unknown };
-inline constexpr std::size_t k_motion_kinds = 8;
+// What Booster's own controller does for each motion: the planner's table, by the requests' motion.
+// Derived from the motion registry (what the robot runs, the mode a motion asks for); a motion
+// added to the registry needs no entry here. Only two motions mean more than their mode: stand-up
+// (Prepare, then the get-up call) and the visual kick (the kick stream in Soccer).
+enum class Role : std::uint8_t {
+  damping,  // the robot's Damping
+  prepare,  // its Prepare pose
+  get_up,   // Prepare, and getting up from it
+  on_feet,  // its own standing and walking: move_robot at the move interval
+  kick,     // its visual kick: the kick stream
+  custom,   // joint control by praxis (Custom)
+};
 
-[[nodiscard]] constexpr std::string_view to_string(MotionKind k) {
-  constexpr std::array<std::string_view, k_motion_kinds> names{"Damping", "Prepare",     "StandUp", "Stand",
-                                                               "Walk",    "VisualKick", "User",    "Unknown"};
-  return names[static_cast<std::size_t>(k)];
+namespace detail {
+[[nodiscard]] constexpr Role role_from_tag(MotionType t) {
+  if (t == MotionType::stand_up) return Role::get_up;
+  if (t == MotionType::visual_kick) return Role::kick;
+  switch (Motions::robot_modes[static_cast<std::size_t>(t)]) {
+    case RobotModeFor::damping: return Role::damping;
+    case RobotModeFor::prepare: return Role::prepare;
+    case RobotModeFor::locomotion_else_user: return Role::on_feet;
+    case RobotModeFor::user: return Role::custom;
+  }
+  return Role::custom;
+}
+}  // namespace detail
+
+inline constexpr std::array<Role, k_motion_types> k_roles = [] {
+  std::array<Role, k_motion_types> roles{};
+  for (std::size_t t = 0; t < k_motion_types; ++t) roles[t] = detail::role_from_tag(static_cast<MotionType>(t));
+  return roles;
+}();
+
+[[nodiscard]] constexpr Role role_of(MotionType t) {
+  return static_cast<std::size_t>(t) < k_motion_types ? k_roles[static_cast<std::size_t>(t)] : Role::damping;
 }
 
 // One message of the rt/kick_ball stream (Booster's Kick type, header stamp aside).
@@ -86,9 +114,10 @@ struct KickMessage {
   TimePoint stamp{};                  // when it was planned (the caller's clock)
 };
 
-[[nodiscard]] inline KickMessage kick_message(const KickRequest& k, const KickPowerParams& powers, TimePoint now) {
-  return KickMessage{k.ball_x,  k.ball_y, k.direction, k.target_x, k.target_y, k.robot_theta_to_field,
-                     k.strong ? powers.schlong : powers.rumpelstilzchen, now};
+[[nodiscard]] inline KickMessage kick_message(const Kick& k, const KickPowerParams& powers, TimePoint now) {
+  return KickMessage{k.ball_position.x(),   k.ball_position.y(),   k.kick_direction,
+                     k.target_position.x(), k.target_position.y(), k.robot_theta_to_field,
+                     k.kick_power == KickPower::strong ? powers.strong : powers.soft, now};
 }
 
 // One call the robot should get. Only the fields of its action mean anything.
@@ -111,31 +140,13 @@ struct PlannedAction {
 
 // What the planner sees and assumes; the sink hears about every change.
 struct InputState {
-  MotionKind motion_kind = MotionKind::damping;
+  MotionType motion = MotionType::damping;
   Mode desired_mode = Mode::damping;
   Mode assumed_mode = Mode::damping;
   bool visual_kick_active = false;
   bool head_present = false;
   friend constexpr bool operator==(const InputState&, const InputState&) = default;
 };
-
-// The requests' motion kind. A robot standing up shows as Prepare plus a new get_up value; it stays
-// StandUp (`standing_up`) until the mode leaves Prepare.
-[[nodiscard]] constexpr MotionKind kind_of(const RobotRequests& r, bool standing_up) {
-  if (r.kick.active) return MotionKind::visual_kick;
-  switch (r.mode) {
-    case RobotMode::damping: return MotionKind::damping;
-    case RobotMode::prepare: return standing_up ? MotionKind::stand_up : MotionKind::prepare;
-    case RobotMode::locomotion: {
-      const auto& l = r.locomotion;
-      const bool moving = l.active && (l.vx != 0.0 || l.vy != 0.0 || l.wz != 0.0);
-      return moving ? MotionKind::walk : MotionKind::stand;
-    }
-    case RobotMode::user: return MotionKind::user;
-    case RobotMode::unknown: return MotionKind::unknown;
-  }
-  return MotionKind::unknown;
-}
 
 class Interface {
  public:
@@ -155,15 +166,10 @@ class Interface {
 
     // 2.
     const bool new_get_up = r.get_up != last_get_up_;
-    if (r.mode != RobotMode::prepare) {
-      standing_up_ = false;
-    } else if (new_get_up) {
-      standing_up_ = true;
-    }
-    const MotionKind kind = kind_of(r, standing_up_);
+    const Role role = role_of(r.motion);
 
     // 3.
-    if (visual_kick_active_ && kind != MotionKind::visual_kick) {
+    if (visual_kick_active_ && role != Role::kick) {
       if (assumed_ == Mode::soccer) {
         PlannedAction a = make(Action::visual_kick);
         a.enabled = false;
@@ -177,7 +183,7 @@ class Interface {
     const Mode desired = desired_mode(r.mode);
 
     // 5.
-    const InputState input{kind, desired, assumed_, visual_kick_active_, r.head.active};
+    const InputState input{r.motion, desired, assumed_, visual_kick_active_, r.head.active};
     if (!input_told_ || !(input == input_)) {
       input_told_ = true;
       input_ = input;
@@ -204,7 +210,7 @@ class Interface {
     }
 
     // 8.
-    if (kind == MotionKind::visual_kick && assumed_ == Mode::soccer) {
+    if (role == Role::kick && assumed_ == Mode::soccer) {
       const bool entry = !visual_kick_active_;
       if (entry || due(last_kick_, params_.kicking.kick_message_interval, now)) {
         PlannedAction a = make(Action::kick_publish);
@@ -222,8 +228,7 @@ class Interface {
     }
 
     // 9.
-    const bool on_feet = kind == MotionKind::stand || kind == MotionKind::walk;
-    if (on_feet && r.locomotion.active && assumed_ == params_.locomotion_mode &&
+    if (role == Role::on_feet && r.locomotion.active && assumed_ == params_.locomotion_mode &&
         due(last_move_, params_.move_robot_message_interval, now)) {
       PlannedAction a = make(Action::move_robot);
       a.forward = r.locomotion.vx;
@@ -307,7 +312,6 @@ class Interface {
   bool has_refused_ = false;
   Mode refused_ = Mode::unknown;
   bool visual_kick_active_ = false;
-  bool standing_up_ = false;
   std::uint32_t last_get_up_ = 0;  // RobotRequests' initial value: a first request with 1 is a new one
   LedRequest leds_{};
   bool input_told_ = false;

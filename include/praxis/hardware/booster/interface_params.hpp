@@ -20,9 +20,11 @@
 
 namespace praxis::booster {
 
+// The kick stream's `power` per kick strength. Their JSON keys are HULKs' names for the two kicks,
+// "rumpelstilzchen" (soft) and "schlong" (strong); only the loader (interface_params.cpp) knows them.
 struct KickPowerParams {
-  double rumpelstilzchen = 1.5;  // the soft kick's power in the kick stream
-  double schlong = 6.0;          // the strong kick's power
+  double soft = 1.5;    // the soft kick's power in the kick stream
+  double strong = 6.0;  // the strong kick's power
 };
 
 struct KickingParams {

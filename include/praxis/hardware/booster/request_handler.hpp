@@ -216,7 +216,7 @@ class RequestHandler {
     r.mode = RobotMode::damping;
     r.locomotion = {};
     r.head.active = false;
-    r.kick.active = false;
+    r.motion = MotionType::damping;
     serve(r, status, now);
     bool again = false;
     {

@@ -25,6 +25,7 @@
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/transport/loopback.hpp"
+#include "../../../support/hold.hpp"
 
 namespace aurora_backend_loopback_test {
 
@@ -354,17 +355,7 @@ TEST_CASE("aurora backend (loopback): another robot's groups, or none, fail acqu
 namespace aurora_backend_test {
 // A user controller that holds the model's stand pose.
 template <class Model>
-struct Hold {
-  static constexpr std::size_t N = Model::joint_count;
-  double dt = 0.002, kp = 60.0, kd = 2.0;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() { jpos_des = init_pos; }
-  std::array<float, 0> log() const { return {}; }
-};
+using Hold = praxis::test::Hold<Model>;
 }  // namespace aurora_backend_test
 
 TEST_CASE("aurora backend (loopback): the RobotController takes control, holds in complete groups, hands back",

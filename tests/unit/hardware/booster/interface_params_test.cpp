@@ -55,8 +55,8 @@ TEST_CASE("booster interface params: the defaults are the fact sheet's and praxi
   CHECK(p.walking.deceleration_distance == 0.5);
   CHECK(p.move_robot_message_interval == 20ms);
   CHECK(p.kicking.kick_message_interval == 20ms);
-  CHECK(p.kicking.kick_power.rumpelstilzchen == 1.5);
-  CHECK(p.kicking.kick_power.schlong == 6.0);
+  CHECK(p.kicking.kick_power.soft == 1.5);
+  CHECK(p.kicking.kick_power.strong == 6.0);
   CHECK(p.rotate_head_message_interval == 20ms);
   CHECK(p.sdk_request_timeout == 100ms);
   CHECK(p.startup_wait == 3s);
@@ -75,8 +75,8 @@ TEST_CASE("booster interface params: the defaults are the fact sheet's and praxi
   const auto empty = b::parse_interface_params("{}", "x");
   CHECK(empty.move_robot_message_interval == 20ms);
   const auto partial = b::parse_interface_params(R"({"kicking": {"kick_power": {"schlong": 5.0}}})", "x");
-  CHECK(partial.kicking.kick_power.schlong == 5.0);
-  CHECK(partial.kicking.kick_power.rumpelstilzchen == 1.5);
+  CHECK(partial.kicking.kick_power.strong == 5.0);
+  CHECK(partial.kicking.kick_power.soft == 1.5);
   CHECK(partial.kicking.kick_message_interval == 20ms);
 }
 
@@ -105,8 +105,8 @@ TEST_CASE("booster interface params: a full file with // and /* */ comments is r
   CHECK(p.walking.deceleration_distance == 0.25);
   CHECK(p.move_robot_message_interval == 33ms);
   CHECK(p.kicking.kick_message_interval == 25ms);
-  CHECK(p.kicking.kick_power.rumpelstilzchen == 2.0);
-  CHECK(p.kicking.kick_power.schlong == 5.5);
+  CHECK(p.kicking.kick_power.soft == 2.0);
+  CHECK(p.kicking.kick_power.strong == 5.5);
   CHECK(p.rotate_head_message_interval == 40ms);
   CHECK(p.sdk_request_timeout == 1500ms);
   CHECK(p.startup_wait == 5s);
@@ -123,8 +123,8 @@ TEST_CASE("booster interface params: the shipped example file holds every key at
   CHECK(p.walking.deceleration_distance == d.walking.deceleration_distance);
   CHECK(p.move_robot_message_interval == d.move_robot_message_interval);
   CHECK(p.kicking.kick_message_interval == d.kicking.kick_message_interval);
-  CHECK(p.kicking.kick_power.rumpelstilzchen == d.kicking.kick_power.rumpelstilzchen);
-  CHECK(p.kicking.kick_power.schlong == d.kicking.kick_power.schlong);
+  CHECK(p.kicking.kick_power.soft == d.kicking.kick_power.soft);
+  CHECK(p.kicking.kick_power.strong == d.kicking.kick_power.strong);
   CHECK(p.rotate_head_message_interval == d.rotate_head_message_interval);
   CHECK(p.sdk_request_timeout == d.sdk_request_timeout);
   CHECK(p.startup_wait == d.startup_wait);

@@ -17,6 +17,7 @@ namespace booster_interface_test {
 
 namespace b = praxis::booster;
 using namespace std::chrono_literals;
+using praxis::MotionType;
 using praxis::RobotMode;
 using praxis::RobotRequests;
 using praxis::TimePoint;
@@ -68,36 +69,36 @@ struct Sim {
   }
 };
 
-RobotRequests with_mode(RobotMode m) {
+// The requests as the CommandsSender posts them: the selected motion and the mode it asks for.
+RobotRequests with_mode(RobotMode m, MotionType motion = MotionType::user_control) {
   RobotRequests r;
   r.any = true;
+  r.motion = motion;
   r.mode = m;
   // The collector keeps the robot's own controller running in prepare too (locomotion.active).
   r.locomotion.active = m != RobotMode::damping;
   return r;
 }
-RobotRequests damping() { return with_mode(RobotMode::damping); }
+RobotRequests damping() { return with_mode(RobotMode::damping, MotionType::damping); }
+// A new get-up counter value comes with the stand-up motion (the sender counts on entering it).
 RobotRequests prepare(std::uint32_t get_up = 0) {
-  auto r = with_mode(RobotMode::prepare);
+  auto r = with_mode(RobotMode::prepare, get_up > 0 ? MotionType::stand_up : MotionType::prepare);
   r.get_up = get_up;
   return r;
 }
-RobotRequests stand() { return with_mode(RobotMode::locomotion); }
+RobotRequests stand() { return with_mode(RobotMode::locomotion, MotionType::stand); }
 RobotRequests walk(double vx, double vy, double wz) {
-  auto r = stand();
+  auto r = with_mode(RobotMode::locomotion, MotionType::walk);
   r.locomotion = {true, vx, vy, wz};
   return r;
 }
 RobotRequests visual_kick(bool strong = true) {
-  auto r = stand();
-  r.kick.active = true;
-  r.kick.ball_x = 1.0;
-  r.kick.ball_y = -0.5;
-  r.kick.direction = 0.25;
-  r.kick.target_x = 4.0;
-  r.kick.target_y = 0.5;
+  auto r = with_mode(RobotMode::locomotion, MotionType::visual_kick);
+  r.kick.ball_position = {1.0, -0.5};
+  r.kick.kick_direction = 0.25;
+  r.kick.target_position = {4.0, 0.5};
   r.kick.robot_theta_to_field = -1.25;
-  r.kick.strong = strong;
+  r.kick.kick_power = strong ? praxis::KickPower::strong : praxis::KickPower::soft;
   return r;
 }
 RobotRequests with_head(RobotRequests r, double yaw, double pitch) {
@@ -386,7 +387,7 @@ TEST_CASE("booster interface: the kick message carries the ball, direction, goal
   CHECK(k.robot_theta_to_field == -1.25);
   CHECK(k.power == 6.0);
 
-  praxis::KickRequest soft = visual_kick(false).kick;
+  praxis::Kick soft = visual_kick(false).kick;
   b::KickPowerParams powers{2.5, 7.0};
   CHECK(b::kick_message(soft, powers, TimePoint{} + 3s).power == 2.5);
   CHECK(b::kick_message(soft, b::KickPowerParams{}, TimePoint{}).power == 1.5);
@@ -409,7 +410,7 @@ TEST_CASE("booster interface: the motion pipeline's visual kick command reaches 
   RobotRequests r;
   sender.cycle(cmd, sel, praxis::motion::MotionCommand{kick}, praxis::LocomotionRequest{}, praxis::motion::HeadCommand{},
                praxis::LedRequest{}, praxis::RobotStatus{}, praxis::motion::SafetyStatus{false}, actuated, r);
-  REQUIRE(r.kick.active);
+  REQUIRE(r.motion == praxis::MotionType::visual_kick);
   CHECK(r.kick.robot_theta_to_field == 2.5);
 
   Sim sim;
@@ -477,7 +478,7 @@ TEST_CASE("booster interface: LED colours are forwarded once per change, stop on
   CHECK(sim.rec.count(b::Action::stop_leds) == 1);
 }
 
-TEST_CASE("booster interface: the input state is reported on change only, with kind, modes, kick and head") {
+TEST_CASE("booster interface: the input state is reported on change only, with motion, modes, kick and head") {
   Sim sim;
   sim.run(damping(), 1s);
   sim.run(with_head(stand(), 0.1, 0.0), 1s);
@@ -485,16 +486,52 @@ TEST_CASE("booster interface: the input state is reported on change only, with k
   sim.run(visual_kick(), 1s);
   const auto& in = sim.rec.inputs;
   REQUIRE(in.size() == 6);
-  CHECK(in[0] == b::InputState{b::MotionKind::damping, b::Mode::damping, b::Mode::damping, false, false});
+  CHECK(in[0] == b::InputState{MotionType::damping, b::Mode::damping, b::Mode::damping, false, false});
   // Told before the mode change (desired Soccer, still assumed Damping), and on the next tick the
   // assumption changed.
-  CHECK(in[1] == b::InputState{b::MotionKind::stand, b::Mode::soccer, b::Mode::damping, false, true});
-  CHECK(in[2] == b::InputState{b::MotionKind::stand, b::Mode::soccer, b::Mode::soccer, false, true});
-  CHECK(in[3] == b::InputState{b::MotionKind::walk, b::Mode::soccer, b::Mode::soccer, false, true});
-  CHECK(in[4] == b::InputState{b::MotionKind::visual_kick, b::Mode::soccer, b::Mode::soccer, false, false});
-  CHECK(in[5] == b::InputState{b::MotionKind::visual_kick, b::Mode::soccer, b::Mode::soccer, true, false});
+  CHECK(in[1] == b::InputState{MotionType::stand, b::Mode::soccer, b::Mode::damping, false, true});
+  CHECK(in[2] == b::InputState{MotionType::stand, b::Mode::soccer, b::Mode::soccer, false, true});
+  CHECK(in[3] == b::InputState{MotionType::walk, b::Mode::soccer, b::Mode::soccer, false, true});
+  CHECK(in[4] == b::InputState{MotionType::visual_kick, b::Mode::soccer, b::Mode::soccer, false, false});
+  CHECK(in[5] == b::InputState{MotionType::visual_kick, b::Mode::soccer, b::Mode::soccer, true, false});
   CHECK(b::to_json_line(in[1]) ==
-        R"({"event":"booster input state changed","motion_kind":"Stand","desired_mode":"Soccer","assumed_mode":"Damping","visual_kick_active":false,"head_present":true})");
+        R"({"event":"booster input state changed","motion":"stand","desired_mode":"Soccer","assumed_mode":"Damping","visual_kick_active":false,"head_present":true})");
+}
+
+TEST_CASE("booster interface: the planner works from the requests' motion by a table and infers nothing") {
+  // The table, from the motion registry: only stand-up and the kick mean more than their mode.
+  CHECK(b::role_of(MotionType::damping) == b::Role::damping);
+  CHECK(b::role_of(MotionType::prepare) == b::Role::prepare);
+  CHECK(b::role_of(MotionType::stand_up) == b::Role::get_up);
+  CHECK(b::role_of(MotionType::stand) == b::Role::on_feet);
+  CHECK(b::role_of(MotionType::walk) == b::Role::on_feet);
+  CHECK(b::role_of(MotionType::visual_kick) == b::Role::kick);
+  for (auto t : {MotionType::script, MotionType::dispatching, MotionType::fall_protection, MotionType::user_control}) {
+    INFO(praxis::to_string(t));
+    CHECK(b::role_of(t) == b::Role::custom);
+  }
+  CHECK(b::role_of(static_cast<MotionType>(200)) == b::Role::damping);  // not a motion: the safe reading
+
+  // Walking on the spot is walking, and a stand with a (stale) velocity is standing: the motion
+  // says which, not the velocity (the old planner told them apart by "velocity != 0").
+  Sim sim;
+  sim.run(walk(0.0, 0.0, 0.0), 500ms);
+  auto moving_stand = stand();
+  moving_stand.locomotion = {true, 0.4, 0.0, 0.0};
+  sim.run(moving_stand, 500ms);
+  const auto& in = sim.rec.inputs;
+  REQUIRE(in.size() >= 2);
+  CHECK(in.front().motion == MotionType::walk);
+  CHECK(in.back().motion == MotionType::stand);
+  // A kick is the motion, whatever the locomotion fields say, and ends when the motion changes.
+  Sim kick;
+  kick.run(stand(), 200ms);
+  auto k = visual_kick();
+  k.locomotion = {true, 0.3, 0.0, 0.0};
+  kick.run(k, 200ms);
+  CHECK(kick.planner.visual_kick_active());
+  kick.run(walk(0.3, 0.0, 0.0), 200ms);
+  CHECK_FALSE(kick.planner.visual_kick_active());
 }
 
 TEST_CASE("booster interface: a sink that only takes actions works, and ticks never allocate") {

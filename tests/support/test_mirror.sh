@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Tests mirror the tree (tests/unit/MIRROR): every public header has tests/unit/<layer>/<name>_test.cpp
+# or a line in MIRROR saying why not; every MIRROR line names a header that exists and has no such
+# file, and every test file it names exists.   test_mirror.sh <source dir>
+set -uo pipefail
+src=$1
+list="$src/tests/unit/MIRROR"
+fail=0
+declare -A listed
+while read -r header status rest; do
+  [[ -z "$header" || "$header" == \#* ]] && continue
+  listed[$header]=$status
+  if [ ! -f "$src/include/praxis/$header" ]; then
+    echo "FAIL: MIRROR lists include/praxis/$header, which does not exist"; fail=1
+  fi
+  case $status in
+    none) ;;
+    in)
+      for f in $rest; do
+        [ -e "$src/tests/$f" ] || { echo "FAIL: MIRROR: tests/$f (for $header) does not exist"; fail=1; }
+      done ;;
+    *) echo "FAIL: MIRROR: $header: status \"$status\", expected none or in"; fail=1 ;;
+  esac
+done < "$list"
+own=0 none=0 elsewhere=0
+while read -r header; do
+  dir=$(dirname "$header") name=$(basename "$header" .hpp)
+  if [ "$dir" = "." ]; then test_file="tests/unit/${name}_test.cpp"; else test_file="tests/unit/$dir/${name}_test.cpp"; fi
+  if [ -f "$src/$test_file" ]; then
+    own=$((own + 1))
+    if [ -n "${listed[$header]:-}" ]; then
+      echo "FAIL: include/praxis/$header has $test_file: take its line out of tests/unit/MIRROR"; fail=1
+    fi
+  elif [ -z "${listed[$header]:-}" ]; then
+    echo "FAIL: include/praxis/$header has no $test_file and no line in tests/unit/MIRROR"; fail=1
+  elif [ "${listed[$header]}" = none ]; then
+    none=$((none + 1))
+  else
+    elsewhere=$((elsewhere + 1))
+  fi
+done < <(cd "$src/include/praxis" && find . -name '*.hpp' -not -path '*/detail/*' | sed 's|^\./||' | sort)
+echo "headers with their own unit test file: $own, without logic: $none, tested in files named otherwise: $elsewhere"
+[ $fail -eq 0 ] && echo "PASS"
+exit $fail
