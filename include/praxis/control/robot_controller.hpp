@@ -77,15 +77,18 @@ struct robot_configuration {
   using Offered = type_list<motion::tag::Damping, motion::tag::Stand, motion::tag::UserControl, motion::tag::Dispatching,
                             motion::tag::FallProtection>;
   using MotionNodes = motion_nodes<Model, caps, motion::Motions, none_needed, Offered, UserNode, Extra...>;
-  using Core = type_list<StateSource<N>, motion::SafetyMonitor<N>, motion::FallDetector<N>, GamepadReader<N>,
-                         GamepadSelector, motion::SafeExitCollector, UserNode,
-                         motion::MotorCommandsCollector<Model, joint_modes_of<B>()>, motion::CommandsSender<Model, caps>>;
+  // Selection, then the motions, then sending: the order the cycle runs them in.
+  using Selection = type_list<StateSource<N>, motion::SafetyMonitor<N>, motion::FallDetector<N>, GamepadReader<N>,
+                              GamepadSelector, motion::SafeExitCollector>;
+  using Sending = type_list<UserNode, motion::MotorCommandsCollector<Model, joint_modes_of<B>()>,
+                            motion::CommandsSender<Model, caps>>;
   using Unoffered =
       unoffered_t<concat_t<typename MotionNodes::unoffered_ports,
                            type_list<motion::LocomotionRequestPort, motion::HeadCommandPort, motion::MotionCommandPort,
                                      motion::LedCommandPort>>,
                   Extra...>;
-  using Graph = typename pipeline_of<concat_t<Core, typename MotionNodes::nodes, Unoffered, type_list<Extra...>>>::type;
+  using Graph =
+      typename pipeline_of<concat_t<Selection, typename MotionNodes::nodes, Sending, Unoffered, type_list<Extra...>>>::type;
 };
 
 }  // namespace control::detail

@@ -56,16 +56,42 @@ namespace praxis::booster {
 enum class Action : std::uint8_t { change_mode, get_up, move_robot, rotate_head, kick_publish, visual_kick, set_leds, stop_leds };
 inline constexpr std::size_t k_actions = 8;
 
-[[nodiscard]] constexpr std::string_view to_string(Action a) {
-  constexpr std::array<std::string_view, k_actions> names{"change_mode", "get_up",      "move_robot", "rotate_head",
-                                                          "kick_publish", "visual_kick", "set_leds",   "stop_leds"};
-  return names[static_cast<std::size_t>(a)];
-}
+// How each action reaches the robot: the loco service's RPC, the light service's RPC, or the kick
+// topic (a DDS write, no call).
+enum class Channel : std::uint8_t { loco, light, kick_topic };
 
-// Periodic actions: a newer one makes an older one still waiting worthless (the executor drops it).
-[[nodiscard]] constexpr bool is_periodic(Action a) {
-  return a == Action::move_robot || a == Action::rotate_head || a == Action::kick_publish;
-}
+// Every action's facts in one table, in Action's order: its name in logs, its channel, its RPC id
+// (0 for the topic), and whether it is periodic (a newer one makes an older one still waiting
+// worthless: the executor drops it).
+struct ActionInfo {
+  Action action;
+  std::string_view name;
+  Channel channel;
+  std::uint32_t api_id;
+  bool periodic;
+};
+inline constexpr std::array<ActionInfo, k_actions> k_action_table{{
+    {Action::change_mode, "change_mode", Channel::loco, loco_api::k_change_mode, false},
+    {Action::get_up, "get_up", Channel::loco, loco_api::k_get_up, false},
+    {Action::move_robot, "move_robot", Channel::loco, loco_api::k_move, true},
+    {Action::rotate_head, "rotate_head", Channel::loco, loco_api::k_rotate_head, true},
+    {Action::kick_publish, "kick_publish", Channel::kick_topic, 0, true},
+    {Action::visual_kick, "visual_kick", Channel::loco, loco_api::k_visual_kick, false},
+    {Action::set_leds, "set_leds", Channel::light, light_api::k_set_led_light_color, false},
+    {Action::stop_leds, "stop_leds", Channel::light, light_api::k_stop_led_light_control, false},
+}};
+static_assert(
+    [] {
+      for (std::size_t i = 0; i < k_actions; ++i) {
+        if (static_cast<std::size_t>(k_action_table[i].action) != i) return false;
+      }
+      return true;
+    }(),
+    "k_action_table lists the actions in Action's order");
+
+[[nodiscard]] constexpr const ActionInfo& info(Action a) { return k_action_table[static_cast<std::size_t>(a)]; }
+[[nodiscard]] constexpr std::string_view to_string(Action a) { return info(a).name; }
+[[nodiscard]] constexpr bool is_periodic(Action a) { return info(a).periodic; }
 
 // What Booster's own controller does for each motion: the planner's table, by the requests' motion.
 // Derived from the motion registry (what the robot runs, the mode a motion asks for); a motion

@@ -95,19 +95,7 @@ class KickPublisher {
   return RobotMode::unknown;
 }
 
-[[nodiscard]] constexpr std::uint32_t api_id_of(Action a) {
-  switch (a) {
-    case Action::change_mode: return static_cast<std::uint32_t>(loco_api::k_change_mode);
-    case Action::get_up: return static_cast<std::uint32_t>(loco_api::k_get_up);
-    case Action::move_robot: return static_cast<std::uint32_t>(loco_api::k_move);
-    case Action::rotate_head: return static_cast<std::uint32_t>(loco_api::k_rotate_head);
-    case Action::visual_kick: return static_cast<std::uint32_t>(loco_api::k_visual_kick);
-    case Action::set_leds: return static_cast<std::uint32_t>(light_api::k_set_led_light_color);
-    case Action::stop_leds: return static_cast<std::uint32_t>(light_api::k_stop_led_light_control);
-    case Action::kick_publish: return 0;  // not an RPC
-  }
-  return 0;
-}
+[[nodiscard]] constexpr std::uint32_t api_id_of(Action a) { return info(a).api_id; }
 
 // The robot's mode at start: what it reported (reported = true), or the assumption it starts from.
 struct StartMode {
@@ -303,8 +291,8 @@ class RequestHandler {
   }
 
   void dispatch(const PlannedAction& a, TimePoint now) {
-    switch (a.action) {
-      case Action::kick_publish: {
+    switch (info(a.action).channel) {
+      case Channel::kick_topic: {
         // A DDS write returns at once: no executor, but the same log entries.
         const auto s = actions_.schedule(a);
         const bool ok = kick_ && kick_(a.kick);
@@ -312,9 +300,12 @@ class RequestHandler {
         completed(c, a, CallResult{c.status, 0, ok ? "" : "rt/kick_ball not written"});
         break;
       }
-      case Action::set_leds:
-      case Action::stop_leds: light_calls_.submit(a, now); break;
-      case Action::change_mode: {
+      case Channel::light: light_calls_.submit(a, now); break;
+      case Channel::loco: {
+        if (a.action != Action::change_mode) {
+          loco_calls_.submit(a, now);
+          break;
+        }
         {
           std::lock_guard lock(mutex_);
           end_ = EndReport{};  // another mode: a later release must ask for Damping again
@@ -328,7 +319,6 @@ class RequestHandler {
         last_mode_sequence_ = std::max(last_mode_sequence_, sequence);
         break;
       }
-      default: loco_calls_.submit(a, now); break;
     }
   }
 

@@ -498,6 +498,24 @@ TEST_CASE("booster interface: the input state is reported on change only, with m
         R"({"event":"booster input state changed","motion":"stand","desired_mode":"Soccer","assumed_mode":"Damping","visual_kick_active":false,"head_present":true})");
 }
 
+TEST_CASE("booster interface: every action's name and channel and RPC id and periodicity come from one table") {
+  CHECK(b::to_string(b::Action::change_mode) == "change_mode");
+  CHECK(b::to_string(b::Action::stop_leds) == "stop_leds");
+  CHECK(b::info(b::Action::kick_publish).channel == b::Channel::kick_topic);
+  CHECK(b::info(b::Action::kick_publish).api_id == 0);  // a topic write: no RPC
+  CHECK(b::info(b::Action::set_leds).channel == b::Channel::light);
+  CHECK(b::info(b::Action::set_leds).api_id == 2000);  // the light service's SetLEDLightColor
+  CHECK(b::info(b::Action::change_mode).api_id == 2000);  // the loco service's ChangeMode
+  CHECK(b::info(b::Action::visual_kick).api_id == 2038);
+  CHECK(b::info(b::Action::get_up).channel == b::Channel::loco);
+  std::size_t periodic = 0;
+  for (const auto& a : b::k_action_table) periodic += a.periodic ? 1 : 0;
+  CHECK(periodic == 3);  // move_robot, rotate_head, kick_publish: a newer one replaces a waiting one
+  CHECK(b::is_periodic(b::Action::move_robot));
+  CHECK(b::is_periodic(b::Action::rotate_head));
+  CHECK_FALSE(b::is_periodic(b::Action::change_mode));
+}
+
 TEST_CASE("booster interface: the planner works from the requests' motion by a table and infers nothing") {
   // The table, from the motion registry: only stand-up and the kick mean more than their mode.
   CHECK(b::role_of(MotionType::damping) == b::Role::damping);
