@@ -45,7 +45,7 @@ template <std::size_t N>
 constexpr bool poses_within_limits(const std::array<JointSpec, N>& joints,
                                    const std::array<double, N>& pose) {
   for (std::size_t i = 0; i < N; ++i) {
-    if (pose[i] < joints[i].lower || pose[i] > joints[i].upper) return false;
+    if (!(pose[i] >= joints[i].lower && pose[i] <= joints[i].upper)) return false;  // NaN fails too
   }
   return true;
 }

@@ -2,7 +2,7 @@
 // before its deadline (also when a signal interrupts it: it sleeps again to the same deadline), and
 // a deadline already past, or at or before the clock's epoch, returns at once. Only lower bounds are
 // asserted on its times (a loaded 2-core machine, sanitizers); "at once" is bounded by seconds.
-// The conversions: seconds as double both ways, whole milliseconds truncated, all constexpr.
+// clock.hpp's conversions are tested in unit/core/clock_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <pthread.h>
@@ -116,53 +116,6 @@ TEST_CASE("sleep: a signal during the sleep does not end it before the deadline"
   // On a machine loaded enough that the sleep ended before any signal was sent, the interruption
   // was not exercised; the deadline still held.
   if (g_signals.load() == before) WARN("no signal reached the sleeping thread");
-}
-
-TEST_CASE("clock: seconds convert to and from durations", "[core][clock]") {
-  CHECK(praxis::to_seconds(1500ms) == 1.5);
-  CHECK(praxis::to_seconds(Duration::zero()) == 0.0);
-  CHECK(praxis::to_seconds(-250ms) == -0.25);
-  CHECK(praxis::to_seconds(2h) == 7200.0);
-  CHECK(praxis::to_seconds(1ns) == Approx(1e-9));
-
-  CHECK(praxis::from_seconds(0.25) == 250ms);
-  CHECK(praxis::from_seconds(2.0) == 2s);
-  CHECK(praxis::from_seconds(0.0) == Duration::zero());
-  CHECK(praxis::from_seconds(-0.5) == -500ms);
-  CHECK(praxis::from_seconds(0.002) == 2ms);  // a 500 Hz period
-  CHECK(praxis::from_seconds(1e-9) == 1ns);
-
-  STATIC_REQUIRE(praxis::to_seconds(std::chrono::milliseconds(20)) == 0.02);
-  STATIC_REQUIRE(praxis::from_seconds(0.5) == std::chrono::milliseconds(500));
-}
-
-TEST_CASE("clock: to_ms gives whole milliseconds truncated towards zero", "[core][clock]") {
-  CHECK(praxis::to_ms(500ms) == 500);
-  CHECK(praxis::to_ms(1999us) == 1);
-  CHECK(praxis::to_ms(999us) == 0);
-  CHECK(praxis::to_ms(2s) == 2000);
-  CHECK(praxis::to_ms(-1500us) == -1);
-  CHECK(praxis::to_ms(Duration::zero()) == 0);
-  STATIC_REQUIRE(praxis::to_ms(std::chrono::seconds(3)) == 3000);
-}
-
-// from_seconds casts with duration_cast, which truncates: seconds that are a whole number of
-// microseconds but not exact in binary come out one nanosecond short (65 us -> 64.999 us, 1.001 s
-// -> 1.000999999 s), so a duration does not survive to_seconds and back. Rounding to the nearest
-// tick (std::chrono::round) would give every such value back.
-TEST_CASE("clock: from_seconds gives back the duration to_seconds made of it", "[core][clock]") {
-  CHECK(praxis::from_seconds(1.001) == 1001ms);
-  CHECK(praxis::from_seconds(-1.001) == -1001ms);
-  int lost = 0;
-  Duration first_lost{};
-  for (int us = 0; us <= 100'000; ++us) {
-    const Duration d = std::chrono::microseconds(us);
-    if (praxis::from_seconds(praxis::to_seconds(d)) != d) {
-      if (lost++ == 0) first_lost = d;
-    }
-  }
-  INFO("first duration lost: " << std::chrono::duration_cast<std::chrono::nanoseconds>(first_lost).count() << " ns");
-  CHECK(lost == 0);
 }
 
 }  // namespace sleep_test

@@ -1,6 +1,7 @@
-// The motion registry: one list of motion tags, and what the motion layer derives from it — the
-// count and names, the robot mode each motion asks for and whether the robot's own controller
-// carries it out, per robot kind; the safe-exit collection and the collector bound by motion.
+// The motion layer's view of the motion registry (motion/registry.hpp): the robot mode each motion
+// asks for and whether the robot's own controller carries it out, per robot kind; the safe-exit
+// collection and the collector bound by motion. The list itself (count, names, each tag's fields)
+// is tested in unit/core/motion_registry_test.cpp.
 
 #include <catch2/catch.hpp>
 
@@ -25,17 +26,6 @@ constexpr praxis::Capabilities modes_only{.modes = true};                      /
 constexpr praxis::Capabilities walks_only{.locomotion = true};                 // a sport-mode robot
 constexpr praxis::Capabilities modes_and_walks{.modes = true, .locomotion = true, .get_up = true};  // Booster
 }  // namespace
-
-TEST_CASE("motion registry: count, names and indices come from the one list", "[motion][registry]") {
-  STATIC_REQUIRE(m::k_motion_types == 10);
-  STATIC_REQUIRE(m::Motions::in_order());
-  CHECK(m::to_string(MotionType::damping) == "damping");
-  CHECK(m::to_string(MotionType::stand_up) == "stand_up");
-  CHECK(m::to_string(MotionType::user_control) == "user_control");
-  // A port's name carries its motion's name.
-  CHECK(m::BodyCommandPort<MotionType::visual_kick, 12>::name == "praxis/body/visual_kick");
-  CHECK(m::SafeExitPort<MotionType::fall_protection>::name == "praxis/safe_exit/fall_protection");
-}
 
 TEST_CASE("motion registry: the mode each motion asks for and who carries it out, per robot kind",
           "[motion][registry]") {
