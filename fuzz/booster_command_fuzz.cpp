@@ -1,4 +1,4 @@
-// Booster rt/joint_ctrl as the robot reads it (hardware/booster/codec.hpp decode_low_cmd, used by
+// Booster rt/joint_ctrl as the robot reads it (hardware/booster/robot_codec.hpp decode_low_cmd, used by
 // the fake robot): the first byte picks T1 or K1; then cmd_type as raw 32 bits (any value: the
 // enum's bytes as a client could send them), a motor count up to one more than the model has, and
 // the motor commands' bytes. A command is accepted exactly when it holds one motor per joint and
@@ -12,7 +12,7 @@
 
 #include "byte_reader.hpp"
 #include "finding.hpp"
-#include "praxis/hardware/booster/codec.hpp"
+#include "praxis/hardware/booster/robot_codec.hpp"
 #include "praxis/hardware/booster/models.hpp"
 
 namespace {

@@ -32,7 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include <praxis/hardware/booster/api.hpp>
-#include <praxis/hardware/booster/codec.hpp>
+#include <praxis/hardware/booster/robot_codec.hpp>
 #include <praxis/hardware/booster/models.hpp>
 #include <praxis/hardware/booster/rpc.hpp>
 #include <praxis/hardware/booster/topics.hpp>

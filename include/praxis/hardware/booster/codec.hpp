@@ -11,11 +11,10 @@
 //   encode_low_cmd         JointCommand -> LowCmdValue: cmd_type, one MotorCmd per joint; a joint the
 //                          command does not cover (JointMode::none) goes out with weight 0, which
 //                          leaves it to the robot's own controller
-// and, for the fake robot and tests, the reverse directions (low_state_to_wire, decode_low_cmd).
+// The robot's side of the wire (decode_low_cmd, LowStateToWire) is robot_codec.hpp.
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -180,53 +179,6 @@ class LowCmdToWire {
 
  private:
   std::array<MotorCmd, N> motors_{};
-};
-
-// ---- the robot's side (fake robot, tests) ----
-
-// A LowCmd as the robot reads it: the motors of the command's space; false (out untouched) when the
-// sequence does not hold exactly N motors or cmd_type is neither PARALLEL nor SERIAL.
-template <std::size_t N>
-bool decode_low_cmd(const LowCmdWire& in, LowCmdValue<N>& out) {
-  if (in.motor_cmd._length != N) return false;
-  const std::int32_t type = detail::enum_bits(in.cmd_type);
-  if (type != booster_interface_msg_dds__PARALLEL && type != booster_interface_msg_dds__SERIAL) return false;
-  out.space = type == booster_interface_msg_dds__SERIAL ? MotorSpace::serial : MotorSpace::parallel;
-  for (std::size_t j = 0; j < N; ++j) out.motors[j] = in.motor_cmd._buffer[j];
-  return true;
-}
-
-// A RobotState as the robot publishes it, in both arrays (praxis' fake robot has no ankle linkage:
-// its motor space is its joint space). Storage for the sequences is owned by this encoder.
-template <std::size_t N>
-class LowStateToWire {
- public:
-  bool operator()(const RobotState<N>& s, LowStateWire& out) {
-    const Vector3 rpy = roll_pitch_yaw(s.imu.orientation);
-    for (int k = 0; k < 3; ++k) {
-      out.imu_state.rpy[k] = static_cast<float>(rpy[k]);
-      out.imu_state.gyro[k] = static_cast<float>(s.imu.gyro[k]);
-      out.imu_state.acc[k] = static_cast<float>(s.imu.accelerometer[k]);
-    }
-    for (std::size_t j = 0; j < N; ++j) {
-      const auto i = static_cast<Eigen::Index>(j);
-      MotorState m{};
-      m.q = static_cast<float>(s.q[i]);
-      m.dq = static_cast<float>(s.dq[i]);
-      m.tau_est = static_cast<float>(s.tau[i]);
-      const float t = s.health[j].temperature;
-      m.temperature = std::isfinite(t) ? static_cast<std::uint8_t>(std::clamp(t, 0.0f, 255.0f)) : 0;
-      m.reserve[0] = s.health[j].error_code;
-      m.reserve[1] = 500;
-      serial_[j] = m;
-      parallel_[j] = m;
-    }
-    return dds::lend(out.motor_state_serial, std::span<MotorState>(serial_), N) &&
-           dds::lend(out.motor_state_parallel, std::span<MotorState>(parallel_), N);
-  }
-
- private:
-  std::array<MotorState, N> serial_{}, parallel_{};
 };
 
 }  // namespace praxis::booster

@@ -169,32 +169,3 @@ struct BoosterTopics {
 };
 
 }  // namespace praxis::booster
-
-namespace praxis::booster {
-
-// The robot's side of the remote (fake robot, tests): praxis' gamepad as a RemoteControllerState.
-[[nodiscard]] inline RemoteWire remote_from(const GamepadState& g) {
-  RemoteWire r{};
-  r.event = 0x603;  // a button event; the backend reads the whole state either way
-  r.a = g.pressed(GamepadButton::A);
-  r.b = g.pressed(GamepadButton::B);
-  r.x = g.pressed(GamepadButton::X);
-  r.y = g.pressed(GamepadButton::Y);
-  r.lb = g.pressed(GamepadButton::L1);
-  r.rb = g.pressed(GamepadButton::R1);
-  r.lt = g.pressed(GamepadButton::L2);
-  r.rt = g.pressed(GamepadButton::R2);
-  r.back = g.pressed(GamepadButton::select);
-  r.start = g.pressed(GamepadButton::start);
-  r.hat_u = g.pressed(GamepadButton::up);
-  r.hat_d = g.pressed(GamepadButton::down);
-  r.hat_l = g.pressed(GamepadButton::left);
-  r.hat_r = g.pressed(GamepadButton::right);
-  r.lx = g.lx;
-  r.ly = -g.ly;
-  r.rx = g.rx;
-  r.ry = -g.ry;
-  return r;
-}
-
-}  // namespace praxis::booster
