@@ -20,6 +20,7 @@
 #include "run_options.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 
 extern char** environ;
 

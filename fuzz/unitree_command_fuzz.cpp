@@ -1,4 +1,4 @@
-// Unitree LowCmd as the robot reads it (hardware/unitree/codec.hpp decode_command, used by the fake
+// Unitree LowCmd as the robot reads it (hardware/unitree/robot_codec.hpp decode_command, used by the fake
 // robot's command intake) for the go family (Go2) and the hg family (G1). The first byte picks the
 // model and whether the CRC is recomputed; the second is the robot's own mode_machine; the rest
 // fills the fixed-size generated struct. The checks must say what the bytes say (CRC, go header,
@@ -11,7 +11,7 @@
 
 #include "byte_reader.hpp"
 #include "finding.hpp"
-#include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 

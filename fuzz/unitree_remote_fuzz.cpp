@@ -9,6 +9,7 @@
 #include "byte_reader.hpp"
 #include "finding.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   praxis::fuzz::ByteReader in(data, size);

@@ -1,5 +1,5 @@
 #pragma once
-// The fake robot's DDS bridge, over any plant with MockRobot's shape: it takes every rt/lowcmd frame
+// The fake robot's DDS bridge, over any praxis::Plant (core/plant.hpp) with a gamepad: it takes every rt/lowcmd frame
 // and checks each the way the robot would (CRC, header, motor mode, mode_machine, hg mode_pr),
 // counting each violation; once per 500 Hz tick it applies the newest frame that passed to the plant
 // and publishes rt/lowstate (CRC, tick, the scripted gamepad in wireless_remote) with the topics
@@ -30,8 +30,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <praxis/core/plant.hpp>
 #include <praxis/hardware/unitree/arm_sdk.hpp>
-#include <praxis/hardware/unitree/codec.hpp>
+#include <praxis/hardware/unitree/robot_codec.hpp>
 #include <praxis/hardware/unitree/rpc.hpp>
 #include <praxis/transport/dds.hpp>
 #include <praxis/transport/rpc.hpp>
@@ -122,7 +123,7 @@ inline void add_bridge_options(CLI::App& app, Settings& s) {
 
 // How long the robot has run: its own clock where it has one (a simulation in lock-step runs slower
 // than the wall clock when its controller is starved), else the wall clock's.
-template <class Robot>
+template <praxis::Plant Robot>
 praxis::Duration elapsed(Robot& robot, praxis::Duration wall) {
   if constexpr (requires { robot.elapsed(); }) {
     return robot.elapsed();
@@ -131,11 +132,11 @@ praxis::Duration elapsed(Robot& robot, praxis::Duration wall) {
   }
 }
 
-// Runs the robot until stop_requested() or --duration. `make_robot(t0)` builds the plant (MockRobot<M>
-// or anything with its write/read/gamepad/press/release/q shape) once DDS is up, so the gamepad
-// script's times count from when the robot can first be heard. Optional plant members: tilt() for
-// --tilt, finish() for work at the end of the run, add_to_report(json&) for plant-specific report
-// fields, elapsed() for a clock of its own that --duration counts.
+// Runs the robot until stop_requested() or --duration. `make_robot(t0)` builds the plant (MockRobot<M>,
+// praxis-sim's SimRobot<M>: a praxis::Plant of model M with gamepad(), press/release and q()) once DDS
+// is up, so the gamepad script's times count from when the robot can first be heard. Optional plant
+// members: tilt() for --tilt, finish() for work at the end of the run, add_to_report(json&) for
+// plant-specific report fields, elapsed() for a clock of its own that --duration counts.
 template <praxis::unitree::UnitreeModel M, class MakeRobot>
 int run_bridge(const Settings& s, MakeRobot make_robot) {
   namespace u = praxis::unitree;
@@ -177,6 +178,13 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
 
   const auto t0 = praxis::Clock::now();
   auto robot = make_robot(t0);
+  using Robot = decltype(robot);
+  static_assert(praxis::check_plant<Robot>(), "the bridge drives a praxis::Plant: see the message above");
+  static_assert(std::is_same_v<typename Robot::model, M>, "make_robot must build a plant of the bridge's robot model");
+  static_assert(requires(Robot& r) {
+    { r.gamepad() } -> std::convertible_to<praxis::GamepadState>;
+    { r.q() } -> std::convertible_to<praxis::JointVector<N>>;
+  }, "the bridge publishes the plant's gamepad() and reports its q(): the plant needs both");
   std::optional<SportService<M>> sport_control;
   if (!s.sport_posture.empty() && !s.simulator) {
     if (s.sport_mode.empty()) throw std::invalid_argument("--sport-posture: needs a motion service (--sport-mode normal)");
@@ -188,7 +196,8 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
                                 : std::is_same_v<M, u::H1_2> ? Dialect::h1_loco
                                                              : Dialect::g1_loco;
     sport_control.emplace(dialect, start, s.sport_transition, t0);
-    if constexpr (requires { robot.set_joint_positions(M::stand_pose); }) {
+    // A plant pacing a scene of its own (praxis-sim: plant()) starts where that scene put it.
+    if constexpr (!requires { robot.plant(); }) {
       if (start != Posture::damped && start != Posture::lying) robot.set_joint_positions(M::stand_pose);
     }
   }

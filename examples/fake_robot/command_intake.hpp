@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <praxis/hardware/unitree/codec.hpp>
+#include <praxis/hardware/unitree/robot_codec.hpp>
 #include <praxis/transport/dds.hpp>
 
 namespace fake_robot {

@@ -10,7 +10,7 @@
 #include <optional>
 #include <type_traits>
 
-#include <praxis/hardware/unitree/codec.hpp>
+#include <praxis/hardware/unitree/wire.hpp>
 #include <praxis/transport/dds.hpp>
 
 namespace fake_robot {

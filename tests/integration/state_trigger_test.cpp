@@ -12,6 +12,7 @@
 
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 #include "praxis/transport/loopback.hpp"
 
 namespace state_trigger_test {

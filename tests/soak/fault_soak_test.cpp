@@ -40,6 +40,7 @@
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 
 using namespace std::chrono_literals;
 using praxis::ControlState;

@@ -14,6 +14,7 @@
 
 #include "praxis/hardware/unitree/codec.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 #include "praxis/io/params.hpp"
 #include "praxis/script/loader.hpp"
 

@@ -9,6 +9,7 @@
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/unitree/arm_sdk.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 #include "praxis/transport/loopback.hpp"
 
 namespace unitree_arm_sdk_test {

@@ -13,6 +13,7 @@
 
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/transport/dds.hpp"
 

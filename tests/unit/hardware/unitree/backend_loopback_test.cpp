@@ -9,6 +9,7 @@
 
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 #include "praxis/transport/loopback.hpp"
 
 namespace unitree_backend_loopback_test {

@@ -1,4 +1,5 @@
-// The Unitree codec: fields where docs/backends/unitree_wire.md puts them, round trips, CRC checks.
+// The Unitree codec, the controller's side (codec.hpp): fields where docs/backends/unitree_wire.md
+// puts them, states and remote bytes as decoded, CRC checks. The robot's side builds the inputs.
 
 #include <catch2/catch.hpp>
 
@@ -7,6 +8,7 @@
 #include <limits>
 
 #include "praxis/hardware/unitree/codec.hpp"
+#include "praxis/hardware/unitree/robot_codec.hpp"
 
 namespace unitree_codec_test {
 
@@ -140,29 +142,6 @@ TEST_CASE("hg LowState: a driver's motorstate error code and temperature reach t
   CHECK(s.health[7].temperature == 61.0f);
 }
 
-TEST_CASE("commands decode back with every check passing", "[unitree][codec]") {
-  const auto c = go2_command();
-  unitree_go_msg_dds__LowCmd_ msg;
-  u::encode_command<Go2>(c, {}, msg);
-  praxis::JointCommand<12> back;
-  const auto check = u::decode_command<Go2>(msg, 0, back);
-  CHECK(check.crc_ok);
-  CHECK(check.header_ok);
-  CHECK(check.mode_ok);
-  CHECK(back.q[5] == Approx(0.5));
-  CHECK(back.kp[11] == 51.0);
-
-  msg.motor_cmd[4].kp = 1.0f;  // changed after signing
-  CHECK(!u::decode_command<Go2>(msg, 0, back).crc_ok);
-
-  praxis::JointCommand<29> g;
-  unitree_hg_msg_dds__LowCmd_ hg;
-  u::encode_command<G1>(g, {.mode_pr = 0, .mode_machine = 4}, hg);
-  praxis::JointCommand<29> gb;
-  CHECK(!u::decode_command<G1>(hg, 5, gb).mode_machine_ok);
-  CHECK(u::decode_command<G1>(hg, 4, gb).mode_machine_ok);
-}
-
 TEST_CASE("states round-trip: a bad CRC is rejected and changes nothing", "[unitree][codec]") {
   praxis::RobotState<29> s;
   for (int j = 0; j < 29; ++j) {
@@ -256,40 +235,6 @@ TEST_CASE("a LowState whose remote has a NaN stick is used, and the gamepad keep
   CHECK(out.q[0] == Approx(0.5));           // the joints count
   CHECK(out.gamepad.ly == 0.5f);            // the last reading, not NaN
   CHECK(out.gamepad.pressed(praxis::GamepadButton::A));
-}
-
-TEST_CASE("G1 23-DOF keeps the 29-slot layout with unused waist and wrist slots", "[unitree][codec]") {
-  using praxis::unitree::G1_23;
-  STATIC_REQUIRE(G1_23::joints[13].name == "left_shoulder_pitch");  // slot 15
-  STATIC_REQUIRE(G1_23::joints[18].name == "right_shoulder_pitch");  // slot 22
-  praxis::JointCommand<23> c;
-  for (int j = 0; j < 23; ++j) c.q[j] = 0.01 * (j + 1);
-  unitree_hg_msg_dds__LowCmd_ msg;
-  u::encode_command<G1_23>(c, {.mode_pr = 0, .mode_machine = 4}, msg);
-  CHECK(msg.motor_cmd[12].q == Approx(0.13f));
-  CHECK(msg.motor_cmd[13].mode == 0);  // waist roll: not on this robot
-  CHECK(msg.motor_cmd[14].mode == 0);
-  CHECK(msg.motor_cmd[15].q == Approx(0.14f));
-  CHECK(msg.motor_cmd[20].mode == 0);
-  CHECK(msg.motor_cmd[22].q == Approx(0.19f));
-  CHECK(msg.motor_cmd[28].mode == 0);
-  praxis::JointCommand<23> back;
-  CHECK(u::decode_command<G1_23>(msg, 4, back).mode_ok);
-  CHECK(back.q[22] == Approx(0.23));
-}
-
-TEST_CASE("H1-2 uses the hg family with 27 joints, hips yaw first", "[unitree][codec]") {
-  using praxis::unitree::H1_2;
-  STATIC_REQUIRE(H1_2::joints[0].name == "left_hip_yaw");
-  STATIC_REQUIRE(H1_2::joints[12].name == "torso");
-  praxis::RobotState<27> s;
-  s.q[26] = 0.4;
-  unitree_hg_msg_dds__LowState_ msg;
-  u::encode_state<H1_2>(s, {}, msg);
-  CHECK(msg.motor_state[26].q == Approx(0.4f));
-  praxis::RobotState<27> back;
-  REQUIRE(u::decode_state<H1_2>(msg, {}, back));
-  CHECK(back.q[26] == Approx(0.4));
 }
 
 }  // namespace unitree_codec_test
