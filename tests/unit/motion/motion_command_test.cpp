@@ -1,6 +1,4 @@
-// What the behaviour asks for (motion/motion_command.hpp, motion/motion_type.hpp): every command
-// alternative names one motion (requested_type); command::Request asks for any motion without
-// parameters of its own by type and for damping otherwise; the head motion a command carries
+// What the behaviour asks for (motion/motion_command.hpp): the head motion a command carries
 // (head_of); a walking path's length and its direction at the robot; scripts handed over as
 // objects, which resolve only for the joint count they were made for.
 #include <catch2/catch.hpp>
@@ -21,45 +19,6 @@ namespace m = praxis::motion;
 using m::MotionType;
 using praxis::Duration;
 using praxis::TimePoint;
-
-TEST_CASE("motion command: every alternative requests its own motion", "[motion][motion_command]") {
-  CHECK(m::requested_type(m::MotionCommand{}) == MotionType::damping);  // Unset: nothing asked yet
-  CHECK(m::requested_type(m::command::Damping{}) == MotionType::damping);
-  CHECK(m::requested_type(m::command::Prepare{}) == MotionType::prepare);
-  CHECK(m::requested_type(m::command::Stand{}) == MotionType::stand);
-  CHECK(m::requested_type(m::command::StandUp{}) == MotionType::stand_up);
-  CHECK(m::requested_type(m::command::Walk{}) == MotionType::walk);
-  CHECK(m::requested_type(m::command::WalkWithVelocity{}) == MotionType::walk);
-  CHECK(m::requested_type(m::command::VisualKick{}) == MotionType::visual_kick);
-  CHECK(m::requested_type(m::command::Script{}) == MotionType::script);
-  CHECK(m::requested_type(m::command::UserControl{}) == MotionType::user_control);
-  // Every alternative is covered above (a new one must be added here).
-  STATIC_REQUIRE(std::variant_size_v<m::MotionCommand> == 11);
-}
-
-TEST_CASE("motion command: Request asks by type for motions without parameters and for damping otherwise",
-          "[motion][motion_command]") {
-  for (const auto t : {MotionType::damping, MotionType::prepare, MotionType::stand, MotionType::stand_up,
-                       MotionType::user_control}) {
-    INFO(praxis::to_string(t));
-    CHECK(m::requestable_by_type(t));
-    CHECK(m::requested_type(m::command::Request{t}) == t);
-  }
-  // Motions whose command carries parameters, and the two the selector enters by itself.
-  for (const auto t : {MotionType::walk, MotionType::visual_kick, MotionType::script, MotionType::dispatching,
-                       MotionType::fall_protection}) {
-    INFO(praxis::to_string(t));
-    CHECK_FALSE(m::requestable_by_type(t));
-    CHECK(m::requested_type(m::command::Request{t}) == MotionType::damping);
-  }
-  // A value that is no motion (a cast from a wire byte, say) is the safe reading too.
-  const auto not_a_motion = static_cast<MotionType>(m::k_motion_types);
-  CHECK_FALSE(m::requestable_by_type(not_a_motion));
-  CHECK(m::requested_type(m::command::Request{not_a_motion}) == MotionType::damping);
-  CHECK(m::requested_type(m::command::Request{static_cast<MotionType>(255)}) == MotionType::damping);
-  // The default Request is damping.
-  CHECK(m::requested_type(m::command::Request{}) == MotionType::damping);
-}
 
 TEST_CASE("motion command: the head motion a command carries", "[motion][motion_command]") {
   m::command::Stand stand;
