@@ -1,6 +1,6 @@
 // Reflected structs: parameters load from real JSON files by field name, every kind of bad input is
-// an error naming file, key and expected type, nothing is half-applied, and values flatten into
-// named columns without allocating.
+// an error naming file, key and expected type, nothing is half-applied; the CSV recorder. (Flattening
+// into named columns is tested in reflect_fields_test.cpp, the field kinds in reflect_kinds_test.cpp.)
 
 #include <catch2/catch.hpp>
 
@@ -18,7 +18,6 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
-#include "../../support/alloc_counter.hpp"
 #include "praxis/io/reflect.hpp"
 #include "../../support/scratch_dir.hpp"
 
@@ -260,7 +259,6 @@ TEST_CASE("a value of the wrong type names file, key and expected type", "[io][r
 
 namespace reflect_test {
 
-enum Plain { plain_a, plain_b, plain_c };    // no fixed type: holds 0..3 only
 enum Fixed : std::uint8_t { fixed_a, fixed_b };  // fixed type: holds 0..255
 
 struct Timing {
@@ -293,15 +291,6 @@ TEST_CASE("a duration whose ticks overflow a floating-point count is an error, n
   CHECK(t.blend.count() == Approx(1e33f));
   CHECK(std::isfinite(t.settle.count()));
   CHECK(static_cast<int>(t.fixed) == 200);  // any value of a fixed type is a value of the enum
-}
-
-TEST_CASE("only enums with a fixed underlying type read as numbers", "[io][reflect][fuzz]") {
-  // A plain enum cannot hold every integer (storing 5 in Plain is undefined): the loader refuses
-  // it at compile time (tests/compile_fail/io/plain_enum_by_number.cpp); EnumNames reads it by name.
-  STATIC_REQUIRE_FALSE(praxis::io::detail::FixedEnum<reflect_test::Plain>);
-  STATIC_REQUIRE(praxis::io::detail::FixedEnum<reflect_test::Fixed>);
-  STATIC_REQUIRE(praxis::io::detail::FixedEnum<reflect_test::Gait>);
-  STATIC_REQUIRE(praxis::io::detail::FixedEnum<reflect_test::Level>);
 }
 
 TEST_CASE("an array of the wrong length names the expected length", "[io][reflect]") {
@@ -340,57 +329,6 @@ TEST_CASE("a missing, unreadable or malformed file is an error naming it", "[io]
     fs::permissions(locked, fs::perms::none);
     CHECK_THROWS_WITH(praxis::io::load_struct<WalkParams>(locked), locked.string() + ": cannot be opened for reading");
   }
-}
-
-TEST_CASE("field names flatten nested structs, arrays and Eigen vectors", "[io][reflect]") {
-  const std::vector<std::string> expected{"t",   "imu.gyro[0]", "imu.gyro[1]", "imu.gyro[2]", "imu.tilt[0]",
-                                          "imu.tilt[1]", "ok", "gait", "age", "estimate"};
-  CHECK(praxis::io::field_names<State>() == expected);
-  STATIC_REQUIRE(praxis::io::field_count<State>() == 10);
-  STATIC_REQUIRE(praxis::io::field_count<WalkParams>() == 1 + 1 + 1 + 1 + 1 + 0 + 1 + 1 + 8 + 2 + 3 + 1 + 1 + 1 + 8);
-  CHECK(praxis::io::field_names<double>() == std::vector<std::string>{"value"});
-  CHECK(praxis::io::field_names<std::array<int, 2>>("q") == std::vector<std::string>{"q[0]", "q[1]"});
-  CHECK(praxis::io::field_names<WalkParams>().size() == praxis::io::field_count<WalkParams>());
-}
-
-TEST_CASE("values are visited in column order, without allocating", "[io][reflect][realtime]") {
-  State s{};
-  s.t = 1.5;
-  s.imu.gyro = Eigen::Vector3d(0.1, 0.2, 0.3);
-  s.imu.tilt = {-1.0f, 2.0f};
-  s.ok = true;
-  s.gait = Gait::bound;
-  s.age = 1500ms;
-  s.label = "a label long enough to live on the heap, not in the small-string buffer";
-
-  std::array<double, praxis::io::field_count<State>()> row{};
-  std::size_t n = 0;
-  double sum = 0;
-  {
-    praxis::test::AllocationScope scope;
-    for (int i = 0; i < 1000; ++i) {
-      n = 0;
-      praxis::io::for_each_field_value(s, [&](double v) { row[n++] = v; });
-      s.estimate = (i % 2 == 0) ? std::optional<double>(i) : std::nullopt;
-      sum += std::isnan(row[9]) ? 0.0 : row[9];
-    }
-    CHECK(scope.allocations() == 0);
-  }
-  CHECK(sum > 0);
-  REQUIRE(n == row.size());
-  CHECK(row[0] == 1.5);
-  CHECK(row[1] == 0.1);
-  CHECK(row[2] == 0.2);
-  CHECK(row[3] == 0.3);
-  CHECK(row[4] == -1.0);
-  CHECK(row[5] == 2.0);
-  CHECK(row[6] == 1.0);
-  CHECK(row[7] == 2.0);
-  CHECK(row[8] == 1.5);
-  CHECK(row[9] == 998.0);  // the last visit saw the estimate set in iteration 998
-  s.estimate.reset();
-  praxis::io::for_each_field_value(s, [&, k = std::size_t{0}](double v) mutable { row[k++] = v; });
-  CHECK(std::isnan(row[9]));
 }
 
 TEST_CASE("the CSV recorder writes a header and one row per record", "[io][reflect]") {
