@@ -1,6 +1,7 @@
 #pragma once
-// MujocoPlant<Model>: a robot simulated by MuJoCo, with the interface of mock::MockRobot — a
-// JointCommand in, a RobotState out, simulated time — so a fake robot's DDS bridge can drive either.
+// MujocoPlant<Model>: a robot simulated by MuJoCo, a praxis::Plant (core/plant.hpp) like
+// mock::MockRobot — a JointCommand in, a RobotState out, simulated time — so a fake robot's DDS
+// bridge can drive either.
 //
 // The robot model (e.g. unitree::Go2) gives the joint order: joint i of every command and state is
 // M::joints[i], found in the MJCF by name whatever order the file declares its bodies in. Commands
@@ -25,6 +26,7 @@
 #include "praxis/core/clock.hpp"
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/mailbox.hpp"
+#include "praxis/core/plant.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/core/robot_state.hpp"
 #include "praxis/sim/mujoco_world.hpp"

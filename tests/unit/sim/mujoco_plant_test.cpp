@@ -15,6 +15,7 @@
 #include <mujoco/mujoco.h>
 #include <unistd.h>
 
+#include "praxis/core/plant.hpp"
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/sim/mujoco_plant.hpp"
@@ -462,6 +463,7 @@ TEST_CASE("time is simulated: read(now) steps to now, write(command, now) starts
 
 // The plant plugs into everything written for a backend (RobotController, CommandsSender, ...).
 static_assert(praxis::Backend<Plant>);
+static_assert(praxis::Plant<Plant>);
 static_assert(praxis::backend_joint_count<Plant> == 12);
 
 TEST_CASE("stepping and reading the state allocate nothing, neither in C++ nor inside MuJoCo") {

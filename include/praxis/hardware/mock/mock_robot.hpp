@@ -1,5 +1,6 @@
 #pragma once
-// MockRobot<Model>: an in-process robot for tests, simulation and benchmarks.
+// MockRobot<Model>: an in-process robot for tests, simulation and benchmarks; a praxis::Plant
+// (core/plant.hpp), like sim::MujocoPlant.
 //
 // Each joint is a rotor with inertia and viscous damping driven by the motor PD law the real drivers
 // apply, tau = kp (q* - q) + kd (dq* - dq) + tau_ff, saturated at the joint's effort limit and
@@ -26,6 +27,7 @@
 #include "praxis/core/gamepad.hpp"
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/mailbox.hpp"
+#include "praxis/core/plant.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/core/robot_state.hpp"
 
@@ -72,7 +74,6 @@ class MockRobot {
   // ---------------- the Backend interface ----------------
 
   bool read(State& out, TimePoint now) {
-    if (commands_.fetch()) applied_ = commands_.value();
     advance_to(now);
     const Duration delay = active(delays_, now) ? delay_amount_at(now) : Duration::zero();
     // The newest publication the robot has delivered by `now`.
@@ -191,8 +192,11 @@ class MockRobot {
     return out;
   }
 
-  // Advances the simulation to `now` with the command it holds; read() does this itself.
+  // Advances the simulation to `now` with the newest command written; read() does this itself.
   void advance_to(TimePoint now) {
+    // The command is taken here, not in read() alone: one written before advance_to() drives the
+    // motors from the next step on, as the Plant concept promises (core/plant.hpp).
+    if (commands_.fetch()) applied_ = commands_.value();
     // A robot constructed without a start time and first asked about a time far from the epoch (a
     // controller stepping it with Clock::now()) has been standing there all along: start the
     // simulation at `now` instead of integrating every physics step since the epoch (hours on a

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "praxis/core/plant.hpp"
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
@@ -18,6 +19,7 @@ using Go2 = praxis::unitree::Go2;
 using Robot = praxis::mock::MockRobot<Go2>;
 
 static_assert(praxis::Backend<Robot>, "the mock must satisfy the Backend concept");
+static_assert(praxis::Plant<Robot>, "the mock must satisfy the Plant concept");
 
 namespace {
 praxis::JointCommand<12> hold(const std::array<double, 12>& q, double kp, double kd) {
