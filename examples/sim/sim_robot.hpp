@@ -1,6 +1,7 @@
 #pragma once
-// The plant praxis-sim puts behind the fake robot's bridge: a MujocoPlant with MockRobot's shape
-// (write, read, gamepad, press/release, q) and one of two clocks.
+// The plant praxis-sim puts behind the fake robot's bridge: a praxis::Plant (core/plant.hpp) over a
+// MujocoPlant, with MockRobot's extras the bridge uses (gamepad, press/release, q) and one of two
+// clocks, which decide how far read() and advance_to() step.
 //
 //  - realtime: the simulated clock follows the wall clock; every tick steps the physics up to the
 //    tick's time. Behind by more than k_max_catch_up (a stalled process), the simulation slips
@@ -55,6 +56,7 @@ struct SimOptions {
 template <praxis::RobotModel M>
 class SimRobot {
  public:
+  using model = M;
   static constexpr std::size_t N = M::joint_count;
   static constexpr praxis::Duration k_max_catch_up = std::chrono::milliseconds(50);
   static constexpr praxis::Duration k_trace_period = std::chrono::milliseconds(100);
@@ -76,7 +78,23 @@ class SimRobot {
     commanded_ = true;
   }
 
-  void read(praxis::RobotState<N>& out, praxis::TimePoint now) {
+  // The state after the tick at `now`, published whether or not the physics stepped (lockstep
+  // without a command republishes it unchanged); true when it stepped.
+  bool read(praxis::RobotState<N>& out, praxis::TimePoint now) {
+    const praxis::TimePoint before = plant_.time();
+    advance_to(now);
+    if (band_) band_by_hand();
+    plant_.current_state(out);
+    q_ = out.q;
+    finite_ = finite_ && out.q.allFinite() && out.dq.allFinite();
+    record();
+    pictures_->offer(plant_.world().model(), plant_.world().data(), plant_.time() - t0_);
+    return plant_.time() != before;
+  }
+
+  // The physics of the tick at `now`, by the pacing: up to `now` (less any slip) in realtime, one
+  // control period if a command came since the last tick in lockstep. read() does this itself.
+  void advance_to(praxis::TimePoint now) {
     if (options_.pacing == Pacing::lockstep) {
       if (commanded_) physics(steps_per_period());
     } else {
@@ -88,13 +106,9 @@ class SimRobot {
       if (target > plant_.time()) physics(static_cast<std::size_t>((target - plant_.time()) / plant_.step_period()));
     }
     commanded_ = false;
-    if (band_) band_by_hand();
-    plant_.current_state(out);
-    q_ = out.q;
-    finite_ = finite_ && out.q.allFinite() && out.dq.allFinite();
-    record();
-    pictures_->offer(plant_.world().model(), plant_.world().data(), plant_.time() - t0_);
   }
+  [[nodiscard]] praxis::TimePoint time() const { return plant_.time(); }
+  void set_joint_positions(const std::array<double, N>& q) { plant_.set_joint_positions(q); }
 
   // At the end of the run (the bridge calls it before its report): the pictures are written.
   void finish() {
