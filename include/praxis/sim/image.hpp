@@ -22,8 +22,10 @@ struct Image {
   std::vector<std::uint8_t> pixels;  // width * height * 3 bytes, R G B per pixel, first row on top
 
   Image() = default;
+  // A negative size is an empty image (not a request for 2^64 bytes).
   Image(int w, int h, Rgb fill = {})
-      : width(w), height(h), pixels(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3) {
+      : width(w), height(h),
+        pixels(w > 0 && h > 0 ? static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3 : 0) {
     for (std::size_t i = 0; i < pixels.size(); i += 3) {
       pixels[i] = fill.r;
       pixels[i + 1] = fill.g;
