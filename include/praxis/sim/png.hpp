@@ -17,8 +17,9 @@ class PngError : public std::runtime_error {
 // Writes the image as an 8-bit RGB PNG (the parent folder must exist). Throws PngError.
 void write_png(const Image& image, const std::filesystem::path& path);
 
-// Reads any PNG libpng understands, converted to 8-bit RGB (alpha dropped, grey expanded, 16-bit
-// stripped). Throws PngError.
+// Reads any PNG libpng understands, converted to 8-bit RGB: grey expanded, alpha composited onto
+// black, and 16-bit channels taken as linear light (libpng's reading) and gamma-encoded to 8 bits,
+// so a 16-bit 0x8000 reads about 186, not 128. Throws PngError.
 [[nodiscard]] Image read_png(const std::filesystem::path& path);
 
 }  // namespace praxis::sim
