@@ -1,6 +1,7 @@
-// Offscreen rendering of the Go2 model, PNG files and contact sheets. Tests that need an OpenGL
-// context skip (with the reason) where Renderer::available() says none can be made; the PNG,
-// contact-sheet and camera tests run everywhere.
+// Offscreen rendering of the Go2 model, its pictures through PNG files and contact sheets. Tests
+// skip (with the reason) where Renderer::available() says no OpenGL context can be made. PNG files,
+// contact sheets and cameras on their own are tested in png_test.cpp, contact_sheet_test.cpp and
+// camera_test.cpp.
 //
 // PRAXIS_RENDER_DIR, when set, is a folder where the rendering tests also leave their pictures
 // (docs/simulation/ was made that way).
@@ -105,17 +106,6 @@ class TempFile {
  private:
   std::filesystem::path path_;
 };
-
-Image gradient(int w, int h) {
-  Image img(w, h);
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      img.set(x, y, {static_cast<std::uint8_t>(x * 7), static_cast<std::uint8_t>(y * 13),
-                     static_cast<std::uint8_t>((x + y) * 3)});
-    }
-  }
-  return img;
-}
 
 TEST_CASE("render: the standing Go2 fills the middle of the picture, the floor is grey") {
   if (no_gl()) return;
@@ -252,55 +242,6 @@ TEST_CASE("render: a contact sheet of the Go2 standing up from lying") {
   CHECK(sheet.at(4 + 240 + 4 + 120, 4 + 180 + 4 + 90) == frames[4].at(120, 90));
   // Standing up changes the picture: the first and last frames differ around the robot.
   CHECK(changed_fraction(frames.front(), frames.back(), 60, 45, 180, 135) > 0.1);
-}
-
-TEST_CASE("png: an image written and read back is the same, a missing file is an error") {
-  const Image img = gradient(37, 21);
-  const TempFile file("gradient.png");
-  praxis::sim::write_png(img, file.path());
-  const Image back = praxis::sim::read_png(file.path());
-  CHECK(back.width == 37);
-  CHECK(back.height == 21);
-  CHECK(back == img);
-  CHECK_THROWS_AS(praxis::sim::read_png(file.path().string() + ".missing"), praxis::sim::PngError);
-  CHECK_THROWS_AS(praxis::sim::write_png(Image{}, file.path()), praxis::sim::PngError);
-  CHECK_THROWS_AS(praxis::sim::write_png(img, "/nonexistent-dir/x.png"), praxis::sim::PngError);
-}
-
-TEST_CASE("contact sheet: size, tile placement, gaps and empty tiles") {
-  const std::array<Image, 3> frames{Image(10, 8, {255, 0, 0}), Image(10, 8, {0, 255, 0}), Image(6, 5, {0, 0, 255})};
-  praxis::sim::ContactSheetStyle style;
-  style.gap = 4;
-  style.background = {9, 9, 9};
-  const Image sheet = praxis::sim::contact_sheet(frames, 2, style);
-  REQUIRE(sheet.width == 2 * 10 + 3 * 4);
-  REQUIRE(sheet.height == 2 * 8 + 3 * 4);
-  CHECK(sheet.at(0, 0) == Rgb{9, 9, 9});            // outer gap
-  CHECK(sheet.at(4, 4) == Rgb{255, 0, 0});          // frame 0, top-left tile
-  CHECK(sheet.at(13, 11) == Rgb{255, 0, 0});
-  CHECK(sheet.at(14, 4) == Rgb{9, 9, 9});           // gap between columns
-  CHECK(sheet.at(18, 4) == Rgb{0, 255, 0});         // frame 1, top-right tile
-  CHECK(sheet.at(4, 16) == Rgb{0, 0, 255});         // frame 2, second row
-  CHECK(sheet.at(9, 20) == Rgb{0, 0, 255});
-  CHECK(sheet.at(10, 16) == Rgb{9, 9, 9});          // the smaller frame leaves its tile's rest empty
-  CHECK(sheet.at(4, 21) == Rgb{9, 9, 9});
-  CHECK(sheet.at(20, 18) == Rgb{9, 9, 9});          // no fourth frame
-  CHECK(praxis::sim::contact_sheet(std::span<const Image>(frames).first(1), 4).width == 10 + 2 * 4);
-  CHECK(praxis::sim::contact_sheet({}, 3).empty());
-  CHECK_THROWS_AS(praxis::sim::contact_sheet(frames, 0), std::invalid_argument);
-}
-
-TEST_CASE("camera: track_base looks at the floating base") {
-  Plant plant(k_go2_xml);
-  plant.world().set_base_pose({1.0, -2.0, 0.3}, praxis::Quaternion::Identity());
-  const Camera moved = praxis::sim::track_base(plant.world(), front_view());
-  CHECK(moved.lookat.x() == Approx(1.0));
-  CHECK(moved.lookat.y() == Approx(-2.0));
-  CHECK(moved.lookat.z() == Approx(0.3));
-  CHECK(moved.distance == front_view().distance);
-  CHECK(moved.azimuth == front_view().azimuth);
-  const Camera level = praxis::sim::track_base(plant.world(), front_view(), true);
-  CHECK(level.lookat.z() == Approx(front_view().lookat.z()));
 }
 
 }  // namespace sim_render_test
