@@ -1,5 +1,6 @@
 // The MuJoCo plant on the Go2 model: the model's facts, the joint mapping, falling, standing under
-// the vendor's PD, clamping, errors, determinism and an allocation-free step.
+// the vendor's PD, clamping, determinism and an allocation-free step. MujocoWorld's model errors and
+// readings are tested in mujoco_world_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -7,13 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <mujoco/mujoco.h>
-#include <unistd.h>
 
 #include "praxis/core/plant.hpp"
 #include "praxis/hardware/backend.hpp"
@@ -67,38 +66,6 @@ void stand_up(Plant& plant, const std::array<double, 12>& stand) {
     plant.write(pd_command(blend(Go2::rest_pose, stand, k / 500.0), k_sdk_kp, k_sdk_kd));
     plant.step();
   }
-}
-
-// A model file in the temporary directory for the test's lifetime; the process id in its name keeps
-// test runs side by side (g++ and clang builds, other worktrees) apart.
-class TempModel {
- public:
-  TempModel(const std::string& name, const std::string& text)
-      : path_((std::filesystem::temp_directory_path() /
-               ("praxis_sim_test_" + std::to_string(::getpid()) + "_" + name + ".xml"))
-                  .string()) {
-    std::ofstream(path_) << text;
-  }
-  ~TempModel() {
-    std::error_code ec;
-    std::filesystem::remove(path_, ec);
-  }
-  TempModel(const TempModel&) = delete;
-  TempModel& operator=(const TempModel&) = delete;
-  [[nodiscard]] const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-// The Go2 model with every occurrence of `from` replaced, to break exactly one convention.
-std::string go2_with(const std::string& from, const std::string& to) {
-  std::ifstream in(k_go2_xml);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  for (; at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  return text;
 }
 
 // Counts MuJoCo's own heap allocations (mju_malloc) while alive.
@@ -341,39 +308,6 @@ TEST_CASE("the motor torque is clamped to the actuator's ctrlrange, in both dire
   CHECK_FALSE(plant.diverged());
 }
 
-TEST_CASE("a missing, malformed or unsuitable model file is rejected with the file and the reason") {
-  using praxis::sim::ModelError;
-  const std::string missing = "/nonexistent/praxis/go2.xml";
-  CHECK_THROWS_WITH(Plant(missing), Catch::Contains(missing) && Catch::Contains("no such file"));
-
-  const TempModel malformed("malformed", "<mujoco><worldbody><body></worldbody></mujoco>");
-  CHECK_THROWS_WITH(Plant(malformed.path()), Catch::Contains(malformed.path()) && Catch::Contains("rejected it") &&
-                                          Catch::Contains("XML parse error"));
-
-  const TempModel unknown_attribute(
-      "unknown_attribute", go2_with("<freejoint name=\"floating_base\"/>", "<freejoint name=\"floating_base\" align=\"true\"/>"));
-  CHECK_THROWS_WITH(Plant(unknown_attribute.path()), Catch::Contains(unknown_attribute.path()) && Catch::Contains("align"));
-
-  const TempModel no_joint("no_joint", go2_with("RL_calf_joint", "RL_knee"));
-  CHECK_THROWS_AS(Plant(no_joint.path()), ModelError);
-  CHECK_THROWS_WITH(Plant(no_joint.path()), Catch::Contains(no_joint.path()) && Catch::Contains("'RL_calf' or 'RL_calf_joint'") &&
-                                         Catch::Contains("robot joint 11"));
-
-  const TempModel no_range(
-      "no_range", go2_with("<motor name=\"FL_calf\" joint=\"FL_calf_joint\" class=\"knee\"/>",
-                           "<motor name=\"FL_calf\" joint=\"FL_calf_joint\" ctrllimited=\"false\"/>"));
-  CHECK_THROWS_WITH(Plant(no_range.path()), Catch::Contains("FL_calf_joint") && Catch::Contains("ctrlrange"));
-
-  const TempModel geared(
-      "geared", go2_with("<motor name=\"FL_calf\" joint=\"FL_calf_joint\" class=\"knee\"/>",
-                         "<motor name=\"FL_calf\" joint=\"FL_calf_joint\" class=\"knee\" gear=\"2\"/>"));
-  CHECK_THROWS_WITH(Plant(geared.path()), Catch::Contains("FL_calf_joint") && Catch::Contains("gear 1"));
-
-  const TempModel no_gyro("no_gyro", go2_with("name=\"imu_gyro\"", "name=\"gyro\""));
-  CHECK_THROWS_WITH(Plant(no_gyro.path()), Catch::Contains(no_gyro.path()) && Catch::Contains("'imu_gyro'") &&
-                                        Catch::Contains("<gyro>"));
-}
-
 TEST_CASE("deterministic: the same commands give bit-identical states, and reading does not perturb") {
   // One run reads the state every step, the other never does until the end.
   auto run = [](bool read_every_step) {
@@ -405,32 +339,6 @@ TEST_CASE("deterministic: the same commands give bit-identical states, and readi
   CHECK(std::memcmp(a.data(), c.data(), a.size() * sizeof(double)) == 0);
   // The run did move: the base is not where it started.
   CHECK(std::abs(a[2] - 0.40) > 0.01);
-}
-
-TEST_CASE("the IMU reads the current state: what MuJoCo's sensors give after mj_forward there") {
-  Plant plant(k_go2_xml);
-  auto target = k_sdk_stand;
-  target[0] = 0.3;  // an asymmetric pose, so the body tilts and turns while it lands
-  plant.write(pd_command(target, k_sdk_kp, k_sdk_kd));
-  plant.step(60);
-  const auto imu = plant.world().imu();
-  const auto base = plant.base();
-  mjData* d = plant.world().data();
-  const mjModel* m = plant.world().model();
-  mj_forward(m, d);
-  const auto sensor = [&](const char* name, int k) {
-    return d->sensordata[m->sensor_adr[mj_name2id(m, mjOBJ_SENSOR, name)] + k];
-  };
-  CHECK(imu.orientation.w() == sensor("imu_quat", 0));
-  CHECK(imu.orientation.z() == sensor("imu_quat", 3));
-  for (int k = 0; k < 3; ++k) {
-    CHECK(imu.gyro[k] == sensor("imu_gyro", k));
-    CHECK(imu.accelerometer[k] == sensor("imu_acc", k));
-    CHECK(base.imu_position[k] == sensor("frame_pos", k));
-    CHECK(base.imu_velocity[k] == sensor("frame_vel", k));
-  }
-  // It is moving: a test of stale readings would otherwise pass by accident.
-  CHECK(imu.gyro.norm() > 0.01);
 }
 
 TEST_CASE("time is simulated: read(now) steps to now, write(command, now) starts the command at now") {
