@@ -238,8 +238,10 @@ class FsmSequence {
           advance(now);
           return step(seen, now);
         }
+        // With release_when_unknown the last report, quoted, was not the state praxis held.
         return fail(prefix(s) + age_text(seen, now) + "; " + state_name(release) +
-                    " not requested: where the robot is is unknown (release_when_unknown = false)");
+                    " not requested: where the robot is is unknown" +
+                    (options_.release_when_unknown ? "" : " (release_when_unknown = false)"));
       }
       case StepKind::restore_source: {
         const auto joystick = static_cast<std::uint8_t>(VelocitySource::joystick);
