@@ -62,24 +62,6 @@ praxis::JointCommand<N2> gr2_command(praxis::JointMode mode) {
   return c;
 }
 
-TEST_CASE("aurora models: the fact sheet's groups, counts and joint orders", "[aurora][codec]") {
-  CHECK(a::GR1::joint_count == 32);
-  CHECK(a::GR2::joint_count == 29);
-  CHECK(a::GR3::joint_count == 31);
-  CHECK(a::N1::joint_count == 23);
-  CHECK(a::N1::groups.size() == 5);  // no head
-  CHECK(a::group_index<a::N1>("head") == a::N1::groups.size());
-  CHECK(a::GR3::groups[2].count == 3);  // waist yaw, roll, pitch
-  CHECK(a::GR3::joints[13].name == "waist_roll_joint");
-  CHECK(a::GR1::joints[0].name == "left_hip_roll_joint");  // GR-1's legs start with hip roll
-  CHECK(a::N1::joints[4].name == "left_ankle_roll_joint");  // N1: ankle roll before pitch
-  CHECK(a::GR2::joints[21].name == "left_wrist_roll_joint");
-  CHECK(a::GR2::joints[0].upper == 2.618);
-  CHECK(a::GR2::default_kp[3] == 400);  // knee, A.6
-  CHECK(a::GR3::default_kd[5] == 2.6);
-  CHECK(praxis::joint_index<a::GR2>("right_manipulator") == a::GR2::joint_count);
-}
-
 TEST_CASE("aurora codec: group states land in the model's order, the hands are skipped", "[aurora][codec]") {
   praxis::RobotState<N2> s;
   auto v = full_state<a::GR2>(true);
