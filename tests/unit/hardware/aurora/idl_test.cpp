@@ -1,7 +1,7 @@
 // The generated fourier_msgs types: member order (= serialisation order) as the Aurora DDS
-// reference gives it, the type names and topic options with their documented defaults, and the
-// bytes Cyclone puts on the wire for two messages, which must be classic CDR (XCDR1, little
-// endian, doubles aligned to 8 from the payload start) as Fourier's Fast DDS client sends them.
+// reference gives it, and the bytes Cyclone puts on the wire for two messages, which must be
+// classic CDR (XCDR1, little endian, doubles aligned to 8 from the payload start) as Fourier's
+// Fast DDS client sends them. The type and topic names are tested in topics_test.cpp.
 
 #include <catch2/catch.hpp>
 
@@ -110,43 +110,6 @@ TEST_CASE("aurora idl: members in the reference's order", "[aurora][idl]") {
   AURORA_ORDERED(fourier_msgs_msg_WholeBodyFsmStateChangeCmd, header, desired_state);
   AURORA_ORDERED(fourier_msgs_msg_UpperBodyFsmStateChangeCmd, header, desired_state);
   AURORA_ORDERED(fourier_msgs_msg_VelocitySourceCmd, header, desired_source);
-}
-
-TEST_CASE("aurora idl: type names, topic names, prefix, QoS and domain default to the documented ones",
-          "[aurora][idl]") {
-  const a::TypeNames types;
-  CHECK(std::string(fourier_msgs_msg_AuroraState_desc.m_typename) == types.aurora_state);
-  CHECK(std::string(fourier_msgs_msg_RobotControlGroupState_desc.m_typename) == types.group_state);
-  CHECK(std::string(fourier_msgs_msg_RobotControlGroupCmd_desc.m_typename) == types.group_command);
-  CHECK(std::string(fourier_msgs_msg_RobotMotorCfgGroupCmd_desc.m_typename) == types.motor_config);
-  CHECK(std::string(fourier_msgs_msg_WholeBodyFsmStateChangeCmd_desc.m_typename) == types.whole_body_request);
-  CHECK(std::string(fourier_msgs_msg_BaseData_desc.m_typename) == "fourier_msgs::msg::BaseData");
-
-  // Client 0.1.0's naming: the topic's name is the type's.
-  const auto legacy = a::TypeNames::topic_names_as_types(a::TopicNames{});
-  CHECK(legacy.aurora_state == "aurora_state");
-  CHECK(legacy.motor_config == "robot_motor_cfg_group_cmd");
-  const auto* renamed = praxis::dds::with_type_name(&fourier_msgs_msg_AuroraState_desc, legacy.aurora_state);
-  CHECK(std::string(renamed->m_typename) == "aurora_state");
-  CHECK(renamed->m_size == fourier_msgs_msg_AuroraState_desc.m_size);
-
-  const a::TopicNames bare;
-  CHECK(bare.base_data == "base_data_pub");
-  CHECK(bare.contact == "contact_data_pub");
-  CHECK(bare.prefixed("gr2", "").group_state == "robot_control_group_state");  // no serial: no prefix
-  const auto p = bare.prefixed("gr3", "GR3A0001");
-  CHECK(p.aurora_state == "gr3/GR3A0001/aurora_state");
-  CHECK(p.velocity == "gr3/GR3A0001/velocity_cmd");
-  CHECK(p.motor_config == "gr3/GR3A0001/robot_motor_cfg_group_cmd");
-
-  const a::BackendOptions o;
-  CHECK(o.dds.domain == 123);
-  CHECK(o.wire.qos.reliable == false);  // best effort
-  CHECK(o.wire.qos.depth == 1);
-  CHECK_FALSE(o.wire.qos.transient_local);  // volatile
-  const auto robot = a::AuroraBackend<a::GR2>::robot("eth0", "gr2", "SN9");
-  CHECK(robot.dds.interface == "eth0");
-  CHECK(robot.wire.topics.group_command == "gr2/SN9/robot_control_group_cmd");
 }
 
 TEST_CASE("aurora idl: AuroraState and a group command on the wire are classic little-endian CDR",
