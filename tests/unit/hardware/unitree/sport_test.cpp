@@ -1,8 +1,7 @@
 // A Go2's, G1's or H1-2's own locomotion driven by RobotRequests (unitree/sport.hpp), in simulated
 // time against a recorded caller that answers like the robot's motion service: which calls go out
 // for each wish and in which order, the velocity limits, a refused or unanswered call tried again
-// and given up, and nothing before the behaviour's first request; each robot's table of calls and
-// the motion service SportBackend talks to by default.
+// and given up, and nothing before the behaviour's first request; each robot's table of calls.
 
 #include <catch2/catch.hpp>
 
@@ -16,7 +15,6 @@
 #include <nlohmann/json.hpp>
 
 #include "praxis/hardware/unitree/sport.hpp"
-#include "praxis/hardware/unitree/sport_backend.hpp"
 
 namespace unitree_sport_test {
 
@@ -272,22 +270,6 @@ TEST_CASE("h1-2 loco: walking is FSM 2, FSM 204 and SetVelocity: damping stops i
   CHECK(idle.calls.size() == 1);
   CHECK(standing.settled());
   CHECK(standing.posture() == u::SportPosture::standing);
-}
-
-TEST_CASE("sport backend: each robot's table and motion service by default, the H1-2 talking to loco, never damped", "[unitree][sport]") {
-  using H1 = u::SportBackend<u::H1_2>;
-  CHECK(H1::default_service() == "loco");
-  CHECK(H1::default_api().name == "H1 loco");
-  CHECK(H1::default_api().balance.parameter == u::h1_loco_api().balance.parameter);
-  CHECK_FALSE(H1::default_api().lays_down);
-  STATIC_REQUIRE_FALSE(H1::capabilities.get_up);
-  STATIC_REQUIRE(H1::capabilities.locomotion);
-  STATIC_REQUIRE(H1::safe_state == praxis::SafeState::mode_request);
-  CHECK(u::SportBackend<u::G1>::default_service() == "sport");
-  CHECK(u::SportBackend<u::G1>::default_api().name == "G1 loco");
-  CHECK(u::SportBackend<u::Go2>::default_service() == "sport");
-  CHECK(u::SportBackend<u::Go2>::default_api().name == "Go2 sport");
-  CHECK(u::SportOptions{}.service.empty());  // empty: the robot's own
 }
 
 }  // namespace unitree_sport_test
