@@ -1,7 +1,8 @@
 // DDS samples that are not plain structs, over real Cyclone DDS on loopback: sequences of doubles,
 // strings and sequences of structs (the shapes of Aurora's and Tienkung's messages) decoded into
 // fixed-size values on receive and encoded from them on send; over-long sequences rejected and
-// counted; the control side's fetch does not allocate; subscribers wake a waiting control thread.
+// counted; the control side's fetch does not allocate; the decoding subscriber wakes a waiting
+// control thread (the plain subscriber's: dds_test.cpp).
 
 #include <catch2/catch.hpp>
 
@@ -378,52 +379,29 @@ TEST_CASE("Cyclone's loaned take: what its deserialiser allocates for a sample w
   CHECK(mallocs > 0);  // if this ever fails, Cyclone stopped allocating and docs/transport.md can say so
 }
 
-TEST_CASE("subscribers wake a waiting control thread when a value arrives, and only then", "[dds][wakeup]") {
+TEST_CASE("the decoding subscriber wakes a waiting control thread when a value arrives, and only then", "[dds][wakeup]") {
   const auto d = domain(5);
   dds::Participant a({d, "lo"});
   dds::Participant b({d, "lo"});
 
-  SECTION("the decoding subscriber") {
-    StatePublisher pub(a, k_topic, &praxis_test_State_desc, {}, k_reliable);
-    dds::DecodingSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);  // T, Value deduced
-    static_assert(std::is_same_v<decltype(sub), StateSubscriber>);
-    praxis::Wakeup wakeup;
-    sub.set_wakeup(&wakeup);
-    wait_matched(pub, sub);
-    CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));  // nothing sent
-    std::thread later([&] {
-      std::this_thread::sleep_for(50ms);
-      pub.write(example_state());
-    });
-    const bool woke = wakeup.wait_until(praxis::Clock::now() + 5s);
-    later.join();
-    REQUIRE(woke);
-    praxis::transport::Stamped<StateValue> got{};
-    CHECK(sub.fetch(got));  // the value is there when the wake-up arrives
-    CHECK(got.message.frame_id.view() == "base_link");
-    CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));
-  }
-
-  SECTION("the plain subscriber") {
-    dds::Publisher<praxis_test_Motor> pub(a, "praxis_test/motor", &praxis_test_Motor_desc, k_reliable);
-    dds::Subscriber<praxis_test_Motor> sub(b, "praxis_test/motor", &praxis_test_Motor_desc, k_reliable);
-    praxis::Wakeup wakeup;
-    sub.set_wakeup(&wakeup);
-    wait_matched(pub, sub);
-    CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));
-    std::thread later([&] {
-      std::this_thread::sleep_for(50ms);
-      pub.write(praxis_test_Motor{7, 1.5f, 40.0f, 0});
-    });
-    const bool woke = wakeup.wait_until(praxis::Clock::now() + 5s);
-    later.join();
-    REQUIRE(woke);
-    praxis::transport::Stamped<praxis_test_Motor> got{};
-    REQUIRE(sub.fetch(got));
-    CHECK(got.message.id == 7);
-    CHECK(got.message.position == 1.5f);
-    CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));
-  }
+  StatePublisher pub(a, k_topic, &praxis_test_State_desc, {}, k_reliable);
+  dds::DecodingSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);  // T, Value deduced
+  static_assert(std::is_same_v<decltype(sub), StateSubscriber>);
+  praxis::Wakeup wakeup;
+  sub.set_wakeup(&wakeup);
+  wait_matched(pub, sub);
+  CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));  // nothing sent
+  std::thread later([&] {
+    std::this_thread::sleep_for(50ms);
+    pub.write(example_state());
+  });
+  const bool woke = wakeup.wait_until(praxis::Clock::now() + 5s);
+  later.join();
+  REQUIRE(woke);
+  praxis::transport::Stamped<StateValue> got{};
+  CHECK(sub.fetch(got));  // the value is there when the wake-up arrives
+  CHECK(got.message.frame_id.view() == "base_link");
+  CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));
 }
 
 }  // namespace dds_sequence_test

@@ -1,6 +1,6 @@
 // The DDS transport (transport/dds.hpp) over real Cyclone DDS in one process (two participants on
-// one domain, on "lo"): the subscriber's mailbox, QoS, the configuration praxis hands Cyclone, type
-// names, and the near-miss report of a start-up that hears nothing.
+// one domain, on "lo"): the subscriber's mailbox and wake-up, QoS, the configuration praxis hands
+// Cyclone, type names, and the near-miss report of a start-up that hears nothing.
 
 #include <catch2/catch.hpp>
 
@@ -16,6 +16,7 @@
 
 #include <praxis/idl/praxis_test.h>
 
+#include "praxis/core/wakeup.hpp"
 #include "praxis/hardware/unitree/wire.hpp"
 #include "praxis/transport/dds.hpp"
 
@@ -25,9 +26,11 @@ namespace dds_test {
 using namespace std::chrono_literals;
 namespace dds = praxis::dds;
 
-// Domains 22-35 for this file, each test its own pair, the process id picks one (the suites' own
+// Domains 22-37 for this file, each test its own pair, the process id picks one (the suites' own
 // discovery tag keeps processes apart; the pair keeps two runs without one apart too).
 std::uint32_t domain(std::uint32_t k) { return 22 + 2 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 2); }
+
+const dds::TopicQos k_reliable{.reliable = true, .depth = 16};
 
 template <class A, class B>
 void wait_matched(const A& a, const B& b) {
@@ -71,6 +74,30 @@ TEST_CASE("a subscriber's mailbox holds the newest sample and its receive time",
   CHECK(got.received <= praxis::Clock::now());
   CHECK(got.received >= before - 1s);
   CHECK(!sub.fetch(got));  // nothing new
+}
+
+TEST_CASE("a subscriber wakes a waiting control thread when a value arrives and only then", "[dds][wakeup]") {
+  const auto d = domain(8);
+  dds::Participant a({d, "lo"});
+  dds::Participant b({d, "lo"});
+  dds::Publisher<praxis_test_Motor> pub(a, "praxis_test/motor", &praxis_test_Motor_desc, k_reliable);
+  dds::Subscriber<praxis_test_Motor> sub(b, "praxis_test/motor", &praxis_test_Motor_desc, k_reliable);
+  praxis::Wakeup wakeup;
+  sub.set_wakeup(&wakeup);
+  wait_matched(pub, sub);
+  CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));
+  std::thread later([&] {
+    std::this_thread::sleep_for(50ms);
+    pub.write(praxis_test_Motor{7, 1.5f, 40.0f, 0});
+  });
+  const bool woke = wakeup.wait_until(praxis::Clock::now() + 5s);
+  later.join();
+  REQUIRE(woke);
+  praxis::transport::Stamped<praxis_test_Motor> got{};
+  REQUIRE(sub.fetch(got));
+  CHECK(got.message.id == 7);
+  CHECK(got.message.position == 1.5f);
+  CHECK_FALSE(wakeup.wait_until(praxis::Clock::now() + 300ms));
 }
 
 TEST_CASE("transient-local topics hand the last sample to a late reader and volatile ones do not", "[dds]") {

@@ -23,7 +23,7 @@ namespace dds = praxis::dds;
 namespace u = praxis::unitree;
 
 namespace {
-// Domains 70-84 here (tests/unit/transport's own tests use 10-35 and 50-63), 100-199 for the
+// Domains 70-84 here (tests/unit/transport's own tests use 10-37 and 50-63), 100-199 for the
 // two-process tests, 200-229 for benchmarks, so tests running in parallel never share one.
 std::uint32_t domain(std::uint32_t k) { return 10 + 15 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 15); }
 }  // namespace
