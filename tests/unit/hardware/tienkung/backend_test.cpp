@@ -1,7 +1,7 @@
 // TienkungBackend: one state assembled from the limb topics and the IMU, per-limb commands, the
 // speed-0 guarantee of velocity mode, error codes and silent limbs as joint faults that send
-// RobotController to damping, the lifecycle and the arm-zeroing guard. In process (loopback) and
-// over real Cyclone DDS against a raw C-API robot (domains 8 and 9).
+// RobotController to damping, the lifecycle (the arm-zeroing guard itself: arm_zeroing_test.cpp). In
+// process (loopback) and over real Cyclone DDS against a raw C-API robot (domains 8 and 9).
 
 #include <catch2/catch.hpp>
 
@@ -583,74 +583,6 @@ TEST_CASE("tienkung backend: acquire() waits for every limb and the IMU and name
   CHECK(s.first_faulted_joint() == P);
   CHECK_FALSE(robot.acquire(50ms).ok);  // already in control
   CHECK(robot.release(50ms).ok);
-}
-
-TEST_CASE("tienkung arm zeroing: only outside a run, only arm motors, only with the confirmation",
-          "[tienkung][backend][zeroing]") {
-  praxis::transport::LoopbackBus bus;
-  tk::BackendOptions options;
-  options.zeroing_quiet_period = 200ms;
-  LoopPro robot(bus, options);
-  LoopRobot pro(bus);
-  praxis::transport::LoopbackSubscriber<tk::ZeroRequest> set_zero(bus, "rt/arm/cmd_set_zero");
-  praxis::transport::Stamped<tk::ZeroRequest> got{};
-  pro.all(0.0);
-  REQUIRE(robot.acquire(200ms).ok);
-
-  // In control: the tool cannot be made.
-  try {
-    tk::ArmZeroing zeroing(robot);
-    FAIL("ArmZeroing was made while the backend was in control");
-  } catch (const std::logic_error& e) {
-    CHECK(std::string(e.what()).find("in control") != std::string::npos);
-  }
-  praxis::RobotState<P> s;
-  robot.read(s, praxis::Clock::now());
-  praxis::JointCommand<P> damping;
-  praxis::damp_covered(damping, s.q, 2.0);
-  robot.write(damping, praxis::Clock::now());
-  praxis::transport::Stamped<tk::LimbCtrl> ctrl{};
-  REQUIRE(pro.arm_ctrl.fetch(ctrl));
-  REQUIRE(robot.release(50ms).ok);
-
-  {
-    tk::ArmZeroing zeroing(robot);
-    // While it exists the backend cannot be taken into control.
-    const auto r = robot.acquire(50ms);
-    CHECK_FALSE(r.ok);
-    CHECK(r.message.find("ArmZeroing") != std::string::npos);
-    CHECK(r.message.find("rt/arm/cmd_set_zero") != std::string::npos);
-    using Zeroing = tk::ArmZeroing<Pro, Loopback>;
-    CHECK_THROWS_AS(Zeroing(robot), std::logic_error);  // one session at a time
-
-    // A command was written less than the quiet period ago (a loop may still be running).
-    auto z = zeroing.set_zero(12, "zero arm motor 12");
-    CHECK_FALSE(z.ok);
-    CHECK(z.message.find("less than 200 ms ago") != std::string::npos);
-    std::this_thread::sleep_for(250ms);
-
-    z = zeroing.set_zero(31, "zero arm motor 31");
-    CHECK_FALSE(z.ok);
-    CHECK(z.message.find("not an arm motor of tienkung_pro") != std::string::npos);
-    z = zeroing.set_zero(12, "yes");
-    CHECK_FALSE(z.ok);
-    CHECK(z.message.find("\"zero arm motor 12\"") != std::string::npos);
-    CHECK_FALSE(set_zero.fetch(got));  // nothing went out so far
-
-    z = zeroing.set_zero(12, tk::ArmZeroing<Pro, Loopback>::confirmation(12));
-    CHECK(z.ok);
-    REQUIRE(set_zero.fetch(got));
-    CHECK(got.message.data.view() == "12");
-
-    // No joint command leaves while the session holds the robot.
-    robot.write(damping, praxis::Clock::now());
-    CHECK_FALSE(pro.arm_ctrl.fetch(ctrl));
-    CHECK(robot.commands_withheld_while_zeroing() == 1);
-  }
-  // Closed: the backend can be taken again.
-  pro.all(0.0);
-  CHECK(robot.acquire(200ms).ok);
-  robot.release(50ms);
 }
 
 // ---- through RobotController ----
