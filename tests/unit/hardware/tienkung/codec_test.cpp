@@ -435,23 +435,4 @@ TEST_CASE("tienkung codec: cmd_vel sends velocity joints, and speed 0 to every j
   CHECK(wire.cmds._buffer[0].cur == 8.0f);
 }
 
-TEST_CASE("tienkung models: motor ids, limbs and the canonical joint order", "[tienkung][models]") {
-  CHECK(tk::joint_of_motor<Pro>(51) == 0);
-  CHECK(tk::joint_of_motor<Pro>(54) == 3);
-  CHECK(Pro::joints[3].name == "left_knee");
-  CHECK(tk::joint_of_motor<Pro>(31) == 12);
-  CHECK(Pro::joints[12].name == "waist_yaw");
-  CHECK(tk::joint_of_motor<Pro>(12) == 14);
-  CHECK(Pro::joints[14].name == "left_shoulder_roll");
-  CHECK(Pro::joints[tk::joint_of_motor<Pro>(25)].name == "right_wrist_yaw");
-  CHECK(Pro::joints[tk::joint_of_motor<Pro>(1)].name == "head_roll");
-  CHECK(tk::joint_of_motor<Pro>(40) == Pro::joint_count);
-  CHECK(tk::joint_of_motor<Lite>(15) == Lite::joint_count);  // the Lite's arms stop at the elbow
-  CHECK(tk::joint_of_motor<Lite>(31) == Lite::joint_count);
-  CHECK(tk::find_limb<Lite>(Limb::head) == nullptr);
-  CHECK(tk::find_limb<Pro>(Limb::arm)->count == 14);
-  CHECK(Pro::default_kp[tk::joint_of_motor<Pro>(53)] == 500);   // hip yaw
-  CHECK(Pro::default_kd[tk::joint_of_motor<Pro>(56)] == 1.25);  // ankle roll
-}
-
 }  // namespace tienkung_codec_test
