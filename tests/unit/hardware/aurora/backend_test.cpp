@@ -210,7 +210,7 @@ a::BackendOptions quick_options() {
 
 using namespace aurora_backend_test;
 
-TEST_CASE("aurora backend (loopback): acquire, a read/write loop of complete groups, the robot leaving, release",
+TEST_CASE("aurora backend (loopback): acquire - a read/write loop of complete groups - the robot leaving - release",
           "[aurora][backend]") {
   praxis::transport::LoopbackBus bus;
   LoopbackGR2 backend(bus, quick_options());
@@ -338,7 +338,7 @@ TEST_CASE("aurora backend (loopback): the robot refusing UserCmd fails acquire()
   CHECK(backend.commands_outside_control() == 1);
 }
 
-TEST_CASE("aurora backend (loopback): another robot's groups, or none, fail acquire() with the reason",
+TEST_CASE("aurora backend (loopback): another robot's groups - or none - fail acquire() with the reason",
           "[aurora][backend]") {
   praxis::transport::LoopbackBus bus;
   LoopbackGR2 backend(bus, quick_options());
@@ -363,7 +363,7 @@ template <class Model>
 using Hold = praxis::test::Hold<Model>;
 }  // namespace aurora_backend_test
 
-TEST_CASE("aurora backend (loopback): the RobotController takes control, holds in complete groups, hands back",
+TEST_CASE("aurora backend (loopback): the RobotController takes control - holds in complete groups - hands back",
           "[aurora][backend][controller]") {
   praxis::transport::LoopbackBus bus;
   LoopbackGR2 backend(bus, quick_options());
@@ -401,7 +401,7 @@ TEST_CASE("aurora backend (loopback): the RobotController takes control, holds i
 static_assert(praxis::HasLocomotion<WalkingGR2> && praxis::HasModes<WalkingGR2>);
 static_assert(!praxis::PostsRequests<LoopbackGR2>);
 
-TEST_CASE("aurora backend (loopback): the robot's own walking from posted requests, joints untouched",
+TEST_CASE("aurora backend (loopback): the robot's own walking from posted requests - joints untouched",
           "[aurora][backend][locomotion]") {
   praxis::transport::LoopbackBus bus;
   WalkingGR2 backend(bus, quick_options());
@@ -539,7 +539,7 @@ TEST_CASE("aurora backend (loopback): arms only in PdStand sends no PD configura
   CHECK(backend.group_commands_sent() == sent);
 }
 
-TEST_CASE("aurora backend (loopback): a robot that falls silent is control lost at once, with its age in words",
+TEST_CASE("aurora backend (loopback): a robot that falls silent is control lost at once - with its age in words",
           "[aurora][backend]") {
   praxis::transport::LoopbackBus bus;
   LoopbackGR2 backend(bus, quick_options());  // link_timeout 100 ms
@@ -707,7 +707,7 @@ class RawAurora {
 
 }  // namespace aurora_backend_test
 
-TEST_CASE("aurora backend over Cyclone: prefixed topics, Aurora's sequence, complete groups to a raw peer",
+TEST_CASE("aurora backend over Cyclone: prefixed topics - Aurora's sequence - complete groups to a raw peer",
           "[aurora][backend][dds]") {
   auto options = quick_options();
   options.dds = {test_domain(), "lo"};

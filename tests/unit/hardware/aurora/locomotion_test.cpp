@@ -20,7 +20,7 @@ namespace aurora_locomotion_test {
 using namespace std::chrono_literals;
 namespace a = praxis::aurora;
 
-TEST_CASE("aurora locomotion: state 3, then navigation, then clamped velocities, requests repeated until reported",
+TEST_CASE("aurora locomotion: state 3 - then navigation - then clamped velocities - requests repeated until reported",
           "[aurora][locomotion]") {
   a::FsmReport seen{2, 0, {}, 105, {}};  // standing stable in PdStand, joystick source
   std::vector<int> states, sources;
@@ -113,7 +113,7 @@ struct WalkingRobot {
 };
 }  // namespace
 
-TEST_CASE("aurora locomotion: walking from Default goes 0 -> 2 -> stable -> 3, never asking 3 before",
+TEST_CASE("aurora locomotion: walking from Default goes 0 -> 2 -> stable -> 3 - never asking 3 before",
           "[aurora][locomotion][fresh]") {
   WalkingRobot robot;
   praxis::TimePoint now = praxis::TimePoint{} + 100s;
@@ -141,7 +141,7 @@ TEST_CASE("aurora locomotion: walking from Default goes 0 -> 2 -> stable -> 3, n
   CHECK(handler.timeouts() == 0);
 }
 
-TEST_CASE("aurora locomotion: a state the robot never reaches is a reported timeout, not a resend for ever",
+TEST_CASE("aurora locomotion: a state the robot never reaches is a reported timeout - not a resend for ever",
           "[aurora][locomotion][fresh]") {
   WalkingRobot robot;
   robot.obeys = false;

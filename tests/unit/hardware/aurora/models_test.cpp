@@ -59,7 +59,7 @@ std::vector<double> as_vector(const std::array<double, N>& a) {
   return {a.begin(), a.end()};
 }
 
-TEST_CASE("aurora models: the fact sheet's groups, counts and joint orders", "[aurora][models]") {
+TEST_CASE("aurora models: the fact sheet's groups - counts and joint orders", "[aurora][models]") {
   CHECK(a::GR1::joint_count == 32);
   CHECK(a::GR2::joint_count == 29);
   CHECK(a::GR3::joint_count == 31);
@@ -206,7 +206,7 @@ struct LongName : a::GR2 {  // a name longer than the wire's k_max_group_name
                                                           {"right_manipulator", 22, 7}}};
 };
 
-TEST_CASE("aurora models: the tiling check refuses gaps, uncovered joints, empty or oversized groups and long names",
+TEST_CASE("aurora models: the tiling check refuses gaps - uncovered joints - empty or oversized groups and long names",
           "[aurora][models]") {
   STATIC_REQUIRE(a::detail::groups_tile_joints<a::GR2>());
   STATIC_REQUIRE(a::detail::groups_tile_joints<a::N1>());

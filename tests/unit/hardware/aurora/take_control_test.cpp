@@ -79,7 +79,7 @@ constexpr auto nothing = [](SimRobot&, praxis::TimePoint) {};
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-TEST_CASE("aurora take control: PdStand, a stable stand, UserCmd, PD configuration", "[aurora][take_control]") {
+TEST_CASE("aurora take control: PdStand - a stable stand - UserCmd - PD configuration", "[aurora][take_control]") {
   a::SequenceOptions o;
   auto s = a::FsmSequence::take_control(o);
   SimRobot robot = make_robot(0);
@@ -113,7 +113,7 @@ TEST_CASE("aurora take control: a hanging robot goes straight to UpperBodyUserCm
   CHECK(robot.motor_configs == 3);
 }
 
-TEST_CASE("aurora take control, arms only: a stable PdStand is the control state: no other state, no PD "
+TEST_CASE("aurora take control - arms only: a stable PdStand is the control state: no other state - no PD "
           "configuration", "[aurora][take_control]") {
   a::SequenceOptions o;
   o.control_state = a::WholeBodyState::pd_stand;
@@ -136,7 +136,7 @@ TEST_CASE("aurora take control, arms only: a stable PdStand is the control state
   CHECK(wobbly.motor_configs == 0);
 }
 
-TEST_CASE("aurora take control: each step's timeout names the step, what was awaited and the topic",
+TEST_CASE("aurora take control: each step's timeout names the step - what was awaited and the topic",
           "[aurora][take_control]") {
   a::SequenceOptions o;
   o.topics.aurora_state = "gr2/SN1/aurora_state";
@@ -212,7 +212,7 @@ TEST_CASE("aurora take control: the robot leaving PdStand or UserCmd ends the se
   }
 }
 
-TEST_CASE("aurora hand back: PdStand by default, SecurityProtection as an option", "[aurora][take_control]") {
+TEST_CASE("aurora hand back: PdStand by default - SecurityProtection as an option", "[aurora][take_control]") {
   a::SequenceOptions o;
   praxis::TimePoint now{};
   SimRobot robot = make_robot(10, 110);
@@ -282,7 +282,7 @@ TEST_CASE("aurora take control: a PdStand state cached from before the request i
                             "PdStand (2)); PdStand (2) requested on whole_body_fsm_state_change_cmd and not confirmed"));
 }
 
-TEST_CASE("aurora hand back: judged by a recent aurora_state, a lost robot is not moved, errors quote the sample age",
+TEST_CASE("aurora hand back: judged by a recent aurora_state - a lost robot is not moved - errors quote the sample age",
           "[aurora][take_control][fresh]") {
   a::SequenceOptions o;
   praxis::TimePoint now = praxis::TimePoint{} + 100s;
@@ -328,7 +328,7 @@ TEST_CASE("aurora hand back: judged by a recent aurora_state, a lost robot is no
   }
 }
 
-TEST_CASE("aurora hand back of walking: the velocity source back to the joystick first, then PdStand from state 3",
+TEST_CASE("aurora hand back of walking: the velocity source back to the joystick first - then PdStand from state 3",
           "[aurora][take_control][locomotion]") {
   a::SequenceOptions o;
   o.control_state = a::k_locomotion_state;
@@ -472,7 +472,7 @@ TEST_CASE("aurora hand back: with release_when_unknown the last known control st
   CHECK_FALSE(contains(refused.error(), "release_when_unknown = false"));
 }
 
-TEST_CASE("aurora hand back of walking: a source the robot does not confirm is incomplete, not fatal, and PdStand follows",
+TEST_CASE("aurora hand back of walking: a source the robot does not confirm is incomplete - not fatal - and PdStand follows",
           "[aurora][take_control]") {
   a::SequenceOptions o;
   o.control_state = a::k_locomotion_state;

@@ -29,7 +29,7 @@ using namespace std::chrono_literals;
 using Topics = a::AuroraTopics<a::GR2, a::BackendOptions>;
 constexpr std::size_t N = a::GR2::joint_count;
 
-TEST_CASE("aurora topics: type names, topic names, prefix, QoS and domain default to the documented ones",
+TEST_CASE("aurora topics: type names - topic names - prefix - QoS and domain default to the documented ones",
           "[aurora][topics]") {
   const a::TypeNames types;
   CHECK(std::string(fourier_msgs_msg_AuroraState_desc.m_typename) == types.aurora_state);
@@ -294,7 +294,7 @@ TEST_CASE("aurora topics: no gains in PdStand's arms-only control or with follow
   CHECK_FALSE(Topics::encode_gains(full_command(50.0), t0, c, out));
 }
 
-TEST_CASE("aurora topics: a refused group state is counted and its reason kept, the stand level stored",
+TEST_CASE("aurora topics: a refused group state is counted and its reason kept - the stand level stored",
           "[aurora][topics]") {
   a::BackendOptions o;
   Topics::Context c(o);
