@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests mirror the tree (tests/unit/MIRROR): every public header has tests/unit/<layer>/<name>_test.cpp
 # or a line in MIRROR saying why not; every MIRROR line names a header that exists and has no such
-# file, and every test file it names exists.   test_mirror.sh <source dir>
+# file, and every test file it names exists; a header's own file must hold at least one test case.   test_mirror.sh <source dir>
 set -uo pipefail
 src=$1
 list="$src/tests/unit/MIRROR"
@@ -28,6 +28,10 @@ while read -r header; do
   if [ "$dir" = "." ]; then test_file="tests/unit/${name}_test.cpp"; else test_file="tests/unit/$dir/${name}_test.cpp"; fi
   if [ -f "$src/$test_file" ]; then
     own=$((own + 1))
+    # A file with no test case in it (a placeholder, everything moved away) mirrors nothing.
+    if ! grep -qE '^\s*(TEST_CASE|SCENARIO|TEMPLATE_TEST_CASE)' "$src/$test_file"; then
+      echo "FAIL: $test_file (for include/praxis/$header) holds no TEST_CASE"; fail=1
+    fi
     if [ -n "${listed[$header]:-}" ]; then
       echo "FAIL: include/praxis/$header has $test_file: take its line out of tests/unit/MIRROR"; fail=1
     fi
