@@ -86,7 +86,7 @@ TEST_CASE("already sorted declarations are left as declared", "[graph][sort]") {
   static_assert(P::position_of<Join>() == 4);
 }
 
-TEST_CASE("port names are listed once each, in the order their producers run",
+TEST_CASE("port names are listed once each in the order their producers run",
           "[graph][introspection]") {
   using P = praxis::Pipeline<Join, Shift, Scale, Filter, Source>;
   CHECK(std::vector<std::string_view>(P::port_names.begin(), P::port_names.end()) ==

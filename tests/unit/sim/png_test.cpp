@@ -268,7 +268,7 @@ TEST_CASE("png: grey is expanded to three equal channels", "[sim][png]") {
 }
 
 TEST_CASE("png: alpha is composited onto black and 16-bit channels are encoded from linear light", "[sim][png]") {
-  SECTION("RGBA: opaque pixels keep their colour, transparent ones are black, half is in between") {
+  SECTION("RGBA: opaque pixels keep their colour and transparent ones are black and half is in between") {
     const TempFile file("rgba8.png");
     write_file(file.path(), make_png(3, 1, 8, 6, {{10, 200, 30, 255, 90, 90, 90, 0, 10, 200, 30, 128}}));
     const Image img = praxis::sim::read_png(file.path());

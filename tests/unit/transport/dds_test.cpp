@@ -255,7 +255,7 @@ TEST_CASE("a start-up without its state names the writers it saw under another p
   CHECK(dds::near_misses({{"rt/wirelesscontroller", expected_type}}, "rt/wirelesscontroller", expected_type, "x").empty());
 }
 
-TEST_CASE("discovered writers include this participant's own, with topic and type", "[dds]") {
+TEST_CASE("discovered writers include this participant's own with topic and type", "[dds]") {
   dds::Participant p({domain(7), "lo"});
   dds::Publisher<praxis_test_Motor> pub(p, "praxis_test/own", &praxis_test_Motor_desc);
   const auto writers = dds::discovered_writers(p);

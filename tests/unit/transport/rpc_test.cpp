@@ -246,7 +246,7 @@ TEST_CASE("RPC: replies are matched by id: calls from two threads take turns", "
   CHECK(results[1] == std::string(10, '+'));
 }
 
-TEST_CASE("RPC without a server fails within its timeout, naming the topic", "[dds][rpc]") {
+TEST_CASE("RPC without a server fails within its timeout naming the topic", "[dds][rpc]") {
   dds::Participant a({domain(6), "lo"});
   dds::RpcClient<u::UnitreeApiTraits> client(a, u::api_request_topic("nobody"), u::api_response_topic("nobody"));
   const auto t0 = praxis::Clock::now();
