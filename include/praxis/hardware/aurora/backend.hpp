@@ -20,7 +20,7 @@
 // acquire() and release() believe only reports that arrived after their own requests.
 //
 // Stand pose: acquire() records the joint positions measured in the stable PdStand just before it
-// asks for UserCmd; stand_pose() returns that pose (BackendOptions::stand_pose = measured, the
+// asks for UserCmd (arms-only control in PdStand: once the stand is stable); stand_pose() returns that pose (BackendOptions::stand_pose = measured, the
 // default) or the model's stand_pose (model), for the motion layer's Stand to hold instead of
 // straightening the knees PdStand bent.
 //
@@ -421,18 +421,30 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
         seen.stable_level_at = r.stable_level_at;
       }
       const SequenceAction a = sequence.step(seen, Clock::now());
+      const auto record_stand_pose = [&] {
+        for (std::size_t j = 0; j < N; ++j) stand_pose_[j] = scratch.q[static_cast<Eigen::Index>(j)];
+        have_stand_pose_ = true;
+      };
+      // Arms only in PdStand: the control state is the stable stand itself, so its pose is the one
+      // measured when the sequence ends, not the one before PdStand was first requested.
+      const bool stand_is_control = this->options().sequence.control_state == WholeBodyState::pd_stand;
       switch (a.kind) {
         case SequenceAction::Kind::request_state:
           // The pose the robot stands in, just before it is asked for the control state.
-          if (a.state == this->options().sequence.control_state && !have_stand_pose_ && measured) {
-            for (std::size_t j = 0; j < N; ++j) stand_pose_[j] = scratch.q[static_cast<Eigen::Index>(j)];
-            have_stand_pose_ = true;
+          if (a.state == this->options().sequence.control_state && !stand_is_control && !have_stand_pose_ &&
+              measured) {
+            record_stand_pose();
           }
           send_request(a.state);
           break;
         case SequenceAction::Kind::send_motor_config: send_initial_gains(); break;
         case SequenceAction::Kind::request_source: send_source(a.source); break;
-        case SequenceAction::Kind::done: return {true, lifecycle_.load(), ""};
+        case SequenceAction::Kind::done:
+          if (stand_is_control && !have_stand_pose_ && measured &&
+              lifecycle_.load() == LifecycleStage::acquiring) {
+            record_stand_pose();
+          }
+          return {true, lifecycle_.load(), ""};
         case SequenceAction::Kind::failed: return fail(sequence.error());
         case SequenceAction::Kind::none: break;
       }

@@ -100,6 +100,7 @@ class LoopbackAurora {
 
   std::atomic<bool> obeys_pd_stand{true}, obeys_user_cmd{true};
   std::atomic<bool> silent{false};  // publishes nothing (a robot switched off, a cable pulled)
+  std::atomic<double> stand_offset{0.0};  // added to every q from PdStand on: PdStand moves the joints
   std::atomic<int> state{0};
   std::atomic<int> velocity_source{0};
   std::atomic<double> vx{0.0}, yaw{0.0};
@@ -153,7 +154,8 @@ class LoopbackAurora {
         contact.probability.assign(std::array<double, 2>{1.0, 0.9});
         contact_.write(contact);
       }
-      groups_.write(group_state<M>(0.0));  // last: a new primary state finds the others merged
+      // Last: a new primary state finds the others merged.
+      groups_.write(group_state<M>(state >= 2 ? stand_offset.load() : 0.0));
       std::this_thread::sleep_for(2ms);
     }
   }
@@ -469,28 +471,42 @@ TEST_CASE("aurora backend: the safety constants and the robot's options", "[auro
   CHECK(DdsGR2::robot("eth1", "gr2", "SN5").wire.topics.aurora_state == "gr2/SN5/aurora_state");
 }
 
-TEST_CASE("aurora backend (loopback): the stand pose is the one measured before UserCmd or the model's",
+TEST_CASE("aurora backend (loopback): the stand pose is the one measured in the stable PdStand or the model's",
           "[aurora][backend]") {
   praxis::transport::LoopbackBus bus;
   auto options = quick_options();
-  SECTION("measured (the default)") {
+  SECTION("measured (the default): just before UserCmd") {
     LoopbackGR2 backend(bus, options);
     CHECK_FALSE(backend.measured_stand_pose().has_value());
     CHECK(backend.stand_pose() == a::GR2::stand_pose);  // nothing measured yet
     LoopbackAurora<> robot(bus);
+    robot.stand_offset = 0.5;
     const auto taken = backend.acquire(2s);
     INFO(taken.message);
     REQUIRE(taken.ok);
     REQUIRE(backend.measured_stand_pose().has_value());
     const auto pose = backend.stand_pose();
-    CHECK(pose[3] == Approx(0.03));  // the simulated robot's q = 0.01 j
-    CHECK(pose[28] == Approx(0.28));
+    CHECK(pose[3] == Approx(0.53));  // the simulated robot's q = 0.01 j, plus PdStand's offset
+    CHECK(pose[28] == Approx(0.78));
     CHECK(*backend.measured_stand_pose() == pose);
+  }
+  SECTION("arms only in PdStand: the stable stand itself, not the pose before it") {
+    options.sequence.control_state = a::WholeBodyState::pd_stand;
+    LoopbackGR2 backend(bus, options);
+    LoopbackAurora<> robot(bus);
+    robot.stand_offset = 0.5;
+    const auto taken = backend.acquire(2s);
+    INFO(taken.message);
+    REQUIRE(taken.ok);
+    REQUIRE(backend.measured_stand_pose().has_value());
+    CHECK(backend.stand_pose()[20] == Approx(0.70));
+    CHECK(backend.stand_pose()[0] == Approx(0.50));
   }
   SECTION("the model's") {
     options.stand_pose = a::StandPoseSource::model;
     LoopbackGR2 backend(bus, options);
     LoopbackAurora<> robot(bus);
+    robot.stand_offset = 0.5;
     REQUIRE(backend.acquire(2s).ok);
     REQUIRE(backend.measured_stand_pose().has_value());  // measured all the same
     CHECK(backend.stand_pose() == a::GR2::stand_pose);
