@@ -314,6 +314,10 @@ TEST_CASE("aurora backend (loopback): acquire - a read/write loop of complete gr
   backend.read_status(status);
   CHECK(status.reported_mode == praxis::RobotMode::damping);
   CHECK_FALSE(status.mode_confirmed());
+  CHECK(status.lifecycle == praxis::LifecycleStage::failed);
+  CHECK_FALSE(backend.in_control());
+  CHECK(backend.control_loss() == "aurora_state reports SecurityProtection (9) where praxis held UserCmd (10) (the "
+                                  "robot restarted, or its joystick or its own safety took over)");
 
   // The joystick has the robot now: release() does not move it (issue 21: a hand-back is for what
   // praxis holds), and says why.
@@ -408,6 +412,17 @@ TEST_CASE("aurora backend (loopback): the robot's own walking from posted reques
   praxis::transport::LoopbackBus bus;
   WalkingGR2 backend(bus, quick_options());
   LoopbackAurora<> robot(bus);
+  praxis::RobotRequests early;
+  early.any = true;
+  early.mode = praxis::RobotMode::locomotion;
+  backend.post(early);  // before acquire() nobody listens: dropped
+  backend.post_safe_mode(praxis::RobotMode::prepare);
+  std::this_thread::sleep_for(100ms);
+  {
+    std::lock_guard lock(robot.received.mutex);
+    CHECK(robot.received.requests.empty());
+  }
+  CHECK(backend.locomotion() == nullptr);
   const auto taken = backend.acquire(2s);
   INFO(taken.message);
   REQUIRE(taken.ok);
