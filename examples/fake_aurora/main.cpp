@@ -25,12 +25,8 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -50,24 +46,19 @@
 #include <praxis/transport/dds.hpp>
 
 #include "fsm_rules.hpp"
-#include "../common/parent_watch.hpp"
+#include "../common/fake_robot_main.hpp"
 
 namespace {
 
 namespace a = praxis::aurora;
 namespace fa = praxis::fake_aurora;
 
-std::atomic<bool> g_stop{false};
-void on_signal(int) { g_stop = true; }
-
 constexpr auto k_period = std::chrono::milliseconds(2);         // Aurora's state topics: 500 Hz
 constexpr auto k_security_damping = std::chrono::seconds(2);    // then zero torque
 constexpr int k_no_refusal = -1;
 
-struct Settings {
-  std::string robot = "gr2";
-  std::uint32_t domain = a::k_default_domain;
-  std::string interface = "lo";
+// The shared options (fake_robot_main.hpp) and Aurora's own.
+struct Settings : fake_common::Settings {
   std::string prefix;  // ROBOT_NAME/SERIAL
   std::string type_names = "documented";
   double stable_after = 2.0;
@@ -79,8 +70,6 @@ struct Settings {
   double restart_silence = 0.5;
   double restart_fsm_delay = 0.2;
   int refuse_state = k_no_refusal;
-  double duration = 0.0;
-  std::string report;
 };
 
 // Every sample of a command topic, in order, on the main loop's thread (the acceptance rules must
@@ -134,7 +123,7 @@ void point(Seq& s, T* data, std::size_t n) {
 }
 
 template <a::AuroraModel M>
-int run(const Settings& s) {
+fake_common::Report run(const Settings& s) {
   constexpr std::size_t N = M::joint_count;
   constexpr std::size_t G = M::groups.size();
 
@@ -253,8 +242,7 @@ int run(const Settings& s) {
   praxis::RobotState<N> state;
   praxis::JointCommand<N> applied;
   auto next = t0;
-  const fake_common::ParentWatch parent;
-  while (!g_stop && !parent.parent_gone()) {
+  while (!fake_common::stop_requested()) {
     next += k_period;
     std::this_thread::sleep_until(next);
     const auto now = praxis::Clock::now();
@@ -508,62 +496,52 @@ int run(const Settings& s) {
   report["motor_configs"] = config_log;
   report["final_kp"] = std::vector<double>(kp.data(), kp.data() + N);
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
-  if (s.report.empty()) {
-    std::printf("%s\n", report.dump().c_str());
-  } else {
-    std::ofstream(s.report) << report.dump(2) << '\n';
-    std::printf("praxis-fake-aurora: ended in %s, %llu violations; report in %s\n",
-                report["state_name"].get<std::string>().c_str(),
-                static_cast<unsigned long long>(rules.total_violations()), s.report.c_str());
-  }
-  return 0;
+  return {report, "ended in " + report["state_name"].get<std::string>() + ", " +
+                     std::to_string(rules.total_violations()) + " violations"};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   Settings s;
-  CLI::App app{"praxis-fake-aurora: a Fourier robot running Aurora, impersonated on DDS, with mock dynamics"};
-  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"gr1", "gr2", "gr3", "n1"}));
-  app.add_option("-d,--domain", s.domain, "DDS domain id (Aurora: 123)");
-  app.add_option("-i,--interface", s.interface, "network interface");
-  app.add_option("--prefix", s.prefix, "topic prefix ROBOT_NAME/SERIAL: every topic becomes ROBOT_NAME/SERIAL/<topic>");
-  app.add_option("--type-names", s.type_names,
-                 "DDS type names: documented (fourier_msgs::msg::<Type>) or topic-names (client 0.1.0's)")
-      ->check(CLI::IsMember({"documented", "topic-names"}));
-  app.add_option("--stable-after", s.stable_after, "seconds PdStand takes to report stable_level > 100")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--stance-after", s.stance_after,
-                 "seconds after entering PdStand before its stance stage (stand pose published, stable level rising)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--switch-latency", s.switch_latency,
-                 "seconds an accepted whole-body request takes to take effect (a GR-2 was measured at 1.5)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--pd-stand-knee", s.pd_stand_knee, "radians PdStand bends the knees by (0: the model's stand pose)");
-  app.add_option("--restart-at", s.restart_at, "seconds after start when the robot's software restarts (back in Default)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--restart-after-control", s.restart_after_control,
-                 "seconds after the robot first entered UserCmd / UpperBodyUserCmd when its software restarts")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--restart-silence", s.restart_silence, "seconds the restarting robot publishes nothing and takes no command")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--restart-fsm-delay", s.restart_fsm_delay,
-                 "seconds after the other topics that aurora_state comes back from a restart")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--refuse-state", s.refuse_state, "a whole-body state (0..11) the robot refuses to enter")
-      ->check(CLI::Range(0, static_cast<int>(a::k_whole_body_states) - 1));
-  app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
-  app.add_option("--report", s.report, "write what happened as JSON to this file at exit");
-  CLI11_PARSE(app, argc, argv);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  try {
+  const fake_common::Fake fake{
+      .program = "praxis-fake-aurora",
+      .description = "praxis-fake-aurora: a Fourier robot running Aurora, impersonated on DDS, with mock dynamics",
+      .robots = {"gr1", "gr2", "gr3", "n1"},
+      .robot = "gr2",
+      .domain = a::k_default_domain,
+      .domain_help = "DDS domain id (Aurora: 123)"};
+  const auto add_options = [&s](CLI::App& app) {
+    app.add_option("--prefix", s.prefix, "topic prefix ROBOT_NAME/SERIAL: every topic becomes ROBOT_NAME/SERIAL/<topic>");
+    app.add_option("--type-names", s.type_names,
+                   "DDS type names: documented (fourier_msgs::msg::<Type>) or topic-names (client 0.1.0's)")
+        ->check(CLI::IsMember({"documented", "topic-names"}));
+    app.add_option("--stable-after", s.stable_after, "seconds PdStand takes to report stable_level > 100")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--stance-after", s.stance_after,
+                   "seconds after entering PdStand before its stance stage (stand pose published, stable level rising)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--switch-latency", s.switch_latency,
+                   "seconds an accepted whole-body request takes to take effect (a GR-2 was measured at 1.5)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--pd-stand-knee", s.pd_stand_knee, "radians PdStand bends the knees by (0: the model's stand pose)");
+    app.add_option("--restart-at", s.restart_at, "seconds after start when the robot's software restarts (back in Default)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--restart-after-control", s.restart_after_control,
+                   "seconds after the robot first entered UserCmd / UpperBodyUserCmd when its software restarts")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--restart-silence", s.restart_silence, "seconds the restarting robot publishes nothing and takes no command")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--restart-fsm-delay", s.restart_fsm_delay,
+                   "seconds after the other topics that aurora_state comes back from a restart")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--refuse-state", s.refuse_state, "a whole-body state (0..11) the robot refuses to enter")
+        ->check(CLI::Range(0, static_cast<int>(a::k_whole_body_states) - 1));
+  };
+  return fake_common::fake_robot_main(argc, argv, fake, s, add_options, [&s] {
     if (s.robot == "gr1") return run<a::GR1>(s);
     if (s.robot == "gr3") return run<a::GR3>(s);
     if (s.robot == "n1") return run<a::N1>(s);
     return run<a::GR2>(s);
-  } catch (const std::exception& e) {
-    std::cerr << "praxis-fake-aurora: " << e.what() << '\n';
-    return 2;
-  }
+  });
 }

@@ -16,10 +16,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -48,20 +45,15 @@
 #include "light_service.hpp"
 #include "loco_service.hpp"
 #include "serve.hpp"
-#include "../common/parent_watch.hpp"
+#include "../common/fake_robot_main.hpp"
 
 namespace {
 
 namespace b = praxis::booster;
 namespace fb = praxis::fake_booster;
 
-std::atomic<bool> g_stop{false};
-void on_signal(int) { g_stop = true; }
-
-struct Settings {
-  std::string robot = "t1";
-  std::uint32_t domain = 0;
-  std::string interface = "lo";
+// The shared options (fake_robot_main.hpp) and Booster's own.
+struct Settings : fake_common::Settings {
   std::string space;  // empty: the model's (the space its published poses are in)
   std::string gamepad;
   std::vector<std::int64_t> hang;
@@ -79,8 +71,6 @@ struct Settings {
   std::string script_start = "start";
   bool lying = false;
   double get_up_seconds = 2.0;
-  double duration = 0.0;
-  std::string report;
 };
 
 // A service shared by the RPC thread and the physics loop: handle() under a lock, the answer's
@@ -153,7 +143,7 @@ struct IntakeCounts {
 };
 
 template <b::BoosterModel M>
-int run(const Settings& s) {
+fake_common::Report run(const Settings& s) {
   constexpr std::size_t N = M::joint_count;
   using Mode = b::Mode;
   const auto space = s.space == "parallel"  ? b::MotorSpace::parallel
@@ -292,8 +282,7 @@ int run(const Settings& s) {
   praxis::TimePoint last_fall_publish{}, last_remote_publish{}, last_tick = t0;
 
   auto next = t0;
-  const fake_common::ParentWatch parent;
-  while (!g_stop && !parent.parent_gone()) {
+  while (!fake_common::stop_requested()) {
     next += std::chrono::milliseconds(2);
     std::this_thread::sleep_until(next);
     const auto now = praxis::Clock::now();
@@ -507,63 +496,54 @@ int run(const Settings& s) {
   report["odometry"] = {{"x", odom_x}, {"y", odom_y}, {"theta", odom_theta}};
   report["standing"] = standing;
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
-  if (s.report.empty()) {
-    std::printf("%s\n", report.dump().c_str());
-  } else {
-    std::ofstream(s.report) << report.dump(2) << '\n';
-    std::printf("praxis-fake-booster: %zu loco calls, %zu light calls, ended in %s; report in %s\n",
-                report["loco_calls"].size(), report["light_calls"].size(), report["mode"].get<std::string>().c_str(),
-                s.report.c_str());
-  }
-  return 0;
+  const std::string summary = std::to_string(report["loco_calls"].size()) + " loco calls, " +
+                              std::to_string(report["light_calls"].size()) + " light calls, ended in " +
+                              report["mode"].get<std::string>();
+  return {report, summary};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   Settings s;
-  CLI::App app{"praxis-fake-booster: a Booster T1 / K1 impersonated on DDS, with mock dynamics"};
-  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"t1", "t1_7dof", "k1"}));
-  app.add_option("-d,--domain", s.domain, "DDS domain id (Booster robots: 0)");
-  app.add_option("-i,--interface", s.interface, "network interface");
-  app.add_option("--space", s.space,
-                 "the motor space rt/joint_ctrl must use (LowCmd.cmd_type); default: the model's (t1 parallel, k1 serial)")
-      ->check(CLI::IsMember({"serial", "parallel"}));
-  app.add_option("-g,--gamepad", s.gamepad, "remote controller script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
-  app.add_option("--script-start", s.script_start,
-                 "when the --gamepad times start counting: at the robot's start, or when a controller took the "
-                 "robot (the first rt/joint_ctrl frame taken in Custom, or UpperBodyCustomControl started): one "
-                 "slow to take it still sees the whole script")
-      ->check(CLI::IsMember({"start", "first-command"}));
-  app.add_option("--hang-api", s.hang, "loco API ids never answered (the client's timeout is tested)");
-  app.add_option("--delay-api", s.delay, "loco API answered late: ID:MS");
-  app.add_option("--min-interval-ms", s.min_interval_ms, "answer 429 to the same API sooner than this");
-  app.add_option("--reply-delay-ms", s.reply_delay_ms, "answer every loco call this late (--delay-api wins for its API)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--drop-every", s.drop_every,
-                 "lose the answers to the K-th, 2K-th, ... call of a loco API: ID:K (ID 0: counting every API)");
-  app.add_option("--lose-answer", s.lose_answer, "lose the answer to the N-th call of a loco API: ID:N (2000:1)");
-  app.add_option("--drop-probability", s.drop_probability, "lose each loco answer with this probability")
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--seed", s.seed, "seed of --drop-probability's draws");
-  app.add_option("--refuse-once", s.refuse_once,
-                 "answer the first call of a loco API with this status, without acting on it: ID:CODE (2000:502)");
-  app.add_option("--start-mode", s.start_mode, "the robot's mode at start (standing unless --lying)")
-      ->check(CLI::IsMember({"damping", "prepare", "walking", "soccer", "custom"}));
-  app.add_option("--button", s.buttons, "publish a button event on rt/button_event: T:ID:EVENT (s, button, 0..7)");
-  app.add_flag("--lying", s.lying, "start lying down (fallen): Prepare, then GetUp stands the robot up");
-  app.add_option("--get-up-seconds", s.get_up_seconds, "how long getting up takes");
-  app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
-  app.add_option("--report", s.report, "write what happened as JSON to this file at exit");
-  CLI11_PARSE(app, argc, argv);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  try {
+  const fake_common::Fake fake{.program = "praxis-fake-booster",
+                               .description = "praxis-fake-booster: a Booster T1 / K1 impersonated on DDS, with mock dynamics",
+                               .robots = {"t1", "t1_7dof", "k1"},
+                               .robot = "t1",
+                               .domain = 0,
+                               .domain_help = "DDS domain id (Booster robots: 0)"};
+  const auto add_options = [&s](CLI::App& app) {
+    app.add_option("--space", s.space,
+                   "the motor space rt/joint_ctrl must use (LowCmd.cmd_type); default: the model's (t1 parallel, k1 serial)")
+        ->check(CLI::IsMember({"serial", "parallel"}));
+    app.add_option("-g,--gamepad", s.gamepad, "remote controller script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
+    app.add_option("--script-start", s.script_start,
+                   "when the --gamepad times start counting: at the robot's start, or when a controller took the "
+                   "robot (the first rt/joint_ctrl frame taken in Custom, or UpperBodyCustomControl started): one "
+                   "slow to take it still sees the whole script")
+        ->check(CLI::IsMember({"start", "first-command"}));
+    app.add_option("--hang-api", s.hang, "loco API ids never answered (the client's timeout is tested)");
+    app.add_option("--delay-api", s.delay, "loco API answered late: ID:MS");
+    app.add_option("--min-interval-ms", s.min_interval_ms, "answer 429 to the same API sooner than this");
+    app.add_option("--reply-delay-ms", s.reply_delay_ms, "answer every loco call this late (--delay-api wins for its API)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--drop-every", s.drop_every,
+                   "lose the answers to the K-th, 2K-th, ... call of a loco API: ID:K (ID 0: counting every API)");
+    app.add_option("--lose-answer", s.lose_answer, "lose the answer to the N-th call of a loco API: ID:N (2000:1)");
+    app.add_option("--drop-probability", s.drop_probability, "lose each loco answer with this probability")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--seed", s.seed, "seed of --drop-probability's draws");
+    app.add_option("--refuse-once", s.refuse_once,
+                   "answer the first call of a loco API with this status, without acting on it: ID:CODE (2000:502)");
+    app.add_option("--start-mode", s.start_mode, "the robot's mode at start (standing unless --lying)")
+        ->check(CLI::IsMember({"damping", "prepare", "walking", "soccer", "custom"}));
+    app.add_option("--button", s.buttons, "publish a button event on rt/button_event: T:ID:EVENT (s, button, 0..7)");
+    app.add_flag("--lying", s.lying, "start lying down (fallen): Prepare, then GetUp stands the robot up");
+    app.add_option("--get-up-seconds", s.get_up_seconds, "how long getting up takes");
+  };
+  return fake_common::fake_robot_main(argc, argv, fake, s, add_options, [&s] {
     if (s.robot == "k1") return run<praxis::booster::K1>(s);
     if (s.robot == "t1_7dof") return run<praxis::booster::T1Arms7>(s);
     return run<praxis::booster::T1>(s);
-  } catch (const std::exception& e) {
-    std::cerr << "praxis-fake-booster: " << e.what() << '\n';
-    return 2;
-  }
+  });
 }

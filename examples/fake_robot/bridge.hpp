@@ -14,11 +14,9 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -26,6 +24,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -39,20 +38,11 @@
 
 #include "../common/gamepad_script.hpp"
 #include "command_intake.hpp"
-#include "../common/parent_watch.hpp"
+#include "../common/fake_robot_main.hpp"
 #include "side_topics.hpp"
 #include "sport_service.hpp"
 
 namespace fake_robot {
-
-// Set from a signal handler: the bridge ends its loop and writes its report.
-// A namespace-scope variable, not a function-local static: a signal handler may touch it first.
-inline std::atomic<bool> g_stop_requested{false};
-// Also true once the process that started this one is gone (parent_watch.hpp).
-inline bool stop_requested() {
-  static const fake_common::ParentWatch parent;
-  return g_stop_requested.load() || parent.parent_gone();
-}
 
 // rt/arm_sdk: the LowCmd slot whose q carries the blend weight (the G1's, per unitree_sdk2's arm SDK
 // example: docs/backends/unitree.md, "Wire facts and their sources").
@@ -62,11 +52,10 @@ struct ArmSdkStats {
   double last_weight = 0.0, max_weight = 0.0;
 };
 
-struct Settings {
+// The shared options (fake_common::Settings: --robot, --domain, --interface, --duration, --report)
+// and the bridge's own.
+struct Settings : fake_common::Settings {
   std::string program = "praxis-fake-robot";  // names the messages
-  std::string robot = "g1";
-  std::uint32_t domain = 1;
-  std::string interface = "lo";
   std::string gamepad;
   std::string sport_mode;
   // The sport service's own control of the joints while a motion service runs (sport_service.hpp):
@@ -77,8 +66,6 @@ struct Settings {
   // the H1-2 (the H1 LocoClient's), "sport" for the others.
   std::string sport_service;
   std::string tilt;
-  double duration = 0.0;
-  std::string report;
   // When the gamepad and tilt scripts start counting: "start" (the robot's), "first-reader" (the
   // first reader of rt/lowstate: a controller has started) or "first-command" (the first command
   // frame). A controller that is slow to start, as under sanitizers on a loaded machine, then still
@@ -90,11 +77,19 @@ struct Settings {
   bool echo_raw = false;  // benchmark baseline: answer with a fixed state, no checks, no dynamics
 };
 
-// The command line both programs share.
+// The start-up both programs share: the shared options' Unitree defaults (fake_robot_main.hpp).
+inline fake_common::Fake unitree_fake(std::string program, std::string description, std::string robot) {
+  return {.program = std::move(program),
+          .description = std::move(description),
+          .robots = {"g1", "g1_23", "go2", "h1_2"},
+          .robot = std::move(robot),
+          .domain = 1,
+          .domain_help = "DDS domain id (Unitree simulator convention: 1)",
+          .report_help = "write the counters as JSON to this file at exit"};
+}
+
+// The command line both programs share, beyond fake_robot_main's.
 inline void add_bridge_options(CLI::App& app, Settings& s) {
-  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"g1", "g1_23", "go2", "h1_2"}));
-  app.add_option("-d,--domain", s.domain, "DDS domain id (Unitree simulator convention: 1)");
-  app.add_option("-i,--interface", s.interface, "network interface");
   app.add_option("-g,--gamepad", s.gamepad, "gamepad script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
   app.add_option("--sport-mode", s.sport_mode, "motion service active at start (\"\" = none)");
   app.add_option("--sport-posture", s.sport_posture,
@@ -112,8 +107,6 @@ inline void add_bridge_options(CLI::App& app, Settings& s) {
   app.add_flag("--simulator", s.simulator,
                "behave like Unitree's MuJoCo bridge: no motion_switcher service, LowState crc 0 and mode_machine 0, "
                "command CRCs not checked (--sport-mode is ignored: the simulator runs no motion service)");
-  app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
-  app.add_option("--report", s.report, "write the counters as JSON to this file at exit");
   app.add_option("--script-start", s.script_start,
                  "when the --gamepad and --tilt times start counting: at the robot's start, when a reader of "
                  "rt/lowstate appears, or at the first command frame (printed as \"script started\" with the "
@@ -132,13 +125,14 @@ praxis::Duration elapsed(Robot& robot, praxis::Duration wall) {
   }
 }
 
-// Runs the robot until stop_requested() or --duration. `make_robot(t0)` builds the plant (MockRobot<M>,
-// praxis-sim's SimRobot<M>: a praxis::Plant of model M with gamepad(), press/release and q()) once DDS
-// is up, so the gamepad script's times count from when the robot can first be heard. Optional plant
+// Runs the robot until fake_common::stop_requested() or --duration and returns its report.
+// `make_robot(t0)` builds the plant (MockRobot<M>, praxis-sim's SimRobot<M>: a praxis::Plant of model
+// M with gamepad(), press/release and q()) once DDS is up, so the gamepad script's times count from
+// when the robot can first be heard. Optional plant
 // members: tilt() for --tilt, finish() for work at the end of the run, add_to_report(json&) for
 // plant-specific report fields, elapsed() for a clock of its own that --duration counts.
 template <praxis::unitree::UnitreeModel M, class MakeRobot>
-int run_bridge(const Settings& s, MakeRobot make_robot) {
+fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
   namespace u = praxis::unitree;
   using Family = typename u::Wire<M>::Family;
   constexpr std::size_t N = M::joint_count;
@@ -263,7 +257,7 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
               active_mode.empty() ? "" : (", motion service \"" + active_mode + "\" active").c_str());
   std::fflush(stdout);
   auto next = t0;
-  while (!stop_requested()) {
+  while (!fake_common::stop_requested()) {
     bool fresh = false;
     if (s.echo || s.echo_raw) {
       // Benchmark modes: poll for commands every 20 us and answer at once.
@@ -418,9 +412,7 @@ int run_bridge(const Settings& s, MakeRobot make_robot) {
                          {"last_weight", arm_stats.last_weight},
                          {"max_weight", arm_stats.max_weight}};
   }
-  std::printf("%s\n", report.dump().c_str());
-  if (!s.report.empty()) std::ofstream(s.report) << report.dump(2) << '\n';
-  return 0;
+  return {report, ""};
 }
 
 }  // namespace fake_robot

@@ -46,14 +46,10 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -74,28 +70,21 @@
 #include <praxis/transport/dds.hpp>
 #include <praxis/transport/dds_decoding_subscriber.hpp>
 
-#include "../common/parent_watch.hpp"
+#include "../common/fake_robot_main.hpp"
 #include "hric_service.hpp"
 
 namespace {
 
 namespace tk = praxis::tienkung;
 
-std::atomic<bool> g_stop{false};
-void on_signal(int) { g_stop = true; }
-
-struct Settings {
-  std::string robot = "pro";
-  std::uint32_t domain = 0;
-  std::string interface = "lo";
+// The shared options (fake_robot_main.hpp) and Tienkung's own.
+struct Settings : fake_common::Settings {
   std::string layout = "with_error";
   std::vector<std::string> faults;  // "T:MOTOR_ID:CODE"
   std::vector<std::string> silent;  // "T:limb"
   std::vector<std::string> offline;  // "WHEN:MOTOR_ID:SECONDS", WHEN = T or spin+T
   bool ctrl_unlatches = false;
   std::string speed_unit = "rad_per_s";  // of every spd / speed on the wire
-  double duration = 0.0;
-  std::string report;
   // The robot's own motion controller (hric_service.hpp).
   bool hric = false;
   std::string hric_mode = "stand";
@@ -454,7 +443,7 @@ void stamp(Header& h, char* empty_frame) {
 }
 
 template <tk::TienkungModel M, tk::StatusLayout L>
-int run(const Settings& s) {
+fake_common::Report run(const Settings& s) {
   constexpr std::size_t N = M::joint_count;
   constexpr std::size_t k_limbs = M::limbs.size();
   using Wire = tk::StatusWire<L>;
@@ -537,8 +526,7 @@ int run(const Settings& s) {
   std::array<double, N> peak_speed{};  // per joint, the fastest it turned in velocity mode (rad/s)
 
   auto next = t0;
-  const fake_common::ParentWatch parent;
-  while (!g_stop && !parent.parent_gone()) {
+  while (!fake_common::stop_requested()) {
     next += std::chrono::milliseconds(1);
     std::this_thread::sleep_until(next);
     const auto now = praxis::Clock::now();
@@ -722,18 +710,11 @@ int run(const Settings& s) {
     }
     h["limb_commands_while_hric"] = limb_commands;
   }
-  if (s.report.empty()) {
-    std::printf("%s\n", report.dump().c_str());
-  } else {
-    std::ofstream(s.report) << report.dump(2) << '\n';
-    std::printf("praxis-fake-tienkung: %zu motors still turning; report in %s\n", board.turning_motors().size(),
-                s.report.c_str());
-  }
-  return 0;
+  return {report, std::to_string(board.turning_motors().size()) + " motors still turning"};
 }
 
 template <tk::TienkungModel M>
-int run_layout(const Settings& s) {
+fake_common::Report run_layout(const Settings& s) {
   if (s.layout == "without_error") return run<M, tk::StatusLayout::without_error>(s);
   if (s.layout == "with_voltage") return run<M, tk::StatusLayout::with_voltage>(s);
   return run<M, tk::StatusLayout::with_error>(s);
@@ -743,63 +724,60 @@ int run_layout(const Settings& s) {
 
 int main(int argc, char** argv) {
   Settings s;
-  CLI::App app{"praxis-fake-tienkung: a Walker Tienkung body service impersonated on DDS, with mock dynamics"};
-  app.add_option("-r,--robot", s.robot, "robot model")->check(CLI::IsMember({"pro", "lite"}));
-  app.add_option("-d,--domain", s.domain, "DDS domain id (ROS_DOMAIN_ID; the robot's is unverified, ROS' default 0)");
-  app.add_option("-i,--interface", s.interface, "network interface");
-  app.add_option("--layout", s.layout, "the MotorStatus layout sent on rt/<limb>/status")
-      ->check(CLI::IsMember({"without_error", "with_error", "with_voltage"}));
-  app.add_option("--fault", s.faults,
-                 "from T seconds on, motor MOTOR_ID reports error CODE (33072 offline, 1 over-temperature, ...): "
-                 "T:MOTOR_ID:CODE");
-  app.add_option("--silent-limb", s.silent, "from T seconds on, rt/LIMB/status is not published: T:LIMB");
-  app.add_option("--offline", s.offline,
-                 "motor MOTOR_ID off the bus for SECONDS (status error 33072, commands to it dropped, it keeps its "
-                 "last command), from WHEN: seconds after the start, or spin+S, S seconds after it was first sent a "
-                 "nonzero speed: WHEN:MOTOR_ID:SECONDS");
-  app.add_flag("--ctrl-unlatches", s.ctrl_unlatches,
-               "a cmd_ctrl / cmd_pos releases a motor latched in velocity mode (undocumented; by default it does not)");
-  app.add_option("--speed-unit", s.speed_unit,
-                 "the unit of every spd / speed on the wire (UNVERIFIED on the robot): incoming spd is converted "
-                 "to rad/s, MotorStatus.speed sent in it")
-      ->check(CLI::IsMember({"rad_per_s", "rpm"}));
-  app.add_option("--duration", s.duration, "seconds to run (0: until SIGINT/SIGTERM)");
-  app.add_option("--report", s.report, "write what happened as JSON to this file at exit");
-  auto* hric = app.add_flag("--hric", s.hric,
-                            "run the robot's own motion controller (HRIC): the SetMotionMode service, "
-                            "rt/hric/motion/status, rt/hric/robot/cmd_vel; it drives every joint");
-  app.add_option("--hric-mode", s.hric_mode, "the motion controller's walk mode at start")
-      ->check(CLI::IsMember({"stand", "walk", "zero", "stop"}))
-      ->needs(hric);
-  app.add_option("--service-wire", s.service_wire,
-                 "the SetMotionMode envelope served: fastrtps (the payload alone) or cyclonedds (client id and "
-                 "sequence number ahead of it)")
-      ->check(CLI::IsMember({"fastrtps", "cyclonedds"}))
-      ->needs(hric);
-  app.add_option("--console-control", s.console_control,
-                 "MotionStatus.is_console_control: true, a program may steer; false, the remote holds the robot "
-                 "(every request refused with error 2, cmd_vel ignored)")
-      ->needs(hric);
-  app.add_option("--hric-transition", s.hric_transition,
-                 "seconds a stand-to-walk, walk-to-stand or zero-to-stand transition takes")
-      ->check(CLI::NonNegativeNumber)
-      ->needs(hric);
-  app.add_option("--hric-silent-after", s.hric_silent_after,
-                 "from S seconds on, no MotionStatus is published (the limbs keep publishing)")
-      ->check(CLI::NonNegativeNumber)
-      ->needs(hric);
-  app.add_option("--hric-remote-at", s.hric_remote_at,
-                 "from S seconds on, the remote holds the robot (is_console_control false)")
-      ->check(CLI::NonNegativeNumber)
-      ->needs(hric);
-  CLI11_PARSE(app, argc, argv);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  try {
+  const fake_common::Fake fake{
+      .program = "praxis-fake-tienkung",
+      .description = "praxis-fake-tienkung: a Walker Tienkung body service impersonated on DDS, with mock dynamics",
+      .robots = {"pro", "lite"},
+      .robot = "pro",
+      .domain = 0,
+      .domain_help = "DDS domain id (ROS_DOMAIN_ID; the robot's is unverified, ROS' default 0)"};
+  const auto add_options = [&s](CLI::App& app) {
+    app.add_option("--layout", s.layout, "the MotorStatus layout sent on rt/<limb>/status")
+        ->check(CLI::IsMember({"without_error", "with_error", "with_voltage"}));
+    app.add_option("--fault", s.faults,
+                   "from T seconds on, motor MOTOR_ID reports error CODE (33072 offline, 1 over-temperature, ...): "
+                   "T:MOTOR_ID:CODE");
+    app.add_option("--silent-limb", s.silent, "from T seconds on, rt/LIMB/status is not published: T:LIMB");
+    app.add_option("--offline", s.offline,
+                   "motor MOTOR_ID off the bus for SECONDS (status error 33072, commands to it dropped, it keeps its "
+                   "last command), from WHEN: seconds after the start, or spin+S, S seconds after it was first sent a "
+                   "nonzero speed: WHEN:MOTOR_ID:SECONDS");
+    app.add_flag("--ctrl-unlatches", s.ctrl_unlatches,
+                 "a cmd_ctrl / cmd_pos releases a motor latched in velocity mode (undocumented; by default it does not)");
+    app.add_option("--speed-unit", s.speed_unit,
+                   "the unit of every spd / speed on the wire (UNVERIFIED on the robot): incoming spd is converted "
+                   "to rad/s, MotorStatus.speed sent in it")
+        ->check(CLI::IsMember({"rad_per_s", "rpm"}));
+    auto* hric = app.add_flag("--hric", s.hric,
+                              "run the robot's own motion controller (HRIC): the SetMotionMode service, "
+                              "rt/hric/motion/status, rt/hric/robot/cmd_vel; it drives every joint");
+    app.add_option("--hric-mode", s.hric_mode, "the motion controller's walk mode at start")
+        ->check(CLI::IsMember({"stand", "walk", "zero", "stop"}))
+        ->needs(hric);
+    app.add_option("--service-wire", s.service_wire,
+                   "the SetMotionMode envelope served: fastrtps (the payload alone) or cyclonedds (client id and "
+                   "sequence number ahead of it)")
+        ->check(CLI::IsMember({"fastrtps", "cyclonedds"}))
+        ->needs(hric);
+    app.add_option("--console-control", s.console_control,
+                   "MotionStatus.is_console_control: true, a program may steer; false, the remote holds the robot "
+                   "(every request refused with error 2, cmd_vel ignored)")
+        ->needs(hric);
+    app.add_option("--hric-transition", s.hric_transition,
+                   "seconds a stand-to-walk, walk-to-stand or zero-to-stand transition takes")
+        ->check(CLI::NonNegativeNumber)
+        ->needs(hric);
+    app.add_option("--hric-silent-after", s.hric_silent_after,
+                   "from S seconds on, no MotionStatus is published (the limbs keep publishing)")
+        ->check(CLI::NonNegativeNumber)
+        ->needs(hric);
+    app.add_option("--hric-remote-at", s.hric_remote_at,
+                   "from S seconds on, the remote holds the robot (is_console_control false)")
+        ->check(CLI::NonNegativeNumber)
+        ->needs(hric);
+  };
+  return fake_common::fake_robot_main(argc, argv, fake, s, add_options, [&s] {
     if (s.robot == "lite") return run_layout<praxis::tienkung::Lite>(s);
     return run_layout<praxis::tienkung::Pro>(s);
-  } catch (const std::exception& e) {
-    std::cerr << "praxis-fake-tienkung: " << e.what() << '\n';
-    return 2;
-  }
+  });
 }

@@ -10,9 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <csignal>
 #include <filesystem>
-#include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -22,8 +20,6 @@
 #include "sim_robot.hpp"
 
 namespace {
-
-void on_signal(int) { fake_robot::g_stop_requested = true; }
 
 // The shipped model of a robot: next to an installed binary in ../share/praxis/models, else the
 // source tree's models/ this binary was built from.
@@ -42,7 +38,7 @@ std::filesystem::path shipped_model(const std::string& robot) {
 }
 
 template <praxis::unitree::UnitreeModel M>
-int run(const fake_robot::Settings& s, const sim::SimOptions& options) {
+fake_common::Report run(const fake_robot::Settings& s, const sim::SimOptions& options) {
   return fake_robot::run_bridge<M>(s, [&](praxis::TimePoint t0) { return sim::SimRobot<M>(options, t0); });
 }
 
@@ -51,37 +47,36 @@ int run(const fake_robot::Settings& s, const sim::SimOptions& options) {
 int main(int argc, char** argv) {
   fake_robot::Settings s;
   s.program = "praxis-sim";
-  s.robot = "go2";
+  const auto fake =
+      fake_robot::unitree_fake("praxis-sim", "praxis-sim: a Unitree robot simulated in MuJoCo, on DDS like the real one", "go2");
   sim::SimOptions options;
   std::string model, start;
   bool lockstep = false;
-  std::optional<std::string> band;
-  CLI::App app{"praxis-sim: a Unitree robot simulated in MuJoCo, on DDS like the real one"};
-  fake_robot::add_bridge_options(app, s);
-  app.get_option("--duration")->description("simulated seconds to run (0: until SIGINT/SIGTERM)");
-  app.add_option("--model", model, "MJCF model (default: the shipped model of --robot)");
-  app.add_option("--start", start,
-                 "lying: on the ground in the robot's rest pose, motors off (Go2's default); model: the model's "
-                 "keyframe (G1's default)")
-      ->check(CLI::IsMember({"lying", "model"}));
-  app.add_option("--band", band,
-                 "elastic band script: TIME:LENGTH or TIME:off items, simulated s and rest length m (default for g1 "
-                 "\"0:0.5\", feet just touching; none for go2; \"\" for none)");
-  auto* ls = app.add_flag("--lockstep", lockstep,
-                          "deterministic: advance one 2 ms control period per tick with a command, else stand still");
   bool realtime = false;  // the default; the flag only makes a command line say it
-  app.add_flag("--realtime", realtime, "simulated time follows the wall clock (the default)")->excludes(ls);
+  std::optional<std::string> band;
   std::string pictures, picture_size = "320x240";
   double picture_every = 0.5;
-  app.add_option("--pictures", pictures,
-                 "folder for pictures of the run (offscreen, no display needed): frame_NNN.png and contact_sheet.png, "
-                 "written at the end");
-  app.add_option("--picture-every", picture_every, "simulated seconds between pictures")->check(CLI::Range(0.01, 3600.0));
-  app.add_option("--picture-size", picture_size, "WIDTHxHEIGHT of each picture");
-  CLI11_PARSE(app, argc, argv);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  try {
+  const auto add_options = [&](CLI::App& app) {
+    fake_robot::add_bridge_options(app, s);
+    app.get_option("--duration")->description("simulated seconds to run (0: until SIGINT/SIGTERM)");
+    app.add_option("--model", model, "MJCF model (default: the shipped model of --robot)");
+    app.add_option("--start", start,
+                   "lying: on the ground in the robot's rest pose, motors off (Go2's default); model: the model's "
+                   "keyframe (G1's default)")
+        ->check(CLI::IsMember({"lying", "model"}));
+    app.add_option("--band", band,
+                   "elastic band script: TIME:LENGTH or TIME:off items, simulated s and rest length m (default for g1 "
+                   "\"0:0.5\", feet just touching; none for go2; \"\" for none)");
+    auto* ls = app.add_flag("--lockstep", lockstep,
+                            "deterministic: advance one 2 ms control period per tick with a command, else stand still");
+    app.add_flag("--realtime", realtime, "simulated time follows the wall clock (the default)")->excludes(ls);
+    app.add_option("--pictures", pictures,
+                   "folder for pictures of the run (offscreen, no display needed): frame_NNN.png and "
+                   "contact_sheet.png, written at the end");
+    app.add_option("--picture-every", picture_every, "simulated seconds between pictures")->check(CLI::Range(0.01, 3600.0));
+    app.add_option("--picture-size", picture_size, "WIDTHxHEIGHT of each picture");
+  };
+  return fake_common::fake_robot_main(argc, argv, fake, s, add_options, [&] {
     options.model = model.empty() ? shipped_model(s.robot) : std::filesystem::path(model);
     options.pacing = lockstep ? sim::Pacing::lockstep : sim::Pacing::realtime;
     options.lying = start.empty() ? s.robot == "go2" : start == "lying";
@@ -99,8 +94,5 @@ int main(int argc, char** argv) {
     if (s.robot == "g1") return run<praxis::unitree::G1>(s, options);
     if (s.robot == "go2") return run<praxis::unitree::Go2>(s, options);
     throw std::invalid_argument("--robot " + s.robot + ": no MuJoCo model yet (go2, g1)");
-  } catch (const std::exception& e) {
-    std::cerr << "praxis-sim: " << e.what() << '\n';
-    return 2;
-  }
+  });
 }
