@@ -324,6 +324,11 @@ class RequestHandler {
 
   CallResult perform(const PlannedAction& a, Duration timeout) {
     if (ends_control(a)) {
+      {
+        // Counted as it goes out: a report read while a retry waits says how many were made.
+        std::lock_guard lock(mutex_);
+        if (end_.state == EndReport::State::pending) ++end_.attempts;
+      }
       const ModeAttempt m = attempt_mode(loco_, a.mode, timeout);
       if (m.mode_reported) {
         std::lock_guard lock(mutex_);

@@ -260,9 +260,12 @@ TEST_CASE("booster request handler: a Damping request the robot does not answer 
   rig.loco.silent_modes = {0};
   rig.handler.end_control(rig.status, rig.now);
   CHECK(rig.handler.end_report().state == b::EndReport::State::pending);  // its retry waits
+  // Found by this test: the report counted attempts only when the request completed, so a pending
+  // one said "0 attempts so far" after the first had gone out unanswered.
+  CHECK(rig.handler.end_report().attempts == 1);
   const auto message = rig.handler.shut_down(50ms);
   INFO(message);
-  CHECK(message.rfind("booster_interface stopped: Damping requested, not confirmed yet (", 0) == 0);
+  CHECK(message.rfind("booster_interface stopped: Damping requested, not confirmed yet (1 attempt so far; ", 0) == 0);
   CHECK(message.find("; 1 call(s) still unanswered") != std::string::npos);
   CHECK(message.find("; sent move_robot(0, 0, 0) in case it still walks") != std::string::npos);
   CHECK(rig.handler.end_report().state == b::EndReport::State::not_confirmed);  // the stop dropped the retry
