@@ -16,7 +16,7 @@ namespace booster_action_log_test {
 namespace b = praxis::booster;
 using namespace std::chrono_literals;
 
-TEST_CASE("booster action log: global sequences 1, 2, 3 and per-action in-flight counts") {
+TEST_CASE("booster action log: global sequences 1 2 3 and per-action in-flight counts") {
   b::ActionLog log;
   b::PlannedAction change;
   change.action = b::Action::change_mode;
@@ -87,7 +87,7 @@ TEST_CASE("booster action log: entries are one JSON line each with the fact shee
         R"({"event":"booster rpc completed","sequence":1,"action":"change_mode","status":"error","elapsed_ms":1.5,"in_flight_at_start":1,"remaining_in_flight":0,"code":409,"attempts":1,"sent":true,"answered":true})");
 }
 
-TEST_CASE("booster action log: what became of the calls: dropped was never sent, a timeout never answered") {
+TEST_CASE("booster action log: what became of the calls: dropped was never sent - a timeout never answered") {
   b::ActionLog log;
   b::PlannedAction move;
   move.action = b::Action::move_robot;
@@ -169,7 +169,7 @@ TEST_CASE("booster action log: each action's scheduled line carries its own argu
         R"({"event":"booster rpc scheduled","sequence":1,"action":"kick_publish","in_flight":1,"x":1,"y":-0.5,"dir":0.25,"goal_x":4,"goal_y":0.5,"robot_theta_to_field":-1.25,"power":2})");
 }
 
-TEST_CASE("booster action log: a completion's line says whether it was sent and answered, and how often tried") {
+TEST_CASE("booster action log: a completion's line says whether it was sent and answered and how often tried") {
   b::Scheduled s;
   s.sequence = 4;
   s.action = b::Action::visual_kick;

@@ -14,7 +14,7 @@ namespace booster_api_test {
 
 namespace b = praxis::booster;
 
-TEST_CASE("booster api: RobotMode's values and names are the SDK's, Soccer included") {
+TEST_CASE("booster api: RobotMode's values and names are the SDK's - Soccer included") {
   CHECK(static_cast<int>(b::Mode::unknown) == -1);
   CHECK(static_cast<int>(b::Mode::damping) == 0);
   CHECK(static_cast<int>(b::Mode::prepare) == 1);
@@ -46,7 +46,7 @@ TEST_CASE("booster api: the loco and light API ids are LocoApiId's and LightApiI
   CHECK(b::light_api::k_stop_led_light_control == 2001);
 }
 
-TEST_CASE("booster api: every RPC status code has its own meaning, and an unknown code says so") {
+TEST_CASE("booster api: every RPC status code has its own meaning and an unknown code says so") {
   namespace st = b::status;
   const std::int32_t codes[] = {st::k_pending,       st::k_ok,       st::k_timeout,
                                 st::k_bad_request,   st::k_conflict, st::k_too_frequent,

@@ -119,7 +119,7 @@ class StatePublisher {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-TEST_CASE("booster backend: commands go in the space the model's values were published in (T1 parallel, K1 serial)") {
+TEST_CASE("booster backend: commands go in the space the model's values were published in (T1 parallel and K1 serial)") {
   static_assert(b::values_in_motor_space<b::T1>() && !b::values_in_motor_space<b::K1>());
   CHECK(b::BoosterBackend<b::T1, b::Access::joints>::robot("eth0").wire.codec.space == b::MotorSpace::parallel);
   CHECK(b::BoosterBackend<b::T1, b::Access::joints>::fake_robot(3).wire.codec.space == b::MotorSpace::parallel);
@@ -129,7 +129,7 @@ TEST_CASE("booster backend: commands go in the space the model's values were pub
   CHECK(b::T1::stand_pose[15] == 0.2);
 }
 
-TEST_CASE("booster backend: what each access offers, and how its control ends") {
+TEST_CASE("booster backend: what each access offers and how its control ends") {
   using Modes = b::BoosterBackend<b::K1>;
   using Joints = b::BoosterBackend<b::K1, b::Access::joints>;
   using Arms = b::BoosterBackend<b::K1, b::Access::upper_body>;
@@ -159,7 +159,7 @@ TEST_CASE("booster backend: in the robot's own modes no joint command goes out w
   CHECK(robot.release(100ms).message == "nothing to end: no run in control");
 }
 
-TEST_CASE("booster backend: acquire() without a state names the topic, domain and interface, and calls nothing",
+TEST_CASE("booster backend: acquire() without a state names the topic with its domain and interface and calls nothing",
           "[booster][dds]") {
   FakeLoco loco;
   auto o = options_for<b::T1>("silent");
@@ -185,7 +185,7 @@ TEST_CASE("booster backend: another model's state is named as such", "[booster][
   CHECK(loco.calls.empty());
 }
 
-TEST_CASE("booster backend: joint access asks for Prepare, then Custom, and ends with the release mode confirmed",
+TEST_CASE("booster backend: joint access asks for Prepare then Custom and ends with the release mode confirmed",
           "[booster][dds]") {
   FakeLoco loco;
   auto o = options_for<b::K1>("joints");
@@ -213,7 +213,7 @@ TEST_CASE("booster backend: joint access asks for Prepare, then Custom, and ends
   CHECK(status.assumed_mode == praxis::RobotMode::unknown);
 }
 
-TEST_CASE("booster backend: a Custom the robot refuses fails acquire(), retried only when the refusal may pass",
+TEST_CASE("booster backend: a Custom the robot refuses fails acquire() - retried only when the refusal may pass",
           "[booster][dds]") {
   FakeLoco loco;
   auto o = options_for<b::K1>("refused");
@@ -243,7 +243,7 @@ TEST_CASE("booster backend: a Custom the robot refuses fails acquire(), retried 
   }
 }
 
-TEST_CASE("booster backend: arms-only access brings the robot to Walking from where it is, never from Custom",
+TEST_CASE("booster backend: arms-only access brings the robot to Walking from where it is - never from Custom",
           "[booster][dds]") {
   FakeLoco loco;
   auto o = options_for<b::T1>("arms");

@@ -37,7 +37,7 @@ b::LowStateValue<N> state_value(float base) {
   return v;
 }
 
-TEST_CASE("booster codec: the serial array of a K1 LowState becomes the joint state, the IMU's rpy its orientation") {
+TEST_CASE("booster codec: the serial array of a K1 LowState becomes the joint state - the IMU's rpy its orientation") {
   constexpr std::size_t N = b::K1::joint_count;
   praxis::RobotState<N> s;
   REQUIRE(b::decode_low_state<N>(state_value<N>(0.2f), b::CodecOptions{}, s));
@@ -63,7 +63,7 @@ TEST_CASE("booster codec: the parallel space reads the motor array") {
   CHECK(s.q[4] == Approx(100.0));
 }
 
-TEST_CASE("booster codec: a LowState of another robot's size, or with non-finite values, is rejected whole") {
+TEST_CASE("booster codec: a LowState of another robot's size or with non-finite values is rejected whole") {
   constexpr std::size_t N = b::T1::joint_count;
   praxis::RobotState<N> s;
   s.q.setConstant(7.0);

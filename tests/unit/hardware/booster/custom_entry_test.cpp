@@ -14,7 +14,7 @@ namespace booster_custom_entry_test {
 namespace b = praxis::booster;
 using praxis::JointMode;
 
-TEST_CASE("booster custom entry: the measured pose held with the model's Prepare gains on every joint, never kp 0") {
+TEST_CASE("booster custom entry: the measured pose held with the model's Prepare gains on every joint - never kp 0") {
   praxis::RobotState<b::K1::joint_count> state;
   for (std::size_t j = 0; j < b::K1::joint_count; ++j) state.q[static_cast<Eigen::Index>(j)] = 0.01 * static_cast<double>(j);
   const auto c = b::custom_entry_hold<b::K1>(state);
@@ -56,7 +56,7 @@ TEST_CASE("booster custom entry: a moving robot is held where it is: no velocity
   }
 }
 
-TEST_CASE("booster custom entry: on the wire every motor is driven at full weight, none left to the robot") {
+TEST_CASE("booster custom entry: on the wire every motor is driven at full weight - none left to the robot") {
   // Custom mode ignores the weight blend (the fact sheet: weight does not work in Custom), but a
   // weight-0 motor in the first frame would still mean praxis sent it nothing to hold.
   using M = b::T1;

@@ -106,7 +106,7 @@ TEST_CASE("booster end request: a refused or unanswered ChangeMode fails the att
   CHECK(channel.api_ids() == std::vector<std::int64_t>{k_change});
 }
 
-TEST_CASE("booster end request: a robot without GetMode confirms by its ChangeMode answer alone, and says so") {
+TEST_CASE("booster end request: a robot without GetMode confirms by its ChangeMode answer alone and says so") {
   ScriptedLoco channel;
   b::LocoClient loco(channel);
   SECTION("GetMode refused as a bad request") { channel.script = {status(0), status(b::status::k_bad_request)}; }
@@ -166,7 +166,7 @@ TEST_CASE("booster end request: a robot that keeps refusing is given up on at th
   CHECK(text.find("409") != std::string::npos);
 }
 
-TEST_CASE("booster end request: the report's sentences for no request, a pending one and a confirmed one") {
+TEST_CASE("booster end request: the report's sentences for no request and a pending one and a confirmed one") {
   b::EndReport r;
   CHECK(b::describe(r) == "no Damping request: praxis did not command the robot's modes in this run");
   r.mode = b::Mode::prepare;

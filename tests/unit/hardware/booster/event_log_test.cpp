@@ -20,7 +20,7 @@ namespace booster_event_log_test {
 namespace b = praxis::booster;
 namespace fs = std::filesystem;
 
-TEST_CASE("booster event log: the recorder keeps every entry in order, and by category") {
+TEST_CASE("booster event log: the recorder keeps every entry in order and by category") {
   b::RecordingEventLog log;
   log.write("rpc", R"({"event":"booster rpc scheduled","sequence":1})");
   log.write("primary_state", R"({"mode":"Damping"})");
@@ -51,7 +51,7 @@ TEST_CASE("booster event log: writers on several threads lose no entry") {
   CHECK(log.entries("rpc").size() == 500);
 }
 
-TEST_CASE("booster event log: the tee writes each entry to both, and to one when the other is missing") {
+TEST_CASE("booster event log: the tee writes each entry to both and to one when the other is missing") {
   auto a = std::make_shared<b::RecordingEventLog>();
   auto c = std::make_shared<b::RecordingEventLog>();
   b::TeeEventLog both(a, c);
@@ -65,7 +65,7 @@ TEST_CASE("booster event log: the tee writes each entry to both, and to one when
   CHECK(c->entries().size() == 2);
 }
 
-TEST_CASE("booster event log: the spdlog log writes one line per entry, category then JSON, in a new folder") {
+TEST_CASE("booster event log: the spdlog log writes one line per entry - category then JSON - in a new folder") {
   const fs::path dir = fs::temp_directory_path() / ("praxis_event_log_test_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const fs::path file = dir / "nested" / "booster.log";

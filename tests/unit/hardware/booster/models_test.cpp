@@ -41,7 +41,7 @@ TEST_CASE("booster models: the K1 is the T1 without the waist") {
   }
 }
 
-TEST_CASE("booster models: the 7-DoF T1 adds three wrist joints per arm and keeps the T1's head, waist and legs") {
+TEST_CASE("booster models: the 7-DoF T1 adds three wrist joints per arm and keeps the T1's head and waist and legs") {
   using M = b::T1Arms7;
   STATIC_REQUIRE(M::joint_count == 29);
   for (std::size_t j = 0; j < 6; ++j) CHECK(M::joints[j].name == k_t1_names[j]);       // head, left arm
@@ -113,7 +113,7 @@ TEST_CASE("booster models: the Prepare gains are each model's own set and every 
 
 struct NoSpaceModel {};  // a user's model without values_in_motor_space
 
-TEST_CASE("booster models: the space the values were published in: T1 parallel (the SDK example), K1 serial") {
+TEST_CASE("booster models: the space the values were published in: T1 parallel (the SDK example) - K1 serial") {
   STATIC_REQUIRE(b::values_in_motor_space<b::T1>());
   STATIC_REQUIRE(b::values_in_motor_space<b::T1Arms7>());
   STATIC_REQUIRE_FALSE(b::values_in_motor_space<b::K1>());

@@ -18,7 +18,7 @@ void set(b::BackendOptions& o, std::vector<std::string> settings) {
   praxis::io::apply_settings(o, settings, "--set");
 }
 
-TEST_CASE("booster options: the wire's unverified facts are settings: topic and type names, QoS, space, motor mode",
+TEST_CASE("booster options: the wire's unverified facts are settings: topic and type names and QoS and space and motor mode",
           "[booster][params]") {
   b::BackendOptions o;
   set(o, {"wire.topics.joint_ctrl=rt/low_cmd", "wire.topics.light_channel=rt/LightApi",
@@ -43,7 +43,7 @@ TEST_CASE("booster options: the wire's unverified facts are settings: topic and 
   CHECK(o.dds.interface == "eth1");
 }
 
-TEST_CASE("booster options: the release mode and motor space by their names, and errors that list the choices",
+TEST_CASE("booster options: the release mode and motor space by their names and errors that list the choices",
           "[booster][params]") {
   b::BackendOptions o;
   set(o, {"release_mode=prepare", "wire.codec.space=serial", "upper_body.include_head=true",

@@ -145,7 +145,7 @@ TEST_CASE("booster request handler: nothing is called and no joint frame allowed
   CHECK(logged(rig, "rpc", "\"event\":\"booster rpc completed\",\"sequence\":1,\"action\":\"change_mode\",\"status\":\"ok\""));
 }
 
-TEST_CASE("booster request handler: a refused mode change asks the robot where it is, reports that, and is not "
+TEST_CASE("booster request handler: a refused mode change asks the robot where it is and reports that and is not "
           "asked again") {
   Rig rig;
   rig.loco.refused_modes = {1};
@@ -161,7 +161,7 @@ TEST_CASE("booster request handler: a refused mode change asks the robot where i
   CHECK(rig.mirror.load() == b::Mode::damping);
 }
 
-TEST_CASE("booster request handler: the kick goes to rt/kick_ball, and a kick not written is a failed request") {
+TEST_CASE("booster request handler: the kick goes to rt/kick_ball and a kick not written is a failed request") {
   Rig rig({b::Mode::soccer, true});
   RobotRequests kick = wanting(RobotMode::locomotion, MotionType::visual_kick);
   kick.kick.ball_position = {1.0, -0.5};
@@ -178,7 +178,7 @@ TEST_CASE("booster request handler: the kick goes to rt/kick_ball, and a kick no
   CHECK(rig.status.last_request.outcome == praxis::RequestOutcome::failed);
 }
 
-TEST_CASE("booster request handler: LED colours go to the light service, and without one they fail") {
+TEST_CASE("booster request handler: LED colours go to the light service and without one they fail") {
   SECTION("with the light service") {
     Rig rig;
     RobotRequests r = prepare();
@@ -204,7 +204,7 @@ TEST_CASE("booster request handler: LED colours go to the light service, and wit
   }
 }
 
-TEST_CASE("booster request handler: the fall state becomes the posture, logged when it or the mode changes") {
+TEST_CASE("booster request handler: the fall state becomes the posture - logged when it or the mode changes") {
   Rig rig;
   std::atomic<std::int32_t> fall{-1};
   std::atomic<std::uint32_t> get_ups{0};
@@ -237,7 +237,7 @@ TEST_CASE("booster request handler: a run that never commanded the robot ends wi
   CHECK(rig.loco.calls.empty());
 }
 
-TEST_CASE("booster request handler: control ends with Damping, confirmed by ChangeMode and GetMode") {
+TEST_CASE("booster request handler: control ends with Damping - confirmed by ChangeMode and GetMode") {
   Rig rig;
   rig.serve(prepare(), 100ms);
   rig.loco.calls.clear();

@@ -32,7 +32,7 @@ b::FallDownWire fall_sample(std::int32_t state) {
   return w;
 }
 
-TEST_CASE("booster remote: buttons and sticks on praxis' gamepad, forward positive") {
+TEST_CASE("booster remote: buttons and sticks on praxis' gamepad - forward positive") {
   b::RemoteWire r{};
   r.a = true;
   r.rt = true;
@@ -78,7 +78,7 @@ TEST_CASE("booster button events: an event number outside ButtonEventType is nam
   CHECK(b::button_event_name(b::detail::enum_bits(e.event)) == "LONG_PRESS_END");
 }
 
-TEST_CASE("booster type names: an UNVERIFIED type name is an option, and only equal names connect",
+TEST_CASE("booster type names: an UNVERIFIED type name is an option and only equal names connect",
           "[booster][dds]") {
   namespace dds = praxis::dds;
   const auto* original = &booster_interface_msg_dds__FallDownState__desc;
@@ -169,7 +169,7 @@ TEST_CASE("booster fall_down: only getting up then ready counts as a finished ge
   CHECK(context.get_ups_finished.load() == 2);
 }
 
-TEST_CASE("booster low state: another model's motor count is refused and remembered, in the configured space") {
+TEST_CASE("booster low state: another model's motor count is refused and remembered - in the configured space") {
   constexpr std::size_t N = FallTopics::N;  // a T1 backend
   FallOptions options;
   options.wire.codec.space = b::MotorSpace::parallel;
@@ -196,7 +196,7 @@ TEST_CASE("booster button events: the fact sheet's ButtonEventType names in orde
   CHECK(b::button_event_name(booster_interface_msg_dds__TRIPLE_CLICK) == "TRIPLE_CLICK");
 }
 
-TEST_CASE("booster topics: the topic and type names come from the options, the IDL's type where none is given") {
+TEST_CASE("booster topics: the topic and type names come from the options - the IDL's type where none is given") {
   FallOptions options;
   options.wire.topics.fall_down = "rt/fall_down_test";
   options.wire.types.fall_down = "booster::msg::FallDownState";
@@ -213,7 +213,7 @@ TEST_CASE("booster topics: the topic and type names come from the options, the I
   CHECK(std::string(std::get<0>(commands).descriptor->m_typename) == "booster::msg::LowCmd");
 }
 
-TEST_CASE("booster topics: with joint access a command goes out as the codec encodes it, in the configured space") {
+TEST_CASE("booster topics: with joint access a command goes out as the codec encodes it - in the configured space") {
   FallOptions options;
   options.wire.codec.space = b::MotorSpace::parallel;
   options.wire.codec.weight = 0.75f;

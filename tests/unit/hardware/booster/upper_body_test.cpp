@@ -17,7 +17,7 @@ namespace booster_upper_body_test {
 namespace b = praxis::booster;
 using praxis::JointMode;
 
-TEST_CASE("booster upper body: legs and waist at weight 0 with nothing in them: the arms blend in, and on damping "
+TEST_CASE("booster upper body: legs and waist at weight 0 with nothing in them: the arms blend in and on damping "
           "out with their last targets held") {
   using M = b::K1;
   constexpr std::size_t N = M::joint_count;
@@ -116,7 +116,7 @@ std::string owned_names(bool head) {
   return names;
 }
 
-TEST_CASE("booster upper body: praxis owns the arms (and the head if asked), never the waist or a leg") {
+TEST_CASE("booster upper body: praxis owns the arms (and the head if asked) - never the waist or a leg") {
   CHECK(owned_names<b::K1>(false) ==
         "LeftShoulderPitch LeftShoulderRoll LeftElbowPitch LeftElbowYaw RightShoulderPitch RightShoulderRoll "
         "RightElbowPitch RightElbowYaw ");
@@ -134,7 +134,7 @@ TEST_CASE("booster upper body: switching an arm motor off under a walking robot 
   STATIC_REQUIRE(b::UpperBodyBlend<b::T1>::joint_modes.contains(JointMode::position));
 }
 
-TEST_CASE("booster upper body: the head goes with the arms when asked, and the blend scales the codec's weight") {
+TEST_CASE("booster upper body: the head goes with the arms when asked and the blend scales the codec's weight") {
   using M = b::T1;
   constexpr std::size_t N = M::joint_count;
   struct Options {
