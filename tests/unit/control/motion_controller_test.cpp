@@ -40,6 +40,13 @@ struct MyWalk {
   void cycle(praxis::JointCommand<N>&, bool& safe) const { safe = true; }
 };
 
+// The behaviour's LED colour, from a node of yours.
+struct MyLeds {
+  static constexpr std::string_view name = "my_leds";
+  using outputs = praxis::ports<m::LedCommandPort>;
+  void cycle(praxis::LedRequest& leds) const { leds = {true, 1, 2, 3}; }
+};
+
 struct Ctrl {
   double dt = 0.002, kp = 45.0, kd = 1.25;
   std::array<double, N> init_pos = [] {
@@ -241,6 +248,22 @@ TEST_CASE("motion controller: the behaviour's command is on its port, and nothin
   c.step(t0 + 4ms);
   CHECK(std::holds_alternative<m::command::Stand>(c.graph().get<m::MotionCommandPort>()));
   CHECK(c.selection().commanded);
+}
+
+TEST_CASE("motion controller: a node of yours that writes the LED colour replaces NoLeds", "[control][motion_controller]") {
+  Library library;
+  Modal modal(simulated());
+  praxis::MotionController<Modal, praxis::CommandInput, MyLeds> c(modal, library, quiet());
+  CHECK(has_node(c, "my_leds"));
+  CHECK_FALSE(has_node(c, "no_leds"));
+  c.behaviour().command = m::command::Stand{};
+  c.step(t0 + 2ms);
+  c.step(t0 + 4ms);
+  CHECK(c.graph().get<m::LedCommandPort>() == praxis::LedRequest{true, 1, 2, 3});
+  REQUIRE(c.requests().any);
+  // This robot has no LEDs of its own (no leds capability): the colour is not passed on.
+  STATIC_REQUIRE_FALSE(Modal::capabilities.leds);
+  CHECK_FALSE(c.requests().leds.set);
 }
 
 TEST_CASE("motion controller: control of a joint-level robot ends in joint damping", "[control][motion_controller]") {
