@@ -89,7 +89,7 @@ std::size_t at(MotionType t) { return static_cast<std::size_t>(t); }
 
 const praxis::TimePoint t0{};
 
-TEST_CASE("motion controller: every motion by its node, user control only with a node of yours",
+TEST_CASE("motion controller: every motion by its node and user control only with a node of yours",
           "[control][motion_controller]") {
   Mock robot;
   Library library;
@@ -192,7 +192,7 @@ TEST_CASE("motion controller: the options reach their nodes", "[control][motion_
   }
 }
 
-TEST_CASE("motion controller: dispatching leads to each motion's start pose, set when control starts",
+TEST_CASE("motion controller: dispatching leads to each motion's start pose set when control starts",
           "[control][motion_controller]") {
   Mock robot;
   Library library;
@@ -235,7 +235,7 @@ TEST_CASE("motion controller: the period is 2 ms unless the options set one", "[
   CHECK(fixed.period() == 5ms);
 }
 
-TEST_CASE("motion controller: the behaviour's command is on its port, and nothing is asked before it",
+TEST_CASE("motion controller: the behaviour's command is on its port and nothing is asked before it",
           "[control][motion_controller]") {
   Library library;
   Modal modal(simulated());
@@ -250,7 +250,8 @@ TEST_CASE("motion controller: the behaviour's command is on its port, and nothin
   CHECK(c.selection().commanded);
 }
 
-TEST_CASE("motion controller: a node of yours that writes the LED colour replaces NoLeds", "[control][motion_controller]") {
+TEST_CASE("motion controller: a node of yours that writes the LED colour replaces NoLeds",
+          "[control][motion_controller]") {
   Library library;
   Modal modal(simulated());
   praxis::MotionController<Modal, praxis::CommandInput, MyLeds> c(modal, library, quiet());

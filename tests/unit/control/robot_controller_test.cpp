@@ -79,7 +79,7 @@ bool has_node(const C& c, std::string_view name) {
 
 const praxis::TimePoint t0{};
 
-TEST_CASE("robot controller: it offers damping, stand, user control, dispatching and fall protection, nothing else",
+TEST_CASE("robot controller: it offers damping and stand and user control and dispatching and fall protection only",
           "[control][robot_controller]") {
   Mock robot;
   Controller c(robot, quiet());
@@ -138,7 +138,7 @@ TEST_CASE("robot controller: the stand gains are the model's unless USER_CTRL's 
   }
 }
 
-TEST_CASE("robot controller: the pose a robot reports it stands in becomes STAND's and init_pos, unless init_pos is kept",
+TEST_CASE("robot controller: a pose the robot reports it stands in becomes STAND's and init_pos unless kept",
           "[control][robot_controller]") {
   Mock robot;
   auto reported = Go2::stand_pose;
@@ -175,7 +175,8 @@ TEST_CASE("robot controller: the period is USER_CTRL's dt unless the options set
   CHECK(fixed.period() == 1ms);
 }
 
-TEST_CASE("robot controller: the state machine starts in damping with the pd_ratio options", "[control][robot_controller]") {
+TEST_CASE("robot controller: the state machine starts in damping with the pd_ratio options",
+          "[control][robot_controller]") {
   Mock robot;
   auto o = quiet();
   o.pd_ratio_init = 0.5;
@@ -196,7 +197,7 @@ TEST_CASE("robot controller: the state machine starts in damping with the pd_rat
   CHECK(c.pd_ratio() <= 0.5 + 4 * 0.01 + 1e-12);
 }
 
-TEST_CASE("robot controller: USER_CTRL's dt, gains and init_pos are checked before anything is sent",
+TEST_CASE("robot controller: USER_CTRL's dt and gains and init_pos are checked before anything is sent",
           "[control][robot_controller]") {
   Mock robot;
   const auto refused = [&](Ctrl ctrl, const std::string& expected) {
@@ -237,7 +238,8 @@ TEST_CASE("robot controller: USER_CTRL's dt, gains and init_pos are checked befo
   }
 }
 
-TEST_CASE("robot controller: load_params checks at once and names the parameter folder", "[control][robot_controller]") {
+TEST_CASE("robot controller: load_params checks at once and names the parameter folder",
+          "[control][robot_controller]") {
   Mock robot;
   Ctrl bad;
   bad.dt = 2.0;
@@ -248,7 +250,7 @@ TEST_CASE("robot controller: load_params checks at once and names the parameter 
   CHECK(*c.param_folder() == std::filesystem::path("params/go2"));
 }
 
-TEST_CASE("robot controller: control of a joint-level robot ends in joint damping, from STAND too",
+TEST_CASE("robot controller: control of a joint-level robot ends in joint damping from STAND too",
           "[control][robot_controller]") {
   Mock robot;
   auto o = quiet();

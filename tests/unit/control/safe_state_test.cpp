@@ -108,7 +108,7 @@ void check_hold() {
   CHECK(cmd.kp[3] == 70.0);
 }
 
-TEST_CASE("safe state: handing back holds the measured pose with the gains in force, else the model's",
+TEST_CASE("safe state: handing back holds the measured pose with the gains in force or else the model's",
           "[control][safe_state]") {
   SECTION("hand back") { check_hold<SafeState::hand_back>(); }
   SECTION("mode request") { check_hold<SafeState::mode_request>(); }

@@ -90,7 +90,8 @@ TEST_CASE("user control motion: named user_control and writing that motion's por
                                                               m::SafeExitPort<MotionType::user_control>>>);
 }
 
-TEST_CASE("user control motion: not selected, it does not run and leaves the command", "[control][user_control_motion]") {
+TEST_CASE("user control motion: not selected it does not run and leaves the command",
+          "[control][user_control_motion]") {
   Harness h;
   h.cmd = untouched();
   for (const auto t : {MotionType::damping, MotionType::stand, MotionType::dispatching, MotionType::walk}) {
@@ -104,7 +105,7 @@ TEST_CASE("user control motion: not selected, it does not run and leaves the com
   CHECK(h.cmd.q[0] == 9.0);
 }
 
-TEST_CASE("user control motion: selected, it resets on entry and writes every field of every joint",
+TEST_CASE("user control motion: selected it resets on entry and writes every field of every joint",
           "[control][user_control_motion]") {
   Harness h;
   h.cycle(MotionType::user_control, true);
@@ -133,7 +134,7 @@ TEST_CASE("user control motion: selected, it resets on entry and writes every fi
   CHECK(h.ctrl().resets == 2);
 }
 
-TEST_CASE("user control motion: kept warm in stand it computes without sending, reset on entering stand and again on CTRL",
+TEST_CASE("user control motion: warm in stand it computes without sending and resets on entering stand and CTRL",
           "[control][user_control_motion]") {
   Harness h;
   h.motion.warm_in_stand = true;

@@ -163,7 +163,7 @@ TEST_CASE("user controller: per-joint gains and the optional members are read jo
   CHECK(a.mode(0) == praxis::JointMode::position);
 }
 
-TEST_CASE("user controller: gains must be finite and not negative, and a NaN is the largest gain",
+TEST_CASE("user controller: gains must be finite and not negative and a NaN is the largest gain",
           "[control][user_controller]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
@@ -193,7 +193,8 @@ TEST_CASE("user controller: gains must be finite and not negative, and a NaN is 
   }
 }
 
-TEST_CASE("user controller: reset and step call the controller with the state it is given", "[control][user_controller]") {
+TEST_CASE("user controller: reset and step call the controller with the state it is given",
+          "[control][user_controller]") {
   praxis::ControllerAdapter<Scalar, N> a(Scalar{});
   State s;
   s.q[0] = 0.7;
@@ -235,7 +236,8 @@ TEST_CASE("user controller: a framework-style controller gets its RobotInterface
   CHECK(out[1] == 8.0f);
 }
 
-TEST_CASE("user controller: log values are copied up to the room given and all are counted", "[control][user_controller]") {
+TEST_CASE("user controller: log values are copied up to the room given and all are counted",
+          "[control][user_controller]") {
   praxis::ControllerAdapter<Scalar, N> a;
   std::array<float, 8> room{};
   CHECK(a.log_into(room) == 4);

@@ -65,7 +65,7 @@ void check_tag(std::size_t position) {
   CHECK(praxis::to_string(e.type) == e.name);
 }
 
-TEST_CASE("motion registry: count, names and indices come from the one list", "[core][motion_registry]") {
+TEST_CASE("motion registry: count and names and indices come from the one list", "[core][motion_registry]") {
   STATIC_REQUIRE(praxis::k_motion_types == 10);
   STATIC_REQUIRE(praxis::Motions::size == praxis::k_motion_types);
   STATIC_REQUIRE(praxis::Motions::in_order());

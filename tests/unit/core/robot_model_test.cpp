@@ -58,7 +58,7 @@ struct ShortPose {
   static constexpr std::array<double, 2> default_kd{1.0, 1.0};
 };
 
-TEST_CASE("robot model: the concept asks for every table, sized by joint_count, and at least one joint",
+TEST_CASE("robot model: the concept asks for every table sized by joint_count and at least one joint",
           "[core][robot_model]") {
   STATIC_REQUIRE(praxis::RobotModel<Three>);
   STATIC_REQUIRE_FALSE(praxis::RobotModel<WithoutRestPose>);
@@ -78,7 +78,7 @@ TEST_CASE("robot model: joint_index finds a joint by its name and gives joint_co
   CHECK(praxis::joint_index<Three>("kne") == Three::joint_count);   // not a prefix match
 }
 
-TEST_CASE("robot model: a pose is within the limits only when every joint is, bounds included",
+TEST_CASE("robot model: a pose is within the limits only when every joint is (bounds included)",
           "[core][robot_model]") {
   namespace d = praxis::detail;
   CHECK(d::poses_within_limits(Three::joints, Three::stand_pose));

@@ -68,7 +68,7 @@ std::vector<double> values_of(const auto& v) {
   return out;
 }
 
-TEST_CASE("reflect fields: field names flatten nested structs, arrays and Eigen vectors", "[io][reflect_fields]") {
+TEST_CASE("reflect fields: field names flatten nested structs and arrays and Eigen vectors", "[io][reflect_fields]") {
   const std::vector<std::string> expected{"t",   "imu.gyro[0]", "imu.gyro[1]", "imu.gyro[2]", "imu.tilt[0]",
                                           "imu.tilt[1]", "ok", "gait", "age", "estimate"};
   CHECK(praxis::io::field_names<State>() == expected);
@@ -77,7 +77,7 @@ TEST_CASE("reflect fields: field names flatten nested structs, arrays and Eigen 
   CHECK(praxis::io::field_names<std::array<int, 2>>("q") == std::vector<std::string>{"q[0]", "q[1]"});
 }
 
-TEST_CASE("reflect fields: values are visited in column order, without allocating", "[io][reflect_fields][realtime]") {
+TEST_CASE("reflect fields: values are visited in column order without allocating", "[io][reflect_fields][realtime]") {
   State s{};
   s.t = 1.5;
   s.imu.gyro = Eigen::Vector3d(0.1, 0.2, 0.3);
@@ -117,7 +117,7 @@ TEST_CASE("reflect fields: values are visited in column order, without allocatin
   CHECK(std::isnan(row[9]));
 }
 
-TEST_CASE("reflect fields: every rule in one struct, names and values in the same order", "[io][reflect_fields]") {
+TEST_CASE("reflect fields: every rule in one struct with names and values in the same order", "[io][reflect_fields]") {
   const std::vector<std::string> expected_names{
       "grid[0][0]", "grid[0][1]", "grid[1][0]", "grid[1][1]", "pairs[0].a", "pairs[0].b", "pairs[1].a",
       "pairs[1].b", "row[0]",     "row[1]",     "maybe.a",    "maybe.b",    "stamp",      "wait",
@@ -155,7 +155,8 @@ TEST_CASE("reflect fields: every rule in one struct, names and values in the sam
   CHECK(full[11] == 3.0);
 }
 
-TEST_CASE("reflect fields: a value that is not a struct is named after its root, or value", "[io][reflect_fields]") {
+TEST_CASE("reflect fields: a value that is not a struct is named after its root or else value",
+          "[io][reflect_fields]") {
   CHECK(praxis::io::field_names<bool>() == std::vector<std::string>{"value"});
   CHECK(praxis::io::field_names<double>("speed") == std::vector<std::string>{"speed"});
   CHECK(praxis::io::field_names<Eigen::Vector2d>() == std::vector<std::string>{"value[0]", "value[1]"});

@@ -63,7 +63,7 @@ struct praxis::io::EnumNames<reflect_kinds_test::Named> {
 
 namespace reflect_kinds_test {
 
-TEST_CASE("reflect kinds: numbers, bools, enums and strings", "[io][reflect_kinds]") {
+TEST_CASE("reflect kinds: numbers and bools and enums and strings", "[io][reflect_kinds]") {
   STATIC_REQUIRE(d::Number<int>);
   STATIC_REQUIRE(d::Number<std::uint8_t>);
   STATIC_REQUIRE(d::Number<float>);
@@ -90,7 +90,7 @@ TEST_CASE("reflect kinds: only enums with a fixed underlying type read as number
   STATIC_REQUIRE_FALSE(d::FixedEnum<int>);
 }
 
-TEST_CASE("reflect kinds: durations and time points by their shape, durations as seconds", "[io][reflect_kinds]") {
+TEST_CASE("reflect kinds: durations and time points by their shape and durations as seconds", "[io][reflect_kinds]") {
   STATIC_REQUIRE(d::Duration<std::chrono::milliseconds>);
   STATIC_REQUIRE(d::Duration<std::chrono::duration<double>>);
   STATIC_REQUIRE(d::Duration<std::chrono::duration<float, std::micro>>);
@@ -128,7 +128,7 @@ TEST_CASE("reflect kinds: sequences are fixed-size arrays and one-row or one-col
   STATIC_REQUIRE_FALSE(d::Optional<Inner>);
 }
 
-TEST_CASE("reflect kinds: a field is one of the kinds or a Hana struct, nothing else", "[io][reflect_kinds]") {
+TEST_CASE("reflect kinds: a field is one of the kinds or a Hana struct and nothing else", "[io][reflect_kinds]") {
   STATIC_REQUIRE(d::HanaStruct<Outer>);
   STATIC_REQUIRE_FALSE(d::HanaStruct<NotReflected>);
   STATIC_REQUIRE(d::Field<Outer>);
@@ -140,7 +140,7 @@ TEST_CASE("reflect kinds: a field is one of the kinds or a Hana struct, nothing 
   STATIC_REQUIRE_FALSE(d::Field<Eigen::Matrix3d>);
 }
 
-TEST_CASE("reflect kinds: a struct's members in declaration order, by name, and writable", "[io][reflect_kinds]") {
+TEST_CASE("reflect kinds: a struct's members in declaration order by name and writable", "[io][reflect_kinds]") {
   STATIC_REQUIRE(std::is_same_v<d::member_t<Outer, decltype(boost::hana::at_c<1>(boost::hana::accessors<Outer>()))>,
                                 Inner>);
   Outer o{};

@@ -56,7 +56,7 @@ TEST_CASE("motion type: Request asks by type for motions without parameters and 
   CHECK(m::requested_type(m::command::Request{}) == MotionType::damping);
 }
 
-TEST_CASE("motion type: every motion is safe to leave until its node says otherwise, each entry its own",
+TEST_CASE("motion type: every motion is safe to leave until its node says otherwise and each entry is its own",
           "[motion][motion_type]") {
   m::MotionSafeExits exits;
   for (std::size_t t = 0; t < m::k_motion_types; ++t) CHECK(exits[static_cast<MotionType>(t)]);
@@ -90,7 +90,7 @@ TEST_CASE("motion type: every selection cause has its own name", "[motion][motio
   CHECK(names.size() == m::k_selection_causes);
 }
 
-TEST_CASE("motion type: a selection starts in damping, uncommanded, at full stand gains", "[motion][motion_type]") {
+TEST_CASE("motion type: a selection starts in damping uncommanded and at full stand gains", "[motion][motion_type]") {
   const m::MotionSelection s;
   CHECK(s.current == MotionType::damping);
   CHECK(s.previous == MotionType::damping);

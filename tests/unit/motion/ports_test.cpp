@@ -40,7 +40,7 @@ TEST_CASE("motion ports: each motion's ports are named after it", "[motion][port
   STATIC_REQUIRE(m::SafeExitPort<MotionType::walk>::name == "praxis/safe_exit/walk");
 }
 
-TEST_CASE("motion ports: the behaviour's ports keep plain names, praxis' own are under praxis/",
+TEST_CASE("motion ports: the behaviour's ports keep plain names and praxis' own are under praxis/",
           "[motion][ports]") {
   CHECK(m::MotionCommandPort::name == "motion_command");
   CHECK(m::LedCommandPort::name == "led_command");
@@ -54,7 +54,7 @@ TEST_CASE("motion ports: the behaviour's ports keep plain names, praxis' own are
   CHECK(m::ActuatedCommandPort<12>::name != m::MotorCommandPort<12>::name);
 }
 
-TEST_CASE("motion ports: no state, stale or invalid state and a lost link force damping, tilt and faults do not by themselves",
+TEST_CASE("motion ports: missing or stale or invalid state or a lost link force damping but tilt and faults do not",
           "[motion][ports]") {
   m::SafetyStatus s;
   CHECK(s.must_damp());  // a fresh status: nothing received yet
@@ -76,7 +76,7 @@ TEST_CASE("motion ports: no state, stale or invalid state and a lost link force 
   CHECK(with([](m::SafetyStatus& t) { t.no_state = true; }));
 }
 
-TEST_CASE("motion ports: fall phases, their names and predicates", "[motion][ports]") {
+TEST_CASE("motion ports: fall phases with their names and predicates", "[motion][ports]") {
   CHECK(m::to_string(m::FallPhase::upright) == "upright");
   CHECK(m::to_string(m::FallPhase::falling) == "falling");
   CHECK(m::to_string(m::FallPhase::fallen) == "fallen");

@@ -57,7 +57,7 @@ praxis::RobotRequests asking(RobotMode mode) {
   return r;
 }
 
-TEST_CASE("modal robot: a robot with modes, walking, get-up and head whose safe state is a mode request",
+TEST_CASE("modal robot: a robot with modes and walking and get-up and head whose safe state is a mode request",
           "[control][modal_robot]") {
   STATIC_REQUIRE(Robot::capabilities.modes);
   STATIC_REQUIRE(Robot::capabilities.locomotion);
@@ -71,7 +71,7 @@ TEST_CASE("modal robot: a robot with modes, walking, get-up and head whose safe 
   CHECK(praxis::mock::to_string(RobotCall::rotate_head) == "rotate_head");
 }
 
-TEST_CASE("modal robot: nothing is called before the first command, but the link is up", "[control][modal_robot]") {
+TEST_CASE("modal robot: nothing is called before the first command but the link is up", "[control][modal_robot]") {
   Sim s;
   auto r = asking(RobotMode::locomotion);
   r.any = false;  // a picture the behaviour has not sent yet
@@ -85,7 +85,7 @@ TEST_CASE("modal robot: nothing is called before the first command, but the link
   CHECK(s.status.sequence == 11u);  // one status per period, 0 to 200 ms
 }
 
-TEST_CASE("modal robot: a mode change is called once, assumed at once and reported after the confirm delay",
+TEST_CASE("modal robot: a mode change is called once and assumed at once and reported after the confirm delay",
           "[control][modal_robot]") {
   Sim s;
   s.robot.post(asking(RobotMode::prepare));
@@ -118,7 +118,7 @@ TEST_CASE("modal robot: a mode change is called once, assumed at once and report
   CHECK(s.status.reported_mode == RobotMode::prepare);  // not yet confirmed
 }
 
-TEST_CASE("modal robot: a get-up is called in the prepare mode only and once per new value, then reported finished",
+TEST_CASE("modal robot: a get-up is called in the prepare mode only and once per new value and then reported finished",
           "[control][modal_robot]") {
   Sim s;
   auto r = asking(RobotMode::damping);
@@ -147,7 +147,7 @@ TEST_CASE("modal robot: a get-up is called in the prepare mode only and once per
   CHECK(s.count(RobotCall::get_up) == 2);
 }
 
-TEST_CASE("modal robot: in locomotion move is called every period, with zero velocity when not walking, and the head only when asked",
+TEST_CASE("modal robot: in locomotion move is called every period (zero when not walking) and the head only when asked",
           "[control][modal_robot]") {
   Sim s;
   auto r = asking(RobotMode::locomotion);
@@ -188,7 +188,7 @@ TEST_CASE("modal robot: in locomotion move is called every period, with zero vel
   CHECK(s.count(RobotCall::rotate_head) == 1);
 }
 
-TEST_CASE("modal robot: once the safe mode is posted it is served alone, whatever is posted after",
+TEST_CASE("modal robot: once the safe mode is posted it is served alone whatever is posted after",
           "[control][modal_robot]") {
   Sim s;
   auto walk = asking(RobotMode::locomotion);
