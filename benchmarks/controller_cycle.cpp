@@ -59,8 +59,8 @@ struct HandWritten {
   praxis::RobotState<N> state{};
   bool have_state = false;
   praxis::Gamepad pad{};
-  praxis::StateMachine sm{};
-  praxis::ControllerAdapter<Wave, N> ctrl{};
+  praxis::control::StateMachine sm{};
+  praxis::control::ControllerAdapter<Wave, N> ctrl{};
   praxis::JointCommand<N> cmd{}, last{};
   praxis::TimePoint last_time{};
   bool have_last = false;
@@ -86,15 +86,15 @@ struct HandWritten {
     if (pad.L2.pressed && pad.B.pressed) sm.stop();
     if (!have_state || stale || invalid) {
       sm.stop();
-    } else if (sm.state != praxis::ControlState::damping &&
-               (last_fallback || joint_fault || (sm.state == praxis::ControlState::ctrl && tilted))) {
+    } else if (sm.state != praxis::control::ControlState::damping &&
+               (last_fallback || joint_fault || (sm.state == praxis::control::ControlState::ctrl && tilted))) {
       sm.stop();
     }
-    if (sm.state == praxis::ControlState::stand) {
+    if (sm.state == praxis::control::ControlState::stand) {
       if (pad.R2.pressed) sm.standing(true);
       if (pad.R1.pressed) sm.standing(false);
     }
-    const bool active = sm.state != praxis::ControlState::damping;
+    const bool active = sm.state != praxis::control::ControlState::damping;
     if (active) {
       if (sm.state != before) ctrl.reset(state, pad);
       ctrl.step(state, pad);
@@ -103,11 +103,11 @@ struct HandWritten {
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       double q = finite_q ? state.q[i] : 0.0, kp = 0.0, kd = 2.0, dq = 0.0, tau = 0.0;
-      if (sm.state == praxis::ControlState::stand) {
+      if (sm.state == praxis::control::ControlState::stand) {
         q = ctrl.init_pos(j);
         kp = Model::default_kp[j] * sm.pd_ratio;
         kd = Model::default_kd[j] * sm.pd_ratio;
-      } else if (sm.state == praxis::ControlState::ctrl) {
+      } else if (sm.state == praxis::control::ControlState::ctrl) {
         q = ctrl.jpos_des(j);
         kp = ctrl.kp(j);
         kd = ctrl.kd(j);
@@ -176,9 +176,9 @@ int main(int argc, char** argv) {
   Robot robot_a, robot_b;
   script(robot_a);
   script(robot_b);
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  praxis::RobotController<Robot, Wave> controller(robot_a, options);
+  praxis::control::RobotController<Robot, Wave> controller(robot_a, options);
   HandWritten hand(robot_b);
   // The baseline's compute-time ring is touched once, as praxis' reporter touches its rings at
   // start-up: untouched, its 8 pages are faulted in by the first pushes (the 6 faults earlier
@@ -206,7 +206,7 @@ int main(int argc, char** argv) {
   // Interleaved batches; each cycle is timed on its own (step = read + graph + write on the mock).
   std::uint64_t graph_faults = 0, hand_faults = 0;
   for (std::size_t done = 0; done < k_cycles; done += k_batch) {
-    const auto f0 = praxis::thread_minor_faults();
+    const auto f0 = praxis::control::thread_minor_faults();
     for (std::size_t k = 0; k < k_batch; ++k) {
       ta += 2ms;
       const auto s = clock::now();
@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
       if (done + k > 0) graph_allocs += praxis::bench::allocation_count() - a0;
       graph_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
     }
-    const auto f1 = praxis::thread_minor_faults();
+    const auto f1 = praxis::control::thread_minor_faults();
     for (std::size_t k = 0; k < k_batch; ++k) {
       tb += 2ms;
       const auto s = clock::now();
@@ -229,13 +229,13 @@ int main(int argc, char** argv) {
     std::uint32_t sink = 0;
     while (hand.compute.pop(sink)) {
     }
-    const auto f2 = praxis::thread_minor_faults();
+    const auto f2 = praxis::control::thread_minor_faults();
     if (done > 0) {
       graph_faults += f1 - f0;
       hand_faults += f2 - f1;
     }
   }
-  if (controller.state() != praxis::ControlState::ctrl || hand.sm.state != praxis::ControlState::ctrl) {
+  if (controller.state() != praxis::control::ControlState::ctrl || hand.sm.state != praxis::control::ControlState::ctrl) {
     std::fprintf(stderr, "benchmark did not reach CTRL: the comparison would be meaningless\n");
     return 1;
   }
@@ -252,10 +252,10 @@ int main(int argc, char** argv) {
   namespace m = praxis::motion;
   praxis::script::ScriptLibrary<Model> library;
   library.load_folder(PRAXIS_SOURCE_DIR "/examples/scripts/g1");
-  praxis::MotionOptions motion_options;
+  praxis::control::MotionOptions motion_options;
   motion_options.print = false;
   Robot robot_u;
-  praxis::MotionController<Robot, praxis::CommandInput, example::StepInPlace<Model>,
+  praxis::control::MotionController<Robot, praxis::control::CommandInput, example::StepInPlace<Model>,
                            praxis::control::UserControlMotion<Model, Wave>>
       user_motion(robot_u, library, motion_options);
   user_motion.behaviour().command = m::command::UserControl{};
@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
   praxis::TimePoint tu{};
   std::uint64_t user_faults0 = 0;
   for (std::size_t k = 0; k < k_cycles; ++k) {
-    if (k == k_fault_warmup) user_faults0 = praxis::thread_minor_faults();
+    if (k == k_fault_warmup) user_faults0 = praxis::control::thread_minor_faults();
     tu += 2ms;
     const auto s = clock::now();
     const auto a0 = praxis::bench::allocation_count();
@@ -276,12 +276,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "the motion pipeline did not reach user_control: the comparison would be meaningless\n");
     return 1;
   }
-  const auto user_faults = praxis::thread_minor_faults() - user_faults0;
+  const auto user_faults = praxis::control::thread_minor_faults() - user_faults0;
   const auto ud = praxis::bench::summarize(user_motion_ns);
 
   // Then scripts: playing a keyframe script, then standing.
   Robot robot_m;
-  praxis::MotionController<Robot, praxis::CommandInput, example::StepInPlace<Model>> motion(robot_m, library,
+  praxis::control::MotionController<Robot, praxis::control::CommandInput, example::StepInPlace<Model>> motion(robot_m, library,
                                                                                             motion_options);
   std::vector<double> motion_ns;
   prepare(motion_ns);
@@ -291,7 +291,7 @@ int main(int argc, char** argv) {
   wave.request.count = 1;
   std::uint64_t motion_faults0 = 0;
   for (std::size_t k = 0; k < k_cycles; ++k) {
-    if (k == k_fault_warmup) motion_faults0 = praxis::thread_minor_faults();
+    if (k == k_fault_warmup) motion_faults0 = praxis::control::thread_minor_faults();
     tm += 2ms;
     if (k % 3000 == 0) {  // every 6 s: stand, then a new wave
       wave.id = static_cast<std::uint32_t>(k);
@@ -303,7 +303,7 @@ int main(int argc, char** argv) {
     if (k > 0) motion_allocs += praxis::bench::allocation_count() - a0;
     motion_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - s).count());
   }
-  const auto motion_faults = praxis::thread_minor_faults() - motion_faults0;
+  const auto motion_faults = praxis::control::thread_minor_faults() - motion_faults0;
   const auto md = praxis::bench::summarize(motion_ns);
 
   const auto g = praxis::bench::summarize(graph_ns);

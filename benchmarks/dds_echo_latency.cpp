@@ -123,7 +123,7 @@ class RawEcho final : public Responder {
  public:
   [[nodiscard]] const char* name() const override { return "raw-echo"; }
   void run(std::uint32_t domain, const std::atomic<bool>& stop) override {
-    praxis::dds::Participant participant({domain, "lo"});
+    praxis::transport::Participant participant({domain, "lo"});
     const dds_entity_t state_topic =
         dds_create_topic(participant.handle(), &unitree_hg_msg_dds__LowState__desc, k_state_topic, nullptr, nullptr);
     const dds_entity_t command_topic =
@@ -167,13 +167,13 @@ class PraxisController final : public Responder {
     backend_options.dds = {domain, "lo"};
     backend_options.release_motion_service = false;  // the robot here has no motion switcher
     u::UnitreeBackend<u::G1> backend(backend_options);
-    praxis::ControllerOptions options;
+    praxis::control::ControllerOptions options;
     options.print = false;
-    options.trigger = praxis::Trigger::state;
+    options.trigger = praxis::control::Trigger::state;
     options.period = 1s;                     // a cycle without a state only after a second of silence
     options.safety.stale_timeout = 10s;
     options.stats_every = 1000000;
-    praxis::RobotController<u::UnitreeBackend<u::G1>, HoldStand> controller(backend, options);
+    praxis::control::RobotController<u::UnitreeBackend<u::G1>, HoldStand> controller(backend, options);
     std::thread watcher([&] {
       while (!stop.load(std::memory_order_relaxed)) std::this_thread::sleep_for(20ms);
       controller.request_stop();
@@ -244,7 +244,7 @@ class Robot {
     dds_write(writer_, &state_);
   }
 
-  praxis::dds::Participant participant_;
+  praxis::transport::Participant participant_;
   dds_entity_t writer_ = 0;
   std::unique_ptr<WaitingReader<unitree_hg_msg_dds__LowCmd_>> commands_;
   unitree_hg_msg_dds__LowState_ state_{};

@@ -75,7 +75,7 @@ struct CycleStamp {
   void cycle(const praxis::CycleInfo&) { g_stamps.push(praxis::Clock::now()); }
 };
 
-using Controller = praxis::RobotController<Robot, Hold, CycleStamp>;
+using Controller = praxis::control::RobotController<Robot, Hold, CycleStamp>;
 
 // Actual minus nominal period, ns, from consecutive stamps (the first period after start-up is
 // dropped: it includes the threads starting).
@@ -88,15 +88,15 @@ void append_errors(const std::vector<praxis::TimePoint>& at, praxis::Duration pe
 
 // The mock's clock starts now: it simulates from its start to each `now` it is given.
 // Returns the run's real-time report (empty when none was asked for).
-praxis::RealtimeReport run_absolute(praxis::Duration period, praxis::Duration length, bool realtime,
+praxis::control::RealtimeReport run_absolute(praxis::Duration period, praxis::Duration length, bool realtime,
                                     std::vector<double>& errors, praxis::LatenessHistogram& lateness) {
   Robot robot({}, praxis::Clock::now());
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.period = period;
   options.stats_every = 1'000'000;
   if (realtime) {
-    options.realtime = praxis::RealtimeOptions::typical(80);
+    options.realtime = praxis::control::RealtimeOptions::typical(80);
     options.realtime.lock_memory = false;
     options.realtime.prefault_heap = 0;
   }
@@ -110,7 +110,7 @@ praxis::RealtimeReport run_absolute(praxis::Duration period, praxis::Duration le
 
 void run_naive(praxis::Duration period, praxis::Duration length, std::vector<double>& errors) {
   Robot robot({}, praxis::Clock::now());
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.period = period;
   options.stats_every = 1'000'000;
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
                           {"1 kHz naive sleep_for loop (baseline)", "1khz_naive", 1ms, false},
                           {"1 kHz praxis absolute deadlines", "1khz_absolute", 1ms, true},
                           {"1 kHz praxis, real-time set-up", "1khz_realtime", 1ms, true, true}};
-  praxis::RealtimeReport granted;
+  praxis::control::RealtimeReport granted;
   for (int r = 0; r < rounds; ++r) {
     for (auto& c : cases) {
       if (c.absolute) {

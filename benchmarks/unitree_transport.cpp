@@ -106,14 +106,14 @@ int main(int argc, char** argv) {
     auto options = u::UnitreeBackend<u::G1>::simulator(full_domain);
     options.mode_machine = u::Wire<u::G1>::expected_mode_machine;  // the echo robot speaks only when spoken to
     u::UnitreeBackend<u::G1> backend(options);
-    praxis::dds::Participant raw_participant({raw_domain, "lo"});
-    praxis::dds::Publisher<unitree_hg_msg_dds__LowCmd_> raw_pub(raw_participant, "rt/lowcmd", u::HgFamily::low_cmd_descriptor());
-    praxis::dds::Subscriber<unitree_hg_msg_dds__LowState_> raw_sub(raw_participant, "rt/lowstate",
+    praxis::transport::Participant raw_participant({raw_domain, "lo"});
+    praxis::transport::Publisher<unitree_hg_msg_dds__LowCmd_> raw_pub(raw_participant, "rt/lowcmd", u::HgFamily::low_cmd_descriptor());
+    praxis::transport::Subscriber<unitree_hg_msg_dds__LowState_> raw_sub(raw_participant, "rt/lowstate",
                                                                    u::HgFamily::low_state_descriptor());
     // The backend sends nothing before the robot sent a valid state, and the echo robot speaks only
     // when spoken to: a raw, valid LowCmd on the same domain starts the conversation.
-    praxis::dds::Participant kick_participant({full_domain, "lo"});
-    praxis::dds::Publisher<unitree_hg_msg_dds__LowCmd_> kick_pub(kick_participant, "rt/lowcmd",
+    praxis::transport::Participant kick_participant({full_domain, "lo"});
+    praxis::transport::Publisher<unitree_hg_msg_dds__LowCmd_> kick_pub(kick_participant, "rt/lowcmd",
                                                                  u::HgFamily::low_cmd_descriptor());
     unitree_hg_msg_dds__LowCmd_ kick{};
     u::encode_command<u::G1>(jc, {0, u::Wire<u::G1>::expected_mode_machine}, kick);

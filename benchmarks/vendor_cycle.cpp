@@ -83,13 +83,13 @@ bool run_robot(const std::string& label, const std::string& key, std::size_t cyc
   ctrl_robot.hold(praxis::GamepadButton::R2, praxis::TimePoint{} + 20ms, 1s);
   ctrl_robot.tap(praxis::GamepadButton::A, praxis::TimePoint{} + 1200ms);
 
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  praxis::RobotController<Robot, Wave<Model>> controller(ctrl_robot, options);
+  praxis::control::RobotController<Robot, Wave<Model>> controller(ctrl_robot, options);
   praxis::script::ScriptLibrary<Model> library;  // no scripts: the motion pipeline stands
-  praxis::MotionOptions motion_options;
+  praxis::control::MotionOptions motion_options;
   motion_options.print = false;
-  praxis::MotionController<Robot, praxis::CommandInput, example::StepInPlace<Model>> motion(motion_robot, library,
+  praxis::control::MotionController<Robot, praxis::control::CommandInput, example::StepInPlace<Model>> motion(motion_robot, library,
                                                                                             motion_options);
   motion.behaviour().command = praxis::motion::command::Stand{};
 
@@ -113,7 +113,7 @@ bool run_robot(const std::string& label, const std::string& key, std::size_t cyc
     for (std::size_t k = 0; k < k_batch; ++k) pipeline.time([&] { motion.step(t + static_cast<std::int64_t>(k) * 2ms); });
     t += static_cast<std::int64_t>(k_batch) * 2ms;
   }
-  if (controller.state() != praxis::ControlState::ctrl) {
+  if (controller.state() != praxis::control::ControlState::ctrl) {
     std::fprintf(stderr, "%s: the controller did not reach CTRL: the numbers would be meaningless\n", label.c_str());
     return false;
   }

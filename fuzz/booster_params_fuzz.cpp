@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                               p.sdk_request_timeout >= zero && p.startup_wait >= zero &&
                               p.kicking.kick_message_interval >= zero,
                           k_target, "a loaded file has a negative duration");
-  } catch (const praxis::ParamError& e) {
+  } catch (const praxis::io::ParamError& e) {
     praxis::fuzz::require(std::string_view(e.what()).substr(0, k_origin.size()) == k_origin, k_target,
                           "a ParamError does not start with the file's name");
   } catch (const std::exception& e) {

@@ -2,7 +2,7 @@
 // into a response header and a reply body. The header goes through the envelope
 // (BoosterRpcTraits::reply_of / is_final, parse_response_status) and, as a server reads it,
 // parse_request_header; the body is GetMode's answer read by LocoClient::get_mode. Unreadable text
-// must give the RPC errors (dds::RpcError and its subclasses); anything else is a finding.
+// must give the RPC errors (transport::RpcError and its subclasses); anything else is a finding.
 
 #include <cstddef>
 #include <cstdint>
@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   try {
     (void)b::parse_request_header(header);
-  } catch (const praxis::dds::RpcError&) {
+  } catch (const praxis::transport::RpcError&) {
   } catch (const std::exception& e) {
     praxis::fuzz::unexpected_exception(k_target, e);
   }
@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   b::LocoClient loco(channel);
   try {
     (void)loco.get_mode();
-  } catch (const praxis::dds::RpcError&) {
+  } catch (const praxis::transport::RpcError&) {
   } catch (const std::exception& e) {
     praxis::fuzz::unexpected_exception(k_target, e);
   }

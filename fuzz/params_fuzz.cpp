@@ -16,7 +16,7 @@ namespace {
 constexpr const char* k_target = "params";
 constexpr std::string_view k_origin = "fuzz/params.json";
 
-void require_named(const praxis::ParamError& e) {
+void require_named(const praxis::io::ParamError& e) {
   praxis::fuzz::require(std::string_view(e.what()).substr(0, k_origin.size()) == k_origin, k_target,
                         "a ParamError does not start with the file's name");
 }
@@ -25,7 +25,7 @@ template <class Read>
 void accessor(Read&& read) {
   try {
     read();
-  } catch (const praxis::ParamError& e) {
+  } catch (const praxis::io::ParamError& e) {
     require_named(e);
   }
 }
@@ -35,7 +35,7 @@ void accessor(Read&& read) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    const auto p = praxis::ParamFile::parse(text, std::string(k_origin));
+    const auto p = praxis::io::ParamFile::parse(text, std::string(k_origin));
     // The keys of the shipped parameter files (examples/custom_controller/params), each read with
     // the accessor its users call, plus the other accessors on the same keys.
     accessor([&] { (void)p.number("dt"); });
@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     accessor([&] { (void)p.boolean("dt"); });
     accessor([&] { (void)p.text("kp"); });
     accessor([&] { (void)p.numbers("kd", 3); });
-  } catch (const praxis::ParamError& e) {
+  } catch (const praxis::io::ParamError& e) {
     require_named(e);
   } catch (const std::exception& e) {
     praxis::fuzz::unexpected_exception(k_target, e);

@@ -175,7 +175,7 @@ class TempFile {
   std::filesystem::path path_;
 };
 
-void require_named(const praxis::ParamError& e, const std::filesystem::path& file) {
+void require_named(const praxis::io::ParamError& e, const std::filesystem::path& file) {
   const std::string name = file.string();
   praxis::fuzz::require(std::string_view(e.what()).substr(0, name.size()) == name, k_target,
                         "a ParamError does not start with the file's name");
@@ -186,7 +186,7 @@ void user_params(const std::filesystem::path& file) {
   const Snapshot before = snapshot(p);
   try {
     praxis::io::load_struct_into(p, file);
-  } catch (const praxis::ParamError& e) {
+  } catch (const praxis::io::ParamError& e) {
     require_named(e, file);
     praxis::fuzz::require(snapshot(p) == before, k_target, "a file that failed to load changed the struct");
     return;
@@ -200,11 +200,11 @@ void user_params(const std::filesystem::path& file) {
 }
 
 void runtime_params(const std::filesystem::path& file) {
-  praxis::RuntimeOptions options;
+  praxis::control::RuntimeOptions options;
   const auto before = options;
   try {
-    praxis::load_runtime_params(file, options);
-  } catch (const praxis::ParamError& e) {
+    praxis::control::load_runtime_params(file, options);
+  } catch (const praxis::io::ParamError& e) {
     require_named(e, file);
     praxis::fuzz::require(options.damping_kd == before.damping_kd && options.collector.max_kp == before.collector.max_kp &&
                               options.safety.stale_timeout == before.safety.stale_timeout &&

@@ -1,6 +1,6 @@
 // Unitree RPC responses (hardware/unitree/rpc.hpp): the input is a response's data text as the
 // motion switcher's CheckMode answers it, read through the envelope (UnitreeApiTraits::reply_of)
-// and mode_name_from. Unreadable data must give dds::RpcError; any other exception is a finding.
+// and mode_name_from. Unreadable data must give transport::RpcError; any other exception is a finding.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   praxis::fuzz::require(reply.data == std::string(text.c_str()), k_target, "reply_of changed the data text");
   try {
     (void)praxis::unitree::mode_name_from(reply.data);
-  } catch (const praxis::dds::RpcError&) {
+  } catch (const praxis::transport::RpcError&) {
     // an unreadable answer, named as such
   } catch (const std::exception& e) {
     praxis::fuzz::unexpected_exception(k_target, e);

@@ -10,7 +10,7 @@
 //                        only; the rest hold the pose: for robots that stand on their own legs)
 //   center               optional: "init_pos" (default) or "entry" (the pose measured when CTRL
 //                        began: a robot whose stand pose is its own, Fourier's PdStand)
-// A bad file throws praxis::ParamError naming the file and the key, and changes nothing.
+// A bad file throws praxis::io::ParamError naming the file and the key, and changes nothing.
 
 #include <algorithm>
 #include <array>
@@ -51,7 +51,7 @@ struct SinusoidController {
 
   void load_params(const std::filesystem::path& folder) {
     // Everything is read into locals first: a bad file leaves the controller untouched.
-    const auto file = praxis::ParamFile::load_folder(folder);
+    const auto file = praxis::io::ParamFile::load_folder(folder);
     const double new_dt = file.number("dt");
     const auto new_kp = gains(file, "kp", Model::default_kp);
     const auto new_kd = gains(file, "kd", Model::default_kd);
@@ -59,20 +59,20 @@ struct SinusoidController {
     const double new_amplitude = file.number("amplitude");
     const double new_frequency = file.number("frequency");
     if (new_amplitude < 0.0 || new_amplitude > 0.5) {
-      throw praxis::ParamError(file.path().string() + ": key \"amplitude\": expected 0 to 0.5 rad, found " +
+      throw praxis::io::ParamError(file.path().string() + ": key \"amplitude\": expected 0 to 0.5 rad, found " +
                                std::to_string(new_amplitude));
     }
     if (new_frequency <= 0.0 || new_frequency > 5.0) {
-      throw praxis::ParamError(file.path().string() + ": key \"frequency\": expected more than 0 and at most 5 Hz, found " +
+      throw praxis::io::ParamError(file.path().string() + ": key \"frequency\": expected more than 0 and at most 5 Hz, found " +
                                std::to_string(new_frequency));
     }
     const std::string move = file.has("move") ? file.text("move") : "all";
     if (move != "all" && move != "arms") {
-      throw praxis::ParamError(file.path().string() + ": key \"move\": expected \"all\" or \"arms\", found \"" + move + "\"");
+      throw praxis::io::ParamError(file.path().string() + ": key \"move\": expected \"all\" or \"arms\", found \"" + move + "\"");
     }
     const std::string center = file.has("center") ? file.text("center") : "init_pos";
     if (center != "init_pos" && center != "entry") {
-      throw praxis::ParamError(file.path().string() + ": key \"center\": expected \"init_pos\" or \"entry\", found \"" +
+      throw praxis::io::ParamError(file.path().string() + ": key \"center\": expected \"init_pos\" or \"entry\", found \"" +
                                center + "\"");
     }
     std::array<bool, N> new_moving{};
@@ -121,13 +121,13 @@ struct SinusoidController {
     return a;
   }
   // "kp": 40, "kp": [one per joint] or "kp": "model".
-  static std::array<double, N> gains(const praxis::ParamFile& file, std::string_view key,
+  static std::array<double, N> gains(const praxis::io::ParamFile& file, std::string_view key,
                                      const std::array<double, N>& model) {
     if (file.is_number(key)) return filled(file.number(key));
     if (file.is_text(key)) {
       const std::string text = file.text(key);
       if (text != "model") {
-        throw praxis::ParamError(file.path().string() + ": key \"" + std::string(key) +
+        throw praxis::io::ParamError(file.path().string() + ": key \"" + std::string(key) +
                                  "\": expected a number, " + std::to_string(N) + " numbers or \"model\", found \"" +
                                  text + "\"");
       }

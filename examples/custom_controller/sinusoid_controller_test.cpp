@@ -17,7 +17,7 @@
 using namespace std::chrono_literals;
 using Model = praxis::unitree::G1;
 using Robot = praxis::mock::MockRobot<Model>;
-using Controller = praxis::RobotController<Robot, example::SinusoidController<Model>>;
+using Controller = praxis::control::RobotController<Robot, example::SinusoidController<Model>>;
 
 namespace {
 struct Bench {
@@ -26,8 +26,8 @@ struct Bench {
   praxis::TimePoint now{};
 
   Bench() { controller.load_params(PRAXIS_EXAMPLE_PARAMS_DIR "/g1"); }
-  static praxis::ControllerOptions quiet() {
-    praxis::ControllerOptions o;
+  static praxis::control::ControllerOptions quiet() {
+    praxis::control::ControllerOptions o;
     o.print = false;
     return o;
   }
@@ -47,13 +47,13 @@ TEST_CASE("the sinusoid is sent only in CTRL and fades in", "[example]") {
   Bench b;
   b.robot.hold(praxis::GamepadButton::R2, b.at(0.1), 1s);
   b.run_until(1.4);
-  REQUIRE(b.controller.state() == praxis::ControlState::stand);
+  REQUIRE(b.controller.state() == praxis::control::ControlState::stand);
   const auto& init = b.controller.user().init_pos;
   CHECK(b.robot.last_command().command.q[15] == Approx(init[15]));  // stand: no wave sent
 
   b.robot.tap(praxis::GamepadButton::A, b.at(1.5));
   b.run_until(1.6);
-  REQUIRE(b.controller.state() == praxis::ControlState::ctrl);
+  REQUIRE(b.controller.state() == praxis::control::ControlState::ctrl);
   const double early = std::abs(b.robot.last_command().command.q[15] - init[15]);
   CHECK(early < 0.1 * 0.1 + 1e-9);  // within the first 0.1 s the fade keeps it at a tenth
 
@@ -72,7 +72,7 @@ TEST_CASE("a fall during the wave ends in damping", "[example]") {
   b.stand_and_start();
   b.robot.tilt(0.0, 2.2, b.at(2.0));
   b.run_until(2.1);
-  CHECK(b.controller.state() == praxis::ControlState::damping);
+  CHECK(b.controller.state() == praxis::control::ControlState::damping);
   const auto& cmd = b.robot.last_command().command;
   CHECK(cmd.kp.maxCoeff() == 0.0);
   CHECK(cmd.kd.minCoeff() == 2.0);
@@ -83,10 +83,10 @@ TEST_CASE("losing the robot's state ends in damping, and only R2 brings it back"
   b.stand_and_start();
   b.robot.drop_states(b.at(2.0), b.at(2.5));
   b.run_until(3.0);
-  CHECK(b.controller.state() == praxis::ControlState::damping);
+  CHECK(b.controller.state() == praxis::control::ControlState::damping);
   b.robot.hold(praxis::GamepadButton::R2, b.at(3.1), 1s);
   b.run_until(4.5);
-  CHECK(b.controller.state() == praxis::ControlState::stand);
+  CHECK(b.controller.state() == praxis::control::ControlState::stand);
   CHECK(b.robot.non_finite_commands() == 0);
   CHECK(b.robot.out_of_limit_commands() == 0);
 }

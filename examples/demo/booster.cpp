@@ -31,7 +31,7 @@ int dds_story(const Settings& s) {
   const auto params = params_folder(s);
   Ctrl<Model> probe;
   probe.load_params(params);
-  auto options = controller_options<praxis::ControllerOptions>(probe.dt, s);
+  auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   options.lifecycle_timeout = std::chrono::seconds(10);
 
   const bool fake_robot = s.backend == "fake-robot";
@@ -59,9 +59,9 @@ int dds_story(const Settings& s) {
               arms_only ? "arms only: Walking and UpperBodyCustomControl, the robot's own controller keeps the legs"
                         : "Prepare, then Custom (joint control)");
 
-  praxis::RobotController<Backend, Ctrl<Model>> controller(robot, options);
+  praxis::control::RobotController<Backend, Ctrl<Model>> controller(robot, options);
   controller.load_params(params);
-  const praxis::StopOnSignals stop_on_signals(controller);
+  const praxis::control::StopOnSignals stop_on_signals(controller);
   const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
   print_transitions(controller);
@@ -72,7 +72,7 @@ int dds_story(const Settings& s) {
               static_cast<unsigned long long>(link.states_rejected),
               static_cast<unsigned long long>(link.commands_sent));
   if constexpr (arms_only) std::printf("arms' weight at the end: %.2f\n", robot.weight());
-  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
   std::fflush(stdout);
   fake.stop();
   return report_outcome(outcome, false);

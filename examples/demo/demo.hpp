@@ -84,9 +84,9 @@ inline std::filesystem::path params_folder(const Settings& s) {
 template <class Options>
 Options controller_options(double /*dt*/, const Settings& s) {
   Options options;
-  if (!s.runtime_params.empty()) praxis::load_runtime_params(s.runtime_params, options);
+  if (!s.runtime_params.empty()) praxis::control::load_runtime_params(s.runtime_params, options);
   // The command line over the file: a real-time set-up the run reports on (docs/realtime.md).
-  if (s.rt_priority > 0) options.realtime = praxis::RealtimeOptions::typical(s.rt_priority);
+  if (s.rt_priority > 0) options.realtime = praxis::control::RealtimeOptions::typical(s.rt_priority);
   if (s.rt_cpu >= 0) options.realtime.control.cpus = {s.rt_cpu};
   return options;
 }
@@ -104,9 +104,9 @@ void apply_backend_settings(Options& o, const Settings& s) {
 // How the run ended, printed, and the program's exit code: 0 for a normal end, and for the story's
 // own scripted tilt (the fault the demo is there to show) when the robot was handed back; 1 for
 // anything else (another fault, a lost link, a stall, an unconfirmed hand-back).
-inline int report_outcome(const praxis::RunOutcome& outcome, bool tilt_scripted) {
+inline int report_outcome(const praxis::control::RunOutcome& outcome, bool tilt_scripted) {
   std::printf("%s\n", outcome.summary().c_str());
-  const bool scripted = tilt_scripted && outcome.end == praxis::RunEnd::fault && outcome.hand_back_ok &&
+  const bool scripted = tilt_scripted && outcome.end == praxis::control::RunEnd::fault && outcome.hand_back_ok &&
                         outcome.cause == praxis::motion::to_string(praxis::motion::SelectionCause::tilt);
   if (scripted) std::printf("(the fault is the story's scripted tilt)\n");
   return scripted ? 0 : outcome.exit_code();
@@ -118,8 +118,8 @@ void print_transitions(const Controller& controller) {
   std::printf("\n%zu transitions:\n", transitions.size());
   for (const auto& e : transitions) {
     std::printf("  %7.3f s  %-8s -> %-8s  (%s)\n", e.time,
-                std::string(praxis::to_string(praxis::control::control_state(e.from))).c_str(),
-                std::string(praxis::to_string(praxis::control::control_state(e.to))).c_str(),
+                std::string(praxis::control::to_string(praxis::control::control_state(e.from))).c_str(),
+                std::string(praxis::control::to_string(praxis::control::control_state(e.to))).c_str(),
                 std::string(praxis::motion::to_string(e.cause)).c_str());
   }
 }
@@ -134,13 +134,13 @@ int mock_story(const Settings& s, std::string_view vendor) {
   Ctrl<Model> probe;  // read and check the parameters before a run folder or a robot exists
   probe.load_params(params);
 
-  auto options = controller_options<praxis::ControllerOptions>(probe.dt, s);
+  auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   std::filesystem::path run_folder;
   if (!s.no_log) {
-    run_folder = praxis::create_run_folder(s.log_base);
+    run_folder = praxis::io::create_run_folder(s.log_base);
     options.cycle_log = run_folder / "log.csv";
     options.transition_log = run_folder / "transitions.csv";
-    praxis::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
+    praxis::io::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
                                       {"robot", s.robot},
                                       {"backend", "mock"},
                                       {"dt", std::to_string(probe.dt)},
@@ -156,8 +156,8 @@ int mock_story(const Settings& s, std::string_view vendor) {
   robot.tap(praxis::GamepadButton::A, at(0.45 * d));                                    // start ctrl
   robot.tilt(2.0, 0.3, at(0.75 * d));                                                   // it falls over
 
-  praxis::RobotController<Robot, Ctrl<Model>> controller(robot, options);
-  const praxis::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends damped
+  praxis::control::RobotController<Robot, Ctrl<Model>> controller(robot, options);
+  const praxis::control::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends damped
   controller.load_params(params);
 
   std::printf("praxis demo: mock %s lying on the floor, %zu joints, control period %.1f ms, %s\n", s.robot.c_str(),
@@ -172,7 +172,7 @@ int mock_story(const Settings& s, std::string_view vendor) {
               0.75 * d);
 
   double worst_stand_error = 0.0;
-  praxis::RunOutcome outcome;
+  praxis::control::RunOutcome outcome;
   if (s.realtime) {
     outcome = controller.run_for(praxis::from_seconds(d));
   } else {
@@ -204,7 +204,7 @@ int mock_story(const Settings& s, std::string_view vendor) {
               static_cast<unsigned long long>(robot.commands_received()),
               static_cast<unsigned long long>(robot.non_finite_commands()),
               static_cast<unsigned long long>(robot.out_of_limit_commands()));
-  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
   if (controller.dropped_reports() > 0) {
     std::printf("log records dropped (reporter queue full): %llu\n",
                 static_cast<unsigned long long>(controller.dropped_reports()));
@@ -268,15 +268,15 @@ class FakeProcess {
 };
 
 // The operator's gamepad for a robot whose state carries no remote (Fourier, Tienkung): a
-// praxis::WithGamepad whose gamepad is a script, R2 held from `r2_from` to `r2_until` and A tapped
+// praxis::control::WithGamepad whose gamepad is a script, R2 held from `r2_from` to `r2_until` and A tapped
 // at `a_at`, in seconds from the first state read once control was taken. A program of your own
 // calls WithGamepad::set_gamepad() from its joystick reader instead.
 template <praxis::Backend B>
-class ScriptedOperator : public praxis::WithGamepad<B> {
+class ScriptedOperator : public praxis::control::WithGamepad<B> {
  public:
   static constexpr std::size_t N = B::model::joint_count;
   ScriptedOperator(B& backend, double r2_from, double r2_until, double a_at)
-      : praxis::WithGamepad<B>(backend), r2_from_(r2_from), r2_until_(r2_until), a_at_(a_at) {}
+      : praxis::control::WithGamepad<B>(backend), r2_from_(r2_from), r2_until_(r2_until), a_at_(a_at) {}
 
   bool read(praxis::RobotState<N>& state, praxis::TimePoint now) {
     if (!started_) {
@@ -288,7 +288,7 @@ class ScriptedOperator : public praxis::WithGamepad<B> {
     pad.set(praxis::GamepadButton::R2, t >= r2_from_ && t < r2_until_);
     pad.set(praxis::GamepadButton::A, t >= a_at_ && t < a_at_ + 0.1);
     this->set_gamepad(pad);
-    return praxis::WithGamepad<B>::read(state, now);
+    return praxis::control::WithGamepad<B>::read(state, now);
   }
 
  private:

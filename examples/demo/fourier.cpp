@@ -29,7 +29,7 @@ int dds_story(const Settings& s) {
   const auto params = params_folder(s);
   Ctrl<Model> probe;
   probe.load_params(params);
-  auto options = controller_options<praxis::ControllerOptions>(probe.dt, s);
+  auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   options.lifecycle_timeout = std::chrono::seconds(20);  // PdStand may take 15 s to report stable
 
   const bool fake_robot = s.backend == "fake-robot";
@@ -61,16 +61,16 @@ int dds_story(const Settings& s) {
               s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(),
               s.arm_sdk ? "arms only (the robot's PdStand keeps the legs)" : "UserCmd", 0.1 * d, 0.4 * d, 0.5 * d);
 
-  praxis::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
+  praxis::control::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
   controller.load_params(params);
-  const praxis::StopOnSignals stop_on_signals(controller);
+  const praxis::control::StopOnSignals stop_on_signals(controller);
   const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
   print_transitions(controller);
   std::printf("group commands sent: %llu, refused by the backend: %llu\n",
               static_cast<unsigned long long>(robot.group_commands_sent()),
               static_cast<unsigned long long>(robot.commands_refused()));
-  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
   std::fflush(stdout);
   fake.stop();
   return report_outcome(outcome, false);

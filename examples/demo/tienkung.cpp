@@ -28,7 +28,7 @@ int dds_story(const Settings& s) {
   const auto params = params_folder(s);
   Ctrl<Model> probe;
   probe.load_params(params);
-  auto options = controller_options<praxis::ControllerOptions>(probe.dt, s);
+  auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   options.lifecycle_timeout = std::chrono::seconds(10);
 
   const bool fake_robot = s.backend == "fake-robot";
@@ -54,9 +54,9 @@ int dds_story(const Settings& s) {
                                  : "every joint on cmd_ctrl",
               0.1 * d, 0.4 * d, 0.5 * d);
 
-  praxis::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
+  praxis::control::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
   controller.load_params(params);
-  const praxis::StopOnSignals stop_on_signals(controller);
+  const praxis::control::StopOnSignals stop_on_signals(controller);
   const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
   print_transitions(controller);
@@ -66,7 +66,7 @@ int dds_story(const Settings& s) {
               static_cast<unsigned long long>(link.states_received),
               static_cast<unsigned long long>(link.states_rejected),
               static_cast<unsigned long long>(link.commands_sent));
-  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
   std::fflush(stdout);
   fake.stop();
   return report_outcome(outcome, false);

@@ -40,7 +40,7 @@ int run_demo_dds(const Settings& s) {
   FakeProcess fake;
   const double d = s.duration;
   std::filesystem::path run_folder;
-  if (!s.no_log) run_folder = praxis::create_run_folder(s.log_base);
+  if (!s.no_log) run_folder = praxis::io::create_run_folder(s.log_base);
   const bool physics = s.backend == "sim";
   if (physics) {
     // praxis-sim: the same bridge as praxis-fake-robot in front of MuJoCo. Its pictures go into the
@@ -77,7 +77,7 @@ int run_demo_dds(const Settings& s) {
                 static_cast<int>(fake.pid()), 0.15 * d, 0.45 * d, 0.5 * d, 0.8 * d);
   }
   const bool simulator = s.target == "simulator" || (s.target == "auto" && s.domain != 0);
-  auto options = controller_options<praxis::ControllerOptions>(probe.dt, s);
+  auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   options.lifecycle_timeout = std::chrono::seconds(5);
   auto bo = [&] {
     if constexpr (ArmSdk) {
@@ -110,15 +110,15 @@ int run_demo_dds(const Settings& s) {
   if (!run_folder.empty()) {
     options.cycle_log = run_folder / "log.csv";
     options.transition_log = run_folder / "transitions.csv";
-    praxis::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
+    praxis::io::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
                                       {"robot", s.robot},
                                       {"backend", physics ? "unitree dds, praxis-sim (MuJoCo)" : "unitree dds"},
                                       {"domain", std::to_string(s.domain)},
                                       {"interface", s.interface}});
   }
-  praxis::RobotController<Backend, Ctrl> controller(robot, options);
+  praxis::control::RobotController<Backend, Ctrl> controller(robot, options);
   controller.load_params(params);
-  const praxis::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends in the robot's safe state
+  const praxis::control::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends in the robot's safe state
   const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
   print_transitions(controller);
@@ -128,7 +128,7 @@ int run_demo_dds(const Settings& s) {
               static_cast<unsigned long long>(link.states_received),
               static_cast<unsigned long long>(link.states_rejected),
               static_cast<unsigned long long>(link.commands_sent));
-  std::printf("final state: %s\n", std::string(praxis::to_string(controller.state())).c_str());
+  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
   if (physics) {
     fake.stop();  // praxis-sim writes its pictures as it ends
     const auto sheet = run_folder / "pictures" / "contact_sheet.png";

@@ -78,7 +78,7 @@ struct Settings : fake_common::Settings {
 template <class Wire>
 class CommandReader {
  public:
-  CommandReader(const praxis::dds::Participant& p, const std::string& topic, const dds_topic_descriptor_t* descriptor) {
+  CommandReader(const praxis::transport::Participant& p, const std::string& topic, const dds_topic_descriptor_t* descriptor) {
     const dds_entity_t t = dds_create_topic(p.handle(), descriptor, topic.c_str(), nullptr, nullptr);
     if (t < 0) throw std::runtime_error("cannot create topic \"" + topic + "\": " + dds_strretcode(t));
     dds_qos_t* qos = dds_create_qos();
@@ -140,20 +140,20 @@ fake_common::Report run(const Settings& s) {
   const a::TypeNames types = s.type_names == "topic-names" ? a::TypeNames::topic_names_as_types(a::TopicNames{})
                                                            : a::TypeNames{};
   const auto typed = [](const dds_topic_descriptor_t* d, const std::string& name) {
-    return praxis::dds::with_type_name(d, name);
+    return praxis::transport::with_type_name(d, name);
   };
 
-  praxis::dds::Participant participant({s.domain, s.interface});
-  const praxis::dds::TopicQos qos{.reliable = false, .depth = 1, .transient_local = false};
-  praxis::dds::Publisher<a::AuroraStateWire> fsm_pub(participant, topics.aurora_state,
+  praxis::transport::Participant participant({s.domain, s.interface});
+  const praxis::transport::TopicQos qos{.reliable = false, .depth = 1, .transient_local = false};
+  praxis::transport::Publisher<a::AuroraStateWire> fsm_pub(participant, topics.aurora_state,
                                                       typed(&fourier_msgs_msg_AuroraState_desc, types.aurora_state), qos);
-  praxis::dds::Publisher<a::StandPoseStateWire> stand_pub(
+  praxis::transport::Publisher<a::StandPoseStateWire> stand_pub(
       participant, topics.stand_pose, typed(&fourier_msgs_msg_RobotStandPoseState_desc, types.stand_pose), qos);
-  praxis::dds::Publisher<a::BaseDataWire> base_pub(participant, topics.base_data,
+  praxis::transport::Publisher<a::BaseDataWire> base_pub(participant, topics.base_data,
                                                     typed(&fourier_msgs_msg_BaseData_desc, types.base_data), qos);
-  praxis::dds::Publisher<a::ContactDataWire> contact_pub(participant, topics.contact,
+  praxis::transport::Publisher<a::ContactDataWire> contact_pub(participant, topics.contact,
                                                           typed(&fourier_msgs_msg_ContactData_desc, types.contact), qos);
-  praxis::dds::Publisher<a::GroupStateWire> group_pub(
+  praxis::transport::Publisher<a::GroupStateWire> group_pub(
       participant, topics.group_state, typed(&fourier_msgs_msg_RobotControlGroupState_desc, types.group_state), qos);
   CommandReader<a::WholeBodyRequestWire> whole_body_in(
       participant, topics.whole_body_request,

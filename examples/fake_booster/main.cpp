@@ -150,7 +150,7 @@ fake_common::Report run(const Settings& s) {
                      : s.space == "serial" ? b::MotorSpace::serial
                      : (b::values_in_motor_space<M>() ? b::MotorSpace::parallel : b::MotorSpace::serial);
 
-  praxis::dds::Participant participant({s.domain, s.interface});
+  praxis::transport::Participant participant({s.domain, s.interface});
   const b::TopicNames topics;
   const auto t0 = praxis::Clock::now();
 
@@ -189,9 +189,9 @@ fake_common::Report run(const Settings& s) {
   fb::LightService light;
   std::mutex loco_mutex, light_mutex;
 
-  praxis::dds::RpcServer<b::BoosterRpcTraits> loco_server(participant, b::request_topic(topics.loco_channel),
+  praxis::transport::RpcServer<b::BoosterRpcTraits> loco_server(participant, b::request_topic(topics.loco_channel),
                                                           b::response_topic(topics.loco_channel));
-  praxis::dds::RpcServer<b::BoosterRpcTraits> light_server(participant, b::request_topic(topics.light_channel),
+  praxis::transport::RpcServer<b::BoosterRpcTraits> light_server(participant, b::request_topic(topics.light_channel),
                                                            b::response_topic(topics.light_channel));
   std::atomic<bool> rpc_stop{false};
   std::thread rpc_thread([&] {
@@ -204,14 +204,14 @@ fake_common::Report run(const Settings& s) {
     }
   });
 
-  praxis::dds::DecodingSubscriber<b::LowCmdWire, b::LowCmdValue<N>> joint_ctrl(
+  praxis::transport::DecodingSubscriber<b::LowCmdWire, b::LowCmdValue<N>> joint_ctrl(
       participant, topics.joint_ctrl, &booster_interface_msg_dds__LowCmd__desc,
       [](const b::LowCmdWire& w, b::LowCmdValue<N>& v) { return b::decode_low_cmd<N>(w, v); });
-  praxis::dds::DecodingSubscriber<brain_msg_dds__Kick_, KickValue> kicks(participant, topics.kick_ball,
+  praxis::transport::DecodingSubscriber<brain_msg_dds__Kick_, KickValue> kicks(participant, topics.kick_ball,
                                                                           &brain_msg_dds__Kick__desc, &kick_from_wire);
-  praxis::dds::EncodingPublisher<b::LowStateWire, praxis::RobotState<N>, b::LowStateToWire<N>> low_state(
+  praxis::transport::EncodingPublisher<b::LowStateWire, praxis::RobotState<N>, b::LowStateToWire<N>> low_state(
       participant, topics.low_state, &booster_interface_msg_dds__LowState__desc);
-  praxis::dds::Publisher<b::FallDownWire> fall_down(participant, topics.fall_down,
+  praxis::transport::Publisher<b::FallDownWire> fall_down(participant, topics.fall_down,
                                                     &booster_interface_msg_dds__FallDownState__desc);
   struct ButtonPress {
     double at;
@@ -231,11 +231,11 @@ fake_common::Report run(const Settings& s) {
     e.event = static_cast<booster_interface_msg_dds__ButtonEventType>(ev);
     presses.push_back({t, e});
   }
-  praxis::dds::Publisher<b::ButtonEventWire> button_events(participant, topics.button_event,
+  praxis::transport::Publisher<b::ButtonEventWire> button_events(participant, topics.button_event,
                                                            &booster_interface_msg_dds__ButtonEventMsg__desc,
-                                                           praxis::dds::TopicQos{.reliable = true, .depth = 16});
+                                                           praxis::transport::TopicQos{.reliable = true, .depth = 16});
   std::size_t next_press = 0;
-  praxis::dds::Publisher<b::RemoteWire> remote(participant, topics.remote_controller,
+  praxis::transport::Publisher<b::RemoteWire> remote(participant, topics.remote_controller,
                                                &booster_interface_msg_dds__RemoteControllerState__desc);
 
   praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);

@@ -1,6 +1,6 @@
 #pragma once
 // Puts a fake service (LocoService, LightService: anything with handle(now, api_id, body) ->
-// Answer) behind dds::RpcServer<booster::BoosterRpcTraits>:
+// Answer) behind transport::RpcServer<booster::BoosterRpcTraits>:
 //
 //   server.poll([&](const auto& request, auto& response) { return serve(service, request, response); });
 //
@@ -34,7 +34,7 @@ std::unique_ptr<ResponseStorage> serve(Service& service, const booster_msgs_msg_
   try {
     const auto header = booster::parse_request_header(request.header != nullptr ? request.header : "");
     answer = service.handle(Clock::now(), header.api_id, request.body != nullptr ? request.body : "");
-  } catch (const dds::RpcError& e) {
+  } catch (const transport::RpcError& e) {
     answer = {booster::status::k_bad_request, detail::message_body(e.what())};
   }
   if (answer.never) {

@@ -143,10 +143,10 @@ fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
     }
   }
 
-  praxis::dds::Participant participant({s.domain, s.interface});
+  praxis::transport::Participant participant({s.domain, s.interface});
   fake_robot::CommandIntake<M> commands(participant, {.topic = "rt/lowcmd", .check_crc = !s.simulator,
                                                       .mode_machine = mode_machine});
-  praxis::dds::Publisher<typename Family::LowState> states(participant, "rt/lowstate", Family::low_state_descriptor());
+  praxis::transport::Publisher<typename Family::LowState> states(participant, "rt/lowstate", Family::low_state_descriptor());
   fake_robot::SideTopics<M> side(participant);
   // hg humanoids: rt/arm_sdk, the arms blended into the robot's own control while it walks.
   std::optional<fake_robot::CommandIntake<M>> arm_sdk;
@@ -156,10 +156,10 @@ fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
   }
   ArmSdkStats arm_stats;
   // The vendor simulator has no motion services, so a client calling one gets no answer.
-  std::optional<praxis::dds::RpcServer<u::UnitreeApiTraits>> switcher;
+  std::optional<praxis::transport::RpcServer<u::UnitreeApiTraits>> switcher;
   // The sport service: the posture requests vendor examples send before ReleaseMode (StandDown,
   // Damp, ...) are acknowledged while a motion service runs; this fake robot has no postures.
-  std::optional<praxis::dds::RpcServer<u::UnitreeApiTraits>> sport;
+  std::optional<praxis::transport::RpcServer<u::UnitreeApiTraits>> sport;
   if (!s.simulator) {
     switcher.emplace(participant, u::api_request_topic(u::motion_switcher::k_service),
                      u::api_response_topic(u::motion_switcher::k_service));

@@ -1,5 +1,5 @@
 #pragma once
-// The fake robot's rt/lowcmd reader. Unlike praxis::dds::Subscriber (a latest-value mailbox, right
+// The fake robot's rt/lowcmd reader. Unlike praxis::transport::Subscriber (a latest-value mailbox, right
 // for a controller), it keeps every frame: a controller that sends faster than the robot's 500 Hz
 // tick, or sends a bad frame between two good ones, must have each of its frames checked and
 // counted, not just the one that happened to be newest when the tick came.
@@ -61,10 +61,10 @@ class CommandIntake {
   using LowCmd = typename Family::LowCmd;
   static constexpr std::size_t N = M::joint_count;
 
-  CommandIntake(const praxis::dds::Participant& participant, IntakeOptions options) : options_(std::move(options)) {
+  CommandIntake(const praxis::transport::Participant& participant, IntakeOptions options) : options_(std::move(options)) {
     topic_ = dds_create_topic(participant.handle(), Family::low_cmd_descriptor(), options_.topic.c_str(), nullptr,
                               nullptr);
-    if (topic_ < 0) praxis::dds::detail::fail("cannot create the topic", options_.topic, topic_);
+    if (topic_ < 0) praxis::transport::detail::fail("cannot create the topic", options_.topic, topic_);
     // Reliable and keep-all: a burst from a reliable writer (Cyclone's default, which the vendor
     // SDKs get) arrives whole however late the next tick takes it.
     dds_qos_t* qos = dds_create_qos();
@@ -72,7 +72,7 @@ class CommandIntake {
     dds_qset_history(qos, DDS_HISTORY_KEEP_ALL, 0);
     reader_ = dds_create_reader(participant.handle(), topic_, qos, nullptr);
     dds_delete_qos(qos);
-    if (reader_ < 0) praxis::dds::detail::fail("cannot create a reader", options_.topic, reader_);
+    if (reader_ < 0) praxis::transport::detail::fail("cannot create a reader", options_.topic, reader_);
   }
   ~CommandIntake() {
     if (reader_ > 0) dds_delete(reader_);

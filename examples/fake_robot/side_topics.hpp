@@ -29,7 +29,7 @@ class SideTopics {
   static constexpr std::uint32_t k_wireless_every = 5;
   static constexpr std::uint32_t k_lf_every = 10;
 
-  explicit SideTopics(const praxis::dds::Participant& p)
+  explicit SideTopics(const praxis::transport::Participant& p)
       : wireless_(p, "rt/wirelesscontroller", &unitree_go_msg_dds__WirelessController__desc),
         lf_(p, "rt/lf/lowstate", Family::low_state_descriptor()) {
     if constexpr (has_torso_imu) imu_.emplace(p, "rt/secondary_imu", &unitree_hg_msg_dds__IMUState__desc);
@@ -55,9 +55,9 @@ class SideTopics {
   [[nodiscard]] const SideCounts& counts() const { return n_; }
 
  private:
-  praxis::dds::Publisher<unitree_go_msg_dds__WirelessController_> wireless_;
-  praxis::dds::Publisher<LowState> lf_;
-  std::optional<praxis::dds::Publisher<unitree_hg_msg_dds__IMUState_>> imu_;
+  praxis::transport::Publisher<unitree_go_msg_dds__WirelessController_> wireless_;
+  praxis::transport::Publisher<LowState> lf_;
+  std::optional<praxis::transport::Publisher<unitree_hg_msg_dds__IMUState_>> imu_;
   SideCounts n_;
 };
 

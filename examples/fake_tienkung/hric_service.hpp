@@ -392,14 +392,14 @@ class HricController {
 template <tk::TienkungModel M>
 class HricEndpoints {
  public:
-  HricEndpoints(const praxis::dds::Participant& participant, HricController<M>& controller,
+  HricEndpoints(const praxis::transport::Participant& participant, HricController<M>& controller,
                 const HricSettings& settings, praxis::TimePoint t0)
       : controller_(controller),
         silent_at_(settings.silent_after ? t0 + praxis::from_seconds(*settings.silent_after) : praxis::TimePoint::max()),
         status_pub_(participant, names_.status,
-                    praxis::dds::with_type_name(&hric_msgs_msg_dds__MotionStatus__desc, names_.status_type), k_qos),
+                    praxis::transport::with_type_name(&hric_msgs_msg_dds__MotionStatus__desc, names_.status_type), k_qos),
         cmd_vel_(participant, names_.cmd_vel,
-                 praxis::dds::with_type_name(&hric_msgs_geometry_TwistStamped_desc, names_.cmd_vel_type),
+                 praxis::transport::with_type_name(&hric_msgs_geometry_TwistStamped_desc, names_.cmd_vel_type),
                  VelocityIntake{&controller}, k_qos) {
     if (settings.wire == tk::ServiceWire::fastrtps) {
       fastrtps_.emplace(participant, names_.service_request, names_.service_reply, names_.request_type,
@@ -456,7 +456,7 @@ class HricEndpoints {
   [[nodiscard]] std::uint64_t cmd_vel_samples() const { return cmd_vel_.received(); }
 
  private:
-  static constexpr praxis::dds::TopicQos k_qos{.reliable = true, .depth = 10};  // rclcpp's default
+  static constexpr praxis::transport::TopicQos k_qos{.reliable = true, .depth = 10};  // rclcpp's default
 
   struct Velocity {
     double vx = 0.0, vy = 0.0, wz = 0.0;
@@ -474,10 +474,10 @@ class HricEndpoints {
   HricController<M>& controller_;
   const praxis::TimePoint silent_at_;
   char empty_frame_[1] = "";
-  praxis::dds::Publisher<hric_msgs_msg_dds__MotionStatus_> status_pub_;
-  praxis::dds::DecodingSubscriber<hric_msgs_geometry_TwistStamped, Velocity, VelocityIntake> cmd_vel_;
-  std::optional<praxis::dds::RpcServer<tk::FastRtpsModeTraits>> fastrtps_;
-  std::optional<praxis::dds::RpcServer<tk::CycloneModeTraits>> cyclone_;
+  praxis::transport::Publisher<hric_msgs_msg_dds__MotionStatus_> status_pub_;
+  praxis::transport::DecodingSubscriber<hric_msgs_geometry_TwistStamped, Velocity, VelocityIntake> cmd_vel_;
+  std::optional<praxis::transport::RpcServer<tk::FastRtpsModeTraits>> fastrtps_;
+  std::optional<praxis::transport::RpcServer<tk::CycloneModeTraits>> cyclone_;
   std::atomic<bool> stop_{false};
   std::thread service_thread_;
   std::uint64_t published_ = 0;

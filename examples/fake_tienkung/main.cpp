@@ -451,21 +451,21 @@ fake_common::Report run(const Settings& s) {
   const auto silences = parse_silences<M>(s.silent);
   auto offline = parse_offline<M>(s.offline);
 
-  praxis::dds::Participant participant({s.domain, s.interface});
+  praxis::transport::Participant participant({s.domain, s.interface});
   const tk::TopicNames topics;
   const tk::TypeNames types;
-  const praxis::dds::TopicQos qos{.reliable = true, .depth = 10};
-  const auto status_type = praxis::dds::with_type_name(Wire::descriptor(), types.motor_status);
+  const praxis::transport::TopicQos qos{.reliable = true, .depth = 10};
+  const auto status_type = praxis::transport::with_type_name(Wire::descriptor(), types.motor_status);
 
   const tk::SpeedUnit unit = speed_unit(s);
   const double wire_per_rad_s = tk::wire_speed_per_rad_s(unit);
   MotorBoard<M> board(s.ctrl_unlatches, unit);
-  using CtrlSub = praxis::dds::DecodingSubscriber<tk::CmdMotorCtrlWire, Nothing, Intake<M, tk::CmdMotorCtrlWire>>;
+  using CtrlSub = praxis::transport::DecodingSubscriber<tk::CmdMotorCtrlWire, Nothing, Intake<M, tk::CmdMotorCtrlWire>>;
   using VelSub =
-      praxis::dds::DecodingSubscriber<tk::CmdSetMotorSpeedWire, Nothing, Intake<M, tk::CmdSetMotorSpeedWire>>;
+      praxis::transport::DecodingSubscriber<tk::CmdSetMotorSpeedWire, Nothing, Intake<M, tk::CmdSetMotorSpeedWire>>;
   using PosWire = bodyctrl_msgs_msg_dds__CmdSetMotorPosition_;
-  using PosSub = praxis::dds::DecodingSubscriber<PosWire, Nothing, Intake<M, PosWire>>;
-  using StatusPub = praxis::dds::Publisher<typename Wire::Message>;
+  using PosSub = praxis::transport::DecodingSubscriber<PosWire, Nothing, Intake<M, PosWire>>;
+  using StatusPub = praxis::transport::Publisher<typename Wire::Message>;
   std::vector<std::unique_ptr<CtrlSub>> ctrl_subs;
   std::vector<std::unique_ptr<VelSub>> vel_subs;
   std::vector<std::unique_ptr<PosSub>> pos_subs;
@@ -474,22 +474,22 @@ fake_common::Report run(const Settings& s) {
     const auto& names = topics.of(l.limb);
     ctrl_subs.push_back(std::make_unique<CtrlSub>(
         participant, names.cmd_ctrl,
-        praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc, types.motor_ctrl),
+        praxis::transport::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc, types.motor_ctrl),
         Intake<M, tk::CmdMotorCtrlWire>{&board, l.limb, Kind::ctrl}, qos));
     vel_subs.push_back(std::make_unique<VelSub>(
         participant, names.cmd_vel,
-        praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc, types.motor_speed),
+        praxis::transport::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc, types.motor_speed),
         Intake<M, tk::CmdSetMotorSpeedWire>{&board, l.limb, Kind::vel}, qos));
     const std::string pos_topic = "rt/" + std::string(tk::to_string(l.limb)) + "/cmd_pos";
     pos_subs.push_back(std::make_unique<PosSub>(
         participant, pos_topic,
-        praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorPosition__desc,
+        praxis::transport::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorPosition__desc,
                                     "bodyctrl_msgs::msg::dds_::CmdSetMotorPosition_"),
         Intake<M, PosWire>{&board, l.limb, Kind::pos}, qos));
     status_pubs.push_back(std::make_unique<StatusPub>(participant, names.status, status_type, qos));
   }
-  praxis::dds::Publisher<tk::ImuWire> imu_pub(
-      participant, topics.imu, praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__Imu__desc, types.imu), qos);
+  praxis::transport::Publisher<tk::ImuWire> imu_pub(
+      participant, topics.imu, praxis::transport::with_type_name(&bodyctrl_msgs_msg_dds__Imu__desc, types.imu), qos);
 
   const auto t0 = praxis::Clock::now();
   praxis::mock::MockOptions mock_options;

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     // praxis stops control when the robot's state is older than 100 ms. A first run usually shares
     // a busy machine with a fake robot, so this program allows 0.3 s (the link's timeout follows);
     // delete these lines on the robot to get the 100 ms back. PdStand may take 15 s to be stable.
-    praxis::ControllerOptions options;
+    praxis::control::ControllerOptions options;
     options.safety.stale_timeout = std::chrono::milliseconds(300);
     options.lifecycle_timeout = std::chrono::seconds(20);
     auto robot_options = Robot::robot(interface);
@@ -88,15 +88,15 @@ int main(int argc, char** argv) {
     Robot robot(robot_options);
 
     // Aurora puts no remote on DDS: WithGamepad adds a gamepad of ours to every state read.
-    praxis::WithGamepad<Robot> pad(robot);
+    praxis::control::WithGamepad<Robot> pad(robot);
 
     // The behaviour: RobotController's three states, driven by that gamepad.
     // DAMPING (holding the pose) at start; R2: STAND (ramp to init_pos); A: CTRL (your controller);
     // L2+B: DAMPING.
-    praxis::RobotController<praxis::WithGamepad<Robot>, WaveElbow> controller(pad, options);
+    praxis::control::RobotController<praxis::control::WithGamepad<Robot>, WaveElbow> controller(pad, options);
 
     // Ctrl-C (or SIGTERM) ends the run like a stop: hold the pose, Aurora back in PdStand.
-    praxis::StopOnSignals stop(controller);
+    praxis::control::StopOnSignals stop(controller);
 
     // The keyboard is that gamepad: s then Enter holds R2 for 2 s (STAND), c taps A (CTRL), d taps
     // L2+B (DAMPING). A thread of its own, polling, so it ends with the program.
@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
 
     std::printf("GR-2 on interface %s, domain %u: s: stand, c: wave, d: damping, Ctrl-C: stop\n",
                 interface.c_str(), domain);
-    const praxis::RunOutcome outcome =
+    const praxis::control::RunOutcome outcome =
         duration > 0 ? controller.run_for(praxis::from_seconds(duration)) : controller.run();
 
     // How the run ended (a fault names its cause, the hand-back whether Aurora confirmed PdStand);

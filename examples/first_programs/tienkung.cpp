@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     // praxis damps the robot when its state is older than 100 ms (a limb's status 50 ms). A first
     // run usually shares a busy machine with a fake robot, so this program allows 0.3 s (the link,
     // each limb and the IMU alike); delete these lines on the robot to get the defaults back.
-    praxis::ControllerOptions options;
+    praxis::control::ControllerOptions options;
     options.safety.stale_timeout = std::chrono::milliseconds(300);
     auto robot_options = Robot::robot(interface, domain);
     robot_options.link_timeout = robot_options.limb_timeout = robot_options.imu_timeout = options.safety.stale_timeout;
@@ -85,14 +85,14 @@ int main(int argc, char** argv) {
     Robot robot(robot_options);
 
     // This backend reads no remote: WithGamepad adds a gamepad of ours to every state read.
-    praxis::WithGamepad<Robot> pad(robot);
+    praxis::control::WithGamepad<Robot> pad(robot);
 
     // The behaviour: RobotController's three states, driven by that gamepad.
     // DAMPING at start; R2: STAND (ramp to init_pos); A: CTRL (your controller); L2+B: DAMPING.
-    praxis::RobotController<praxis::WithGamepad<Robot>, WaveElbow> controller(pad, options);
+    praxis::control::RobotController<praxis::control::WithGamepad<Robot>, WaveElbow> controller(pad, options);
 
     // Ctrl-C (or SIGTERM) ends the run like a stop: joint damping, speed 0 where a joint turned.
-    praxis::StopOnSignals stop(controller);
+    praxis::control::StopOnSignals stop(controller);
 
     // The keyboard is that gamepad: s then Enter holds R2 for 2 s (STAND), c taps A (CTRL), d taps
     // L2+B (DAMPING). A thread of its own, polling, so it ends with the program.
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
 
     std::printf("Tienkung Pro on interface %s, domain %u: s: stand, c: wave, d: damping, Ctrl-C: stop\n",
                 interface.c_str(), domain);
-    const praxis::RunOutcome outcome =
+    const praxis::control::RunOutcome outcome =
         duration > 0 ? controller.run_for(praxis::from_seconds(duration)) : controller.run();
 
     // How the run ended (a fault names its cause); exit 0 only for a normal end.

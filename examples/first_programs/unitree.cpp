@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
     // praxis damps the robot when its state is older than 100 ms. A first run usually shares a busy
     // machine with a fake robot, so this program allows 0.3 s (the link's timeout follows);
     // delete these lines on the robot to get the 100 ms back.
-    praxis::ControllerOptions options;
+    praxis::control::ControllerOptions options;
     options.safety.stale_timeout = std::chrono::milliseconds(300);
     auto robot_options = Robot::robot(interface);
     robot_options.dds.domain = domain;
@@ -81,14 +81,14 @@ int main(int argc, char** argv) {
 
     // The behaviour: RobotController's three states, driven by the remote in the robot's state.
     // DAMPING at start; R2: STAND (ramp to init_pos); A: CTRL (your controller); L2+B: DAMPING.
-    praxis::RobotController<Robot, WaveElbow> controller(robot, options);
+    praxis::control::RobotController<Robot, WaveElbow> controller(robot, options);
 
     // Ctrl-C (or SIGTERM) ends the run like a stop: joint damping, then the program returns.
-    praxis::StopOnSignals stop(controller);
+    praxis::control::StopOnSignals stop(controller);
 
     std::printf("G1 on interface %s, domain %u: R2 stands it up, A waves, L2+B damps, Ctrl-C ends\n",
                 interface.c_str(), domain);
-    const praxis::RunOutcome outcome =
+    const praxis::control::RunOutcome outcome =
         duration > 0 ? controller.run_for(praxis::from_seconds(duration)) : controller.run();
 
     // How the run ended (a fault names its cause); exit 0 only for a normal end.

@@ -139,11 +139,11 @@ int run_booster_story(const std::string& self, std::uint32_t domain, const std::
   praxis::script::ScriptLibrary<Model> library;  // the robot gets up and walks by itself: no scripts
   mo.walk = options.interface.walking;  // the file's walking keys shape the step the pipeline computes
   mo.lifecycle_timeout = std::chrono::seconds(10);
-  praxis::MotionController<Backend, BoosterTimetable> motion(robot, library, mo);
+  praxis::control::MotionController<Backend, BoosterTimetable> motion(robot, library, mo);
   motion.behaviour().steps = booster_steps();
   std::printf("DDS domain %u, interface \"%s\": running the behaviour for 12 s\n", domain, interface.c_str());
   std::fflush(stdout);
-  const praxis::StopOnSignals stop_on_signals(motion);  // Ctrl-C: Damping is requested, the robot handed back
+  const praxis::control::StopOnSignals stop_on_signals(motion);  // Ctrl-C: Damping is requested, the robot handed back
   const auto outcome = motion.run_for(std::chrono::seconds(12));
   const auto& acquired = motion.acquired();
   if (!acquired || !acquired->ok) {

@@ -41,14 +41,14 @@ int run_fourier_story(const std::string& self, std::uint32_t domain, const std::
   Backend robot(options);
   praxis::script::ScriptLibrary<Model> library;  // the robot stands and walks by itself: no scripts
   mo.lifecycle_timeout = std::chrono::seconds(20);  // PdStand may take 15 s to report stable
-  praxis::MotionController<Backend, Timetable> motion(robot, library, mo);
+  praxis::control::MotionController<Backend, Timetable> motion(robot, library, mo);
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.2, 0.0};
   motion.behaviour().steps = {{0.0, "Stand", m::command::Stand{}},
                               {1.0, "WalkWithVelocity 0.2 m/s", walk},
                               {4.0, "Stand", m::command::Stand{}}};
   // Ctrl-C ends the run the robot's way: handed back (PdStand).
-  praxis::RunOutcome outcome;
+  praxis::control::RunOutcome outcome;
   if (!run_timetable(motion, "DDS domain " + std::to_string(domain) + ", interface \"" + interface + "\"", 6, outcome)) {
     return 3;
   }

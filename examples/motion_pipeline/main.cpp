@@ -56,14 +56,14 @@ namespace m = praxis::motion;
 template <class Model>
 int run(const std::string& dot_file, const std::string& scripts_dir) {
   using Robot = praxis::mock::MockRobot<Model>;
-  using Motion = praxis::MotionController<Robot, praxis::CommandInput, example::StepInPlace<Model>>;
+  using Motion = praxis::control::MotionController<Robot, praxis::control::CommandInput, example::StepInPlace<Model>>;
   praxis::script::ScriptLibrary<Model> library;
   library.load_folder(std::filesystem::path(scripts_dir) / std::string(Model::name));
   Robot robot;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;  // the demo prints the changes itself
   Motion motion(robot, library, options);
-  const praxis::StopOnSignals stop_on_signals(motion);  // Ctrl-C: the timeline ends in damping
+  const praxis::control::StopOnSignals stop_on_signals(motion);  // Ctrl-C: the timeline ends in damping
 
   if (!dot_file.empty()) {
     std::ofstream out(dot_file);

@@ -43,14 +43,14 @@ int run_tienkung_story(const std::string& self, bool spawn_fake, const std::stri
   Backend robot(params.backend, params.walking, params.hric);
   praxis::script::ScriptLibrary<Model> library;  // the robot stands and walks by itself: no scripts
   mo.lifecycle_timeout = std::chrono::seconds(10);
-  praxis::MotionController<Backend, Timetable> motion(robot, library, mo);
+  praxis::control::MotionController<Backend, Timetable> motion(robot, library, mo);
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   motion.behaviour().steps = {{0.0, "Stand", m::command::Stand{}},
                               {1.0, "WalkWithVelocity 0.3 m/s", walk},
                               {3.5, "Stand", m::command::Stand{}}};
   // Ctrl-C ends the run the robot's way: stopped, standing, balancing.
-  praxis::RunOutcome outcome;
+  praxis::control::RunOutcome outcome;
   if (!run_timetable(motion, "DDS domain " + std::to_string(domain) + ", interface \"" + interface + "\"", 5, outcome)) {
     return 3;
   }

@@ -55,9 +55,9 @@ struct Timetable {
 
 // The runtime's options for a story: quiet, with the runtime's safety file when one is given
 // (--runtime-params: the tests' loaded-machine settings widen the stale timeout with it).
-inline praxis::MotionOptions story_options(const std::string& runtime_params) {
-  praxis::MotionOptions mo;
-  if (!runtime_params.empty()) praxis::load_runtime_params(runtime_params, mo);
+inline praxis::control::MotionOptions story_options(const std::string& runtime_params) {
+  praxis::control::MotionOptions mo;
+  if (!runtime_params.empty()) praxis::control::load_runtime_params(runtime_params, mo);
   mo.print = false;
   return mo;
 }
@@ -65,11 +65,11 @@ inline praxis::MotionOptions story_options(const std::string& runtime_params) {
 // Runs the timetable for `seconds` (Ctrl-C ends the run in the robot's own way) and prints how the
 // robot was taken and the commands; false, after saying why, when it was not taken.
 template <class Motion>
-bool run_timetable(Motion& motion, const std::string& where, int seconds, praxis::RunOutcome& outcome) {
+bool run_timetable(Motion& motion, const std::string& where, int seconds, praxis::control::RunOutcome& outcome) {
   std::printf("%s: running the behaviour for %d s\n", where.c_str(), seconds);
   std::fflush(stdout);
   {
-    const praxis::StopOnSignals stop_on_signals(motion);
+    const praxis::control::StopOnSignals stop_on_signals(motion);
     outcome = motion.run_for(std::chrono::seconds(seconds));
   }
   const auto& acquired = motion.acquired();

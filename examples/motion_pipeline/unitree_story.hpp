@@ -44,7 +44,7 @@ int run_unitree_story(const std::string& self, std::uint32_t domain, const std::
   Backend robot(options);
   praxis::script::ScriptLibrary<Model> library;  // the robot stands and walks by itself: no scripts
   mo.lifecycle_timeout = std::chrono::seconds(10);
-  praxis::MotionController<Backend, Timetable> motion(robot, library, mo);
+  praxis::control::MotionController<Backend, Timetable> motion(robot, library, mo);
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   motion.behaviour().steps = {{0.0, "StandUp", m::command::StandUp{}},
@@ -52,7 +52,7 @@ int run_unitree_story(const std::string& self, std::uint32_t domain, const std::
                               {3.0, "WalkWithVelocity 0.3 m/s", walk},
                               {5.0, "Stand", m::command::Stand{}}};
   // Ctrl-C ends the run the robot's way: a Go2 laid down and damped, a G1 or H1-2 stopped and balancing.
-  praxis::RunOutcome outcome;
+  praxis::control::RunOutcome outcome;
   if (!run_timetable(motion, "DDS domain " + std::to_string(domain) + ", interface \"" + interface + "\"", 6, outcome)) {
     return 3;
   }

@@ -18,7 +18,7 @@
 #include <cstring>
 #include <string>
 
-namespace praxis {
+namespace praxis::control {
 namespace {
 
 std::string errno_name(int e) {
@@ -234,4 +234,4 @@ std::uint64_t thread_minor_faults() {
   return static_cast<std::uint64_t>(u.ru_minflt);
 }
 
-}  // namespace praxis
+}  // namespace praxis::control

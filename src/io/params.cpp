@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace praxis {
+namespace praxis::io {
 
 struct ParamFile::Json {
   nlohmann::json value;
@@ -146,4 +146,4 @@ std::vector<double> ParamFile::numbers(std::string_view key, std::size_t expecte
   return out;
 }
 
-}  // namespace praxis
+}  // namespace praxis::io

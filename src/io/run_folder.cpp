@@ -5,7 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace praxis {
+namespace praxis::io {
 
 std::filesystem::path create_run_folder(const std::filesystem::path& base) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -32,4 +32,4 @@ void write_config(const std::filesystem::path& folder,
   for (const auto& [key, value] : entries) out << key << ": " << value << '\n';
 }
 
-}  // namespace praxis
+}  // namespace praxis::io

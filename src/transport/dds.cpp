@@ -20,7 +20,7 @@
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 
-namespace praxis::dds {
+namespace praxis::transport {
 
 namespace {
 // Names go into the XML verbatim; markup characters would change the configuration's meaning.
@@ -553,4 +553,4 @@ dds_qos_t* make_qos(const TopicQos& q) {
 }
 
 }  // namespace detail
-}  // namespace praxis::dds
+}  // namespace praxis::transport

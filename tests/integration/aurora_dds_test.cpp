@@ -158,12 +158,12 @@ TEST_CASE("aurora over DDS: take control of a fake GR-2, stand, run a controller
   FakeAurora fake("gr2", domain, {"--stable-after", "0.5"});
   Backend robot(options_for(domain));
   praxis::script::ScriptLibrary<a::GR2> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;
   options.lifecycle_timeout = 10s;
   options.safety.stale_timeout = 500ms;  // as link_timeout: a loaded machine, not a stale robot
   // The GR-2 does not walk by itself under joint access: the walk body is an empty stand-in.
-  praxis::MotionController<Backend, Timetable, UserNode, m::BackendWalkBody<a::GR2>> controller(robot, library,
+  praxis::control::MotionController<Backend, Timetable, UserNode, m::BackendWalkBody<a::GR2>> controller(robot, library,
                                                                                                  options);
   controller.behaviour().steps = {{0.0, m::command::Stand{}}, {1.0, m::command::UserControl{}}};
   controller.run_for(4s);  // counted from the loop's start, after taking control
@@ -245,12 +245,12 @@ TEST_CASE("aurora over DDS: a robot that never stands stable times acquire() out
   // A careless client (a raw writer, not the backend) asks for UserCmd before the stand is stable
   // and sends the head without its pitch joint: the fake counts both, so the zero counts above and
   // in the controller test are measured, not merely never incremented.
-  praxis::dds::Participant careless({domain, "lo"});
-  const praxis::dds::TopicQos best_effort{.reliable = false, .depth = 1, .transient_local = false};
-  praxis::dds::Publisher<a::WholeBodyRequestWire> requests(careless, "whole_body_fsm_state_change_cmd",
+  praxis::transport::Participant careless({domain, "lo"});
+  const praxis::transport::TopicQos best_effort{.reliable = false, .depth = 1, .transient_local = false};
+  praxis::transport::Publisher<a::WholeBodyRequestWire> requests(careless, "whole_body_fsm_state_change_cmd",
                                                             &fourier_msgs_msg_WholeBodyFsmStateChangeCmd_desc,
                                                             best_effort);
-  praxis::dds::Publisher<a::GroupCommandWire> commands(careless, "robot_control_group_cmd",
+  praxis::transport::Publisher<a::GroupCommandWire> commands(careless, "robot_control_group_cmd",
                                                         &fourier_msgs_msg_RobotControlGroupCmd_desc, best_effort);
   const auto deadline = praxis::Clock::now() + 5s;
   while ((requests.matched() == 0 || commands.matched() == 0) && praxis::Clock::now() < deadline) {

@@ -38,7 +38,7 @@ using booster_test::LedWish;
 
 namespace {
 
-using Controller = praxis::MotionController<Robot, praxis::CommandInput, LedWish>;
+using Controller = praxis::control::MotionController<Robot, praxis::control::CommandInput, LedWish>;
 static_assert(praxis::HasModes<Robot> && praxis::HasLocomotion<Robot>);
 
 TimePoint at(double s) { return TimePoint{} + praxis::from_seconds(s); }
@@ -47,8 +47,8 @@ double seconds(TimePoint t) { return praxis::to_seconds(t.time_since_epoch()); }
 struct Rig {
   explicit Rig(b::InterfaceParams params = {}, praxis::fake_booster::LocoServiceOptions loco = {})
       : robot(params, std::move(loco)), controller(robot, library, options()) {}
-  static praxis::MotionOptions options() {
-    praxis::MotionOptions o;
+  static praxis::control::MotionOptions options() {
+    praxis::control::MotionOptions o;
     o.print = false;
     return o;
   }

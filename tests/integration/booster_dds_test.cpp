@@ -80,8 +80,8 @@ m::command::WalkWithVelocity walking(double vx) {
   return w;
 }
 
-praxis::MotionOptions motion_options() {
-  praxis::MotionOptions o;
+praxis::control::MotionOptions motion_options() {
+  praxis::control::MotionOptions o;
   o.print = false;
   o.lifecycle_timeout = 10s;
   o.safety.stale_timeout = 500ms;  // a loaded CI machine may starve a thread; this test is about requests
@@ -103,13 +103,13 @@ TEST_CASE("booster over DDS: the validation list end to end against praxis-fake-
   // The control thread posts requests, reads the status and the state, and never allocates: the
   // RPCs, their JSON and the log live on the I/O worker and the executors.
   std::uint64_t allocations_at_start = 0, allocations_at_exit = 0;
-  options.on_thread_start = [&](praxis::ThreadRole role) {
-    if (role == praxis::ThreadRole::control) allocations_at_start = praxis::test::thread_allocation_count();
+  options.on_thread_start = [&](praxis::control::ThreadRole role) {
+    if (role == praxis::control::ThreadRole::control) allocations_at_start = praxis::test::thread_allocation_count();
   };
-  options.on_thread_exit = [&](praxis::ThreadRole role) {
-    if (role == praxis::ThreadRole::control) allocations_at_exit = praxis::test::thread_allocation_count();
+  options.on_thread_exit = [&](praxis::control::ThreadRole role) {
+    if (role == praxis::control::ThreadRole::control) allocations_at_exit = praxis::test::thread_allocation_count();
   };
-  praxis::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, options);
+  praxis::control::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, options);
   m::command::Stand stand;
   stand.head = m::HeadMotion::look_at_angles(0.3, 0.1);
   m::command::VisualKick kick;
@@ -204,7 +204,7 @@ TEST_CASE("booster over DDS: a robot that stops answering move_robot costs timeo
   auto log = std::make_shared<b::RecordingEventLog>();
   b::BoosterBackend<b::K1> robot(options_for(domain, log));
   praxis::script::ScriptLibrary<b::K1> library;
-  praxis::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
+  praxis::control::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
   m::command::Stand stand;
   stand.head = m::HeadMotion::look_at_angles(0.2, 0.0);
   controller.behaviour().steps = {{0.2, m::command::Prepare{}}, {2.5, stand}, {3.0, walking(0.3)}};
@@ -241,7 +241,7 @@ TEST_CASE("booster over DDS: a request the robot refuses is a typed error with i
   auto log = std::make_shared<b::RecordingEventLog>();
   b::BoosterBackend<b::K1> robot(options_for(domain, log));
   praxis::script::ScriptLibrary<b::K1> library;
-  praxis::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
+  praxis::control::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
   controller.behaviour().steps = {{0.2, m::command::Stand{}}};  // Soccer straight from Damping
   controller.run_for(1500ms);
   const auto report = fake.stop();
@@ -258,7 +258,7 @@ TEST_CASE("booster over DDS: a request the robot refuses is a typed error with i
 
   // The client's typed error, as a user calling the loco API directly sees it.
   FakeBooster again("k1", domain + 1);
-  praxis::dds::Participant participant({domain + 1, "lo"});
+  praxis::transport::Participant participant({domain + 1, "lo"});
   b::DdsRpcChannel channel(participant, b::TopicNames{}.loco_channel);
   REQUIRE(channel.wait_for_server(5s));
   b::LocoClient loco(channel);
@@ -291,11 +291,11 @@ TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotC
   // TSan build, both processes 5-15x slower) can starve the fake's state for more than 100 ms.
   options.link_timeout = 500ms;
   Backend robot(options);
-  praxis::ControllerOptions copts;
+  praxis::control::ControllerOptions copts;
   copts.print = false;
   copts.lifecycle_timeout = 10s;
   copts.safety.stale_timeout = 500ms;
-  praxis::RobotController<Backend, HoldOffset<b::T1>> controller(robot, copts);
+  praxis::control::RobotController<Backend, HoldOffset<b::T1>> controller(robot, copts);
   controller.run_for(5s);  // counted from the loop's start, after taking control
   const auto report = fake.stop();
   INFO(report.dump());
@@ -303,7 +303,7 @@ TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotC
   INFO("acquire: " << controller.acquired()->message);
   CHECK(controller.acquired()->ok);
   CHECK_THAT(controller.acquired()->message, Catch::Contains("Custom"));
-  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.state() == praxis::control::ControlState::ctrl);
 
   std::vector<std::string> modes;
   for (const auto& e : report["modes"]) modes.push_back(e["mode"].get<std::string>());

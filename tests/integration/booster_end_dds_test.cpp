@@ -31,7 +31,7 @@ namespace {
 
 using booster_end_test::EndTimetable;
 using Backend = b::BoosterBackend<b::K1>;
-using Controller = praxis::MotionController<Backend, EndTimetable>;
+using Controller = praxis::control::MotionController<Backend, EndTimetable>;
 
 struct FakeBooster : praxis::test::FakeRobotProcess {
   FakeBooster(std::uint32_t domain, std::vector<std::string> extra)
@@ -55,8 +55,8 @@ std::vector<nlohmann::json> mode_requests(const nlohmann::json& report, b::Mode 
   return out;
 }
 
-praxis::MotionOptions motion_options() {
-  praxis::MotionOptions o;
+praxis::control::MotionOptions motion_options() {
+  praxis::control::MotionOptions o;
   o.print = false;
   o.lifecycle_timeout = 10s;
   o.safety.stale_timeout = 500ms;  // a loaded machine may starve a thread; these tests are about requests

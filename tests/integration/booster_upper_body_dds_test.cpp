@@ -86,8 +86,8 @@ b::BackendOptions backend_options(std::uint32_t domain) {
   return o;
 }
 
-praxis::ControllerOptions controller_options() {
-  praxis::ControllerOptions o;
+praxis::control::ControllerOptions controller_options() {
+  praxis::control::ControllerOptions o;
   o.print = false;
   o.lifecycle_timeout = 10s;
   o.safety.stale_timeout = 500ms;
@@ -121,7 +121,7 @@ TEST_CASE("booster upper body over DDS: the arms blended in while the robot walk
   constexpr std::uint32_t domain = 173;
   FakeBooster fake(domain, {"--gamepad", "R2:0.3-1.5,A:1.8", "--script-start", "first-command"});
   Backend robot(backend_options(domain));
-  praxis::RobotController<Backend, RaiseArm> controller(robot, controller_options());
+  praxis::control::RobotController<Backend, RaiseArm> controller(robot, controller_options());
   const auto outcome = controller.run_for(4s);
   const auto report = fake.stop();
   INFO(report.dump());
@@ -129,10 +129,10 @@ TEST_CASE("booster upper body over DDS: the arms blended in while the robot walk
   INFO("acquire: " << controller.acquired()->message << "\nend: " << outcome.summary());
   CHECK(controller.acquired()->ok);
   CHECK_THAT(controller.acquired()->message, Catch::Contains("asked for Prepare") && Catch::Contains("Walking"));
-  CHECK(outcome.end == praxis::RunEnd::normal);
+  CHECK(outcome.end == praxis::control::RunEnd::normal);
   CHECK(outcome.hand_back_ok);
   CHECK_THAT(outcome.hand_back, Catch::Contains("weight 0") && Catch::Contains("UpperBodyCustomControl stopped"));
-  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.state() == praxis::control::ControlState::ctrl);
 
   // Taken the robot's way and left walking: never Custom, never Damping.
   CHECK(modes_of(report) == std::vector<std::string>{"Damping", "Prepare", "Walking"});
@@ -156,14 +156,14 @@ TEST_CASE("booster upper body over DDS: a fault in the cycle (NaN command) blend
   constexpr std::uint32_t domain = 174;
   FakeBooster fake(domain, {"--gamepad", "R2:0.3-1.5,A:1.8", "--script-start", "first-command"});
   Backend robot(backend_options(domain));
-  praxis::RobotController<Backend, RaiseArm> controller(robot, controller_options());
+  praxis::control::RobotController<Backend, RaiseArm> controller(robot, controller_options());
   controller.user().nan_after = 0.8;
   const auto outcome = controller.run_for(5s);
   const auto report = fake.stop();
   INFO(report.dump());
   INFO("end: " << outcome.summary());
-  CHECK(outcome.end == praxis::RunEnd::fault);
-  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(outcome.end == praxis::control::RunEnd::fault);
+  CHECK(controller.state() == praxis::control::ControlState::damping);
   CHECK(outcome.hand_back_ok);
   CHECK(modes_of(report) == std::vector<std::string>{"Damping", "Prepare", "Walking"});
   CHECK(upper_body_calls(report) == std::vector<std::string>{"{\"start\":true} 0", "{\"start\":false} 0"});
@@ -223,13 +223,13 @@ TEST_CASE("booster upper body over DDS: Ctrl-C, a stalled control thread and an 
   const std::uint32_t domain = disturbance == D::signal ? 184 : disturbance == D::stall ? 185 : 188;
   FakeBooster fake(domain, {"--gamepad", "R2:0.3-1.5,A:1.8", "--script-start", "first-command"});
   Backend robot(backend_options(domain));
-  praxis::RobotController<Backend, RaiseArm> controller(robot, controller_options());
+  praxis::control::RobotController<Backend, RaiseArm> controller(robot, controller_options());
   controller.user().disturbance = disturbance;
-  praxis::RunOutcome outcome;
+  praxis::control::RunOutcome outcome;
   if (disturbance == D::exception) {
     CHECK_THROWS_WITH(controller.run_for(5s), Catch::Contains("the controller failed"));
   } else {
-    const praxis::StopOnSignals stop_on_signals(controller);
+    const praxis::control::StopOnSignals stop_on_signals(controller);
     outcome = controller.run_for(5s);
   }
   const auto report = fake.stop();
@@ -237,13 +237,13 @@ TEST_CASE("booster upper body over DDS: Ctrl-C, a stalled control thread and an 
   INFO("end: " << outcome.summary());
   if (disturbance == D::signal) {
     CHECK(outcome.signal == SIGINT);
-    CHECK(outcome.end == praxis::RunEnd::normal);
+    CHECK(outcome.end == praxis::control::RunEnd::normal);
   }
   if (disturbance == D::stall) {
     // A robot that lends praxis its arms: past stall_timeout the safe state (the arms blending out)
     // is sent by the send thread while the control thread sleeps; control resumes after it.
     CHECK(controller.stalled_sends() > 0);
-    CHECK(outcome.end == praxis::RunEnd::normal);
+    CHECK(outcome.end == praxis::control::RunEnd::normal);
   }
   if (disturbance != D::exception) CHECK(outcome.hand_back_ok);
   CHECK(modes_of(report) == std::vector<std::string>{"Damping", "Prepare", "Walking"});

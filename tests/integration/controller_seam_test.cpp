@@ -22,7 +22,7 @@
 namespace controller_seam_test {
 
 using namespace std::chrono_literals;
-using praxis::ControlState;
+using praxis::control::ControlState;
 using praxis::GamepadButton;
 using praxis::TimePoint;
 using praxis::motion::MotionType;
@@ -84,8 +84,8 @@ struct KneeProbe {
   }
 };
 
-praxis::ControllerOptions quiet() {
-  praxis::ControllerOptions o;
+praxis::control::ControllerOptions quiet() {
+  praxis::control::ControllerOptions o;
   o.print = false;
   return o;
 }
@@ -105,7 +105,7 @@ void run_until(Controller& c, TimePoint& now, double seconds) {
 TEST_CASE("a joint that goes offline in CTRL sends the robot to damping (joint fault)", "[control][seam][faults]") {
   using Model = praxis::unitree::G1;
   praxis::mock::MockRobot<Model> robot;
-  praxis::RobotController<decltype(robot), HoldController<Model>> controller(robot, quiet());
+  praxis::control::RobotController<decltype(robot), HoldController<Model>> controller(robot, quiet());
   TimePoint now{};
   robot.hold(GamepadButton::R2, at(0.1), 1s);
   robot.tap(GamepadButton::A, at(1.4));
@@ -139,11 +139,11 @@ TEST_CASE("a joint that goes offline in CTRL sends the robot to damping (joint f
 TEST_CASE("the stand gains are the model's by default, USER_CTRL's on request, both times pd_ratio",
           "[control][seam][stand]") {
   using Model = praxis::unitree::G1;
-  for (const auto gains : {praxis::StandGains::model, praxis::StandGains::user_controller}) {
+  for (const auto gains : {praxis::control::StandGains::model, praxis::control::StandGains::user_controller}) {
     praxis::mock::MockRobot<Model> robot;
     auto options = quiet();
     options.stand_gains = gains;
-    praxis::RobotController<decltype(robot), HoldController<Model>> controller(robot, options);
+    praxis::control::RobotController<decltype(robot), HoldController<Model>> controller(robot, options);
     TimePoint now{};
     robot.hold(GamepadButton::R2, at(0.1), 200ms);  // about 100 steps of 0.005 from 0.1: mid-ramp
     run_until(controller, now, 0.5);
@@ -151,13 +151,13 @@ TEST_CASE("the stand gains are the model's by default, USER_CTRL's on request, b
     const double pd = controller.pd_ratio();
     CHECK(pd > 0.4);
     CHECK(pd < 0.8);
-    INFO((gains == praxis::StandGains::model ? "model gains" : "USER_CTRL gains") << ", pd_ratio " << pd);
+    INFO((gains == praxis::control::StandGains::model ? "model gains" : "USER_CTRL gains") << ", pd_ratio " << pd);
     const auto& cmd = controller.command();
     const auto& sent = robot.last_command().command;
     for (std::size_t j = 0; j < Model::joint_count; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
-      const double kp = gains == praxis::StandGains::model ? Model::default_kp[j] : 50.0;
-      const double kd = gains == praxis::StandGains::model ? Model::default_kd[j] : 2.0;
+      const double kp = gains == praxis::control::StandGains::model ? Model::default_kp[j] : 50.0;
+      const double kd = gains == praxis::control::StandGains::model ? Model::default_kd[j] : 2.0;
       INFO("joint " << Model::joints[j].name);
       CHECK(cmd.kp[i] == Approx(kp * pd));
       CHECK(cmd.kd[i] == Approx(kd * pd));
@@ -165,7 +165,7 @@ TEST_CASE("the stand gains are the model's by default, USER_CTRL's on request, b
       CHECK(cmd.q[i] == Approx(Model::stand_pose[j]));  // USER_CTRL's init_pos either way
     }
     // G1 joint 3 (left knee): 100 by the model, 50 by USER_CTRL.
-    CHECK(cmd.kp[3] == Approx((gains == praxis::StandGains::model ? 100.0 : 50.0) * pd));
+    CHECK(cmd.kp[3] == Approx((gains == praxis::control::StandGains::model ? 100.0 : 50.0) * pd));
   }
 }
 
@@ -173,7 +173,7 @@ TEST_CASE("per-joint gains, velocity targets and feed-forward torques of USER_CT
           "[control][seam][user_control]") {
   using Model = praxis::unitree::Go2;
   praxis::mock::MockRobot<Model> robot;
-  praxis::RobotController<decltype(robot), PerJointController> controller(robot, quiet());
+  praxis::control::RobotController<decltype(robot), PerJointController> controller(robot, quiet());
   TimePoint now{};
   robot.hold(GamepadButton::R2, at(0.1), 1s);
   robot.tap(GamepadButton::A, at(1.4));
@@ -203,8 +203,8 @@ TEST_CASE("per-joint gains, velocity targets and feed-forward torques of USER_CT
 TEST_CASE("an extra node runs every cycle beside the configuration's own nodes", "[control][seam][graph]") {
   using Model = praxis::unitree::Go2;
   using Robot = praxis::mock::MockRobot<Model>;
-  using Plain = praxis::RobotController<Robot, HoldController<Model>>;
-  using WithProbe = praxis::RobotController<Robot, HoldController<Model>, KneeProbe>;
+  using Plain = praxis::control::RobotController<Robot, HoldController<Model>>;
+  using WithProbe = praxis::control::RobotController<Robot, HoldController<Model>, KneeProbe>;
   using PlainGraph = std::remove_cvref_t<decltype(std::declval<const Plain&>().graph())>;
   using ProbeGraph = std::remove_cvref_t<decltype(std::declval<const WithProbe&>().graph())>;
 

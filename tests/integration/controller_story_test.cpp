@@ -15,7 +15,7 @@
 namespace controller_story_test {
 
 using namespace std::chrono_literals;
-using praxis::ControlState;
+using praxis::control::ControlState;
 using praxis::GamepadButton;
 using praxis::TimePoint;
 using praxis::motion::MotionType;
@@ -56,14 +56,14 @@ struct OffsetController {
 template <class Model>
 struct Rig {
   using Robot = praxis::mock::MockRobot<Model>;
-  using Controller = praxis::RobotController<Robot, OffsetController<Model>>;
+  using Controller = praxis::control::RobotController<Robot, OffsetController<Model>>;
   Robot robot;
   Controller controller;
   TimePoint now{};
 
-  explicit Rig(praxis::ControllerOptions o = quiet()) : robot(), controller(robot, o) {}
-  static praxis::ControllerOptions quiet() {
-    praxis::ControllerOptions o;
+  explicit Rig(praxis::control::ControllerOptions o = quiet()) : robot(), controller(robot, o) {}
+  static praxis::control::ControllerOptions quiet() {
+    praxis::control::ControllerOptions o;
     o.print = false;
     return o;
   }
@@ -182,7 +182,7 @@ TEST_CASE("L2 + B returns to damping from every state", "[control][story]") {
     rig.robot.hold(GamepadButton::L2, rig.at(1.6), 300ms);
     rig.robot.tap(GamepadButton::B, rig.at(1.7));
     rig.run_until(1.8);
-    INFO("from " << praxis::to_string(target));
+    INFO("from " << praxis::control::to_string(target));
     CHECK(rig.controller.state() == ControlState::damping);
     CHECK(rig.controller.pd_ratio() == 0.0);
     CHECK(rig.robot.last_command().command.kp.maxCoeff() == 0.0);

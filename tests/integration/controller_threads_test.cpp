@@ -64,11 +64,11 @@ using Mock = praxis::mock::MockRobot<praxis::unitree::G1>;
 using ScriptedRobot = praxis::test::LoopScriptedRobot<Mock>;
 
 // Options whose control-thread start hook starts the robot's script.
-praxis::ControllerOptions scripted_options(ScriptedRobot& robot) {
-  praxis::ControllerOptions options;
+praxis::control::ControllerOptions scripted_options(ScriptedRobot& robot) {
+  praxis::control::ControllerOptions options;
   options.print = false;
-  options.on_thread_start = [&robot](praxis::ThreadRole role) {
-    if (role == praxis::ThreadRole::control) robot.arm();
+  options.on_thread_start = [&robot](praxis::control::ThreadRole role) {
+    if (role == praxis::control::ThreadRole::control) robot.arm();
   };
   return options;
 }
@@ -86,24 +86,24 @@ TEST_CASE("run() stands the robot up and controls it with three threads", "[cont
 #ifdef PRAXIS_COUNT_ALLOCATIONS
   std::uint64_t control_allocations_at_start = 0, control_allocations_at_exit = 0;
 #endif
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  options.on_thread_start = [&](praxis::ThreadRole role) {
+  options.on_thread_start = [&](praxis::control::ThreadRole role) {
     ++threads_started;
-    if (role == praxis::ThreadRole::control) robot.arm();
+    if (role == praxis::control::ThreadRole::control) robot.arm();
 #ifdef PRAXIS_COUNT_ALLOCATIONS
-    if (role == praxis::ThreadRole::control) control_allocations_at_start = praxis::test::thread_allocation_count();
+    if (role == praxis::control::ThreadRole::control) control_allocations_at_start = praxis::test::thread_allocation_count();
 #endif
   };
-  options.on_thread_exit = [&](praxis::ThreadRole role) {
+  options.on_thread_exit = [&](praxis::control::ThreadRole role) {
 #ifdef PRAXIS_COUNT_ALLOCATIONS
-    if (role == praxis::ThreadRole::control) control_allocations_at_exit = praxis::test::thread_allocation_count();
+    if (role == praxis::control::ThreadRole::control) control_allocations_at_exit = praxis::test::thread_allocation_count();
 #else
     (void)role;
 #endif
   };
 
-  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  praxis::control::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
   controller.run_for(3s);
 
   controller.flush();
@@ -116,7 +116,7 @@ TEST_CASE("run() stands the robot up and controls it with three threads", "[cont
   INFO("transitions:\n" << transitions << "overruns " << controller.overruns() << ", stalls "
                          << controller.command_stalls());
   CHECK(threads_started == 3);
-  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.state() == praxis::control::ControlState::ctrl);
   // About 1500 cycles at 2 ms; a loaded machine may miss a few deadlines but not most of them.
   CHECK(controller.cycles() > 1000);
   CHECK(controller.cycles() <= 1501);
@@ -137,9 +137,9 @@ TEST_CASE("killing the state stream in run() falls back to damping", "[control][
     m.hold(praxis::GamepadButton::R2, loop_start + 100ms, 700ms);
     m.drop_states(loop_start + 1200ms, loop_start + 10s);
   });
-  praxis::RobotController<ScriptedRobot, WaveController<Model>> controller(robot, scripted_options(robot));
+  praxis::control::RobotController<ScriptedRobot, WaveController<Model>> controller(robot, scripted_options(robot));
   controller.run_for(1600ms);
-  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(controller.state() == praxis::control::ControlState::damping);
   CHECK(controller.safety().stale);
 }
 
@@ -163,7 +163,7 @@ TEST_CASE("after a stall, missed control deadlines are skipped and counted, not 
   ScriptedRobot robot(mock, [](Mock& m, praxis::TimePoint loop_start) {
     m.hold(praxis::GamepadButton::R2, loop_start + 50ms, 1500ms);
   });
-  praxis::RobotController<ScriptedRobot, StallOnce<Model>> controller(robot, scripted_options(robot));
+  praxis::control::RobotController<ScriptedRobot, StallOnce<Model>> controller(robot, scripted_options(robot));
   controller.run_for(2s);
   CHECK(controller.user().calls >= 100);
   CHECK(controller.overruns() >= 25);  // about 29 periods fell inside the stall
@@ -175,9 +175,9 @@ TEST_CASE("a stop requested before run() reaches its loop ends that run at once,
   using Model = praxis::unitree::G1;
   const auto start = praxis::Clock::now();
   praxis::mock::MockRobot<Model> robot(praxis::mock::MockOptions{}, start);
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  praxis::control::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
   controller.request_stop();  // e.g. Ctrl-C while the program was still starting
   const auto t0 = praxis::Clock::now();
   controller.run_for(5s);
@@ -199,9 +199,9 @@ TEST_CASE("every run ends with damping on the joints it commanded", "[control][t
   });
   auto options = scripted_options(robot);
   options.damping_kd = 3.0;
-  praxis::RobotController<ScriptedRobot, WaveController<Model>> controller(robot, options);
+  praxis::control::RobotController<ScriptedRobot, WaveController<Model>> controller(robot, options);
   controller.run_for(600ms);
-  REQUIRE(controller.state() == praxis::ControlState::stand);  // stiff when the run ended
+  REQUIRE(controller.state() == praxis::control::ControlState::stand);  // stiff when the run ended
   REQUIRE(controller.final_command().has_value());
   const auto& last = mock.last_command().command;
   CHECK(last.kp.maxCoeff() == 0.0);
@@ -215,11 +215,11 @@ TEST_CASE("the reporter's queues are touched before the loop: no page faults in 
   using Model = praxis::unitree::G1;
   praxis::mock::MockRobot<Model> robot;
   robot.hold(praxis::GamepadButton::R2, praxis::TimePoint{} + 100ms, 5s);
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   const praxis::test::ScratchDir scratch("prefault");
   options.cycle_log = scratch / "cycles.csv";
-  praxis::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
+  praxis::control::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
   praxis::TimePoint now{};
   for (int i = 0; i < 200; ++i) controller.step(now += 2ms);  // start-up, first cycles
   auto minor_faults = [] {

@@ -59,12 +59,12 @@ TEST_CASE("requests reach a modal robot through its I/O worker, at its rate, onl
           "[control][modal][threads]") {
   Robot robot({}, praxis::Clock::now());  // the mock's clock is the real one here
   praxis::script::ScriptLibrary<G1> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;
   options.period = 2ms;
   // This test is about requests; on a loaded machine a receive thread can starve past 100 ms.
   options.safety.stale_timeout = 500ms;
-  praxis::MotionController<Robot, ModalTimetable> controller(robot, library, options);
+  praxis::control::MotionController<Robot, ModalTimetable> controller(robot, library, options);
   const auto begin = praxis::Clock::now();
   controller.run_for(1800ms);
   std::this_thread::sleep_for(100ms);  // the worker's next periods: the run's closing damping request
@@ -120,9 +120,9 @@ TEST_CASE("a modal robot in simulated time: stand-up waits for the robot to conf
   o.confirm_delay = 300ms;
   Robot robot(o);
   praxis::script::ScriptLibrary<G1> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;
-  praxis::MotionController<Robot, praxis::CommandInput> controller(robot, library, options);
+  praxis::control::MotionController<Robot, praxis::control::CommandInput> controller(robot, library, options);
   praxis::TimePoint now{};
   auto run_until = [&](double s) {
     while (now < praxis::TimePoint{} + praxis::from_seconds(s)) controller.step(now += 2ms);

@@ -51,7 +51,7 @@ static_assert(praxis::HasModes<ModalMock> && praxis::HasLocomotion<ModalMock> &&
 }  // namespace
 
 TEST_CASE("the pipeline sorts selection before execution before sending", "[motion][pipeline]") {
-  using MC = praxis::MotionController<praxis::mock::MockRobot<Go2>, praxis::CommandInput, StepInPlace>;
+  using MC = praxis::control::MotionController<praxis::mock::MockRobot<Go2>, praxis::control::CommandInput, StepInPlace>;
   using Graph = std::remove_cvref_t<decltype(std::declval<const MC&>().graph())>;
   const auto g = praxis::describe<Graph>();
   auto pos = [&](std::string_view n) {

@@ -80,18 +80,18 @@ struct ModesOnlyMock : ModalMock {
 template <class Robot, class... Extra>
 struct Rig {
   using Model = typename Robot::model;
-  using Controller = praxis::MotionController<Robot, praxis::CommandInput, Extra...>;
+  using Controller = praxis::control::MotionController<Robot, praxis::control::CommandInput, Extra...>;
   Robot robot;
   praxis::script::ScriptLibrary<Model> library;
   std::unique_ptr<Controller> motion;
   praxis::TimePoint now{};
 
-  explicit Rig(const char* scripts, praxis::MotionOptions options = quiet()) {
+  explicit Rig(const char* scripts, praxis::control::MotionOptions options = quiet()) {
     library.load_folder(scripts);
     motion = std::make_unique<Controller>(robot, library, options);
   }
-  static praxis::MotionOptions quiet() {
-    praxis::MotionOptions o;
+  static praxis::control::MotionOptions quiet() {
+    praxis::control::MotionOptions o;
     o.print = false;
     return o;
   }

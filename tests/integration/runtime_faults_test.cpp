@@ -39,17 +39,17 @@ using praxis::test::Probe;
 using ProbeController = praxis::test::ProbeController<Model>;
 ProbeController probing(Probe& probe) { return praxis::test::probing<Model>(probe); }
 
-using Controller = praxis::RobotController<Robot, ProbeController>;
+using Controller = praxis::control::RobotController<Robot, ProbeController>;
 
 // DAMPING -> STAND -> CTRL (probe_controller.hpp).
 void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) { praxis::test::stand_then_ctrl(mock, origin); }
 void stand_only(Mock& mock, praxis::TimePoint origin) { mock.hold(praxis::GamepadButton::R2, origin + 50ms, 20s); }
 
-praxis::ControllerOptions options_for(Robot& robot) {
-  praxis::ControllerOptions o;
+praxis::control::ControllerOptions options_for(Robot& robot) {
+  praxis::control::ControllerOptions o;
   o.print = false;
-  o.on_thread_start = [&robot](praxis::ThreadRole role) {
-    if (role == praxis::ThreadRole::control) robot.arm();
+  o.on_thread_start = [&robot](praxis::control::ThreadRole role) {
+    if (role == praxis::control::ThreadRole::control) robot.arm();
   };
   return o;
 }
@@ -89,7 +89,7 @@ TEST_CASE("a stalled control thread: the send thread holds the last command, the
   const auto outcome = controller.run_for(20s);
   REQUIRE(stall_end > stall_begin);
   // A robot praxis owns rides the stall out in damping and comes back: the run went on to its stop.
-  CHECK(outcome.end == praxis::RunEnd::normal);
+  CHECK(outcome.end == praxis::control::RunEnd::normal);
   CHECK(outcome.ok());
 
   CHECK(controller.command_stalls() >= 1);
@@ -198,7 +198,7 @@ TEST_CASE("an exception from user code in a state-triggered run reaches the call
   Robot robot(mock, stand_only);
   Probe probe;
   auto options = options_for(robot);
-  options.trigger = praxis::Trigger::state;
+  options.trigger = praxis::control::Trigger::state;
   Controller controller(robot, options, probing(probe));
   probe.on_calculate = [&](int resets, int calls) {
     if (resets == 1 && calls == 100) throw std::runtime_error("calculate() failed on purpose in STAND");
@@ -216,8 +216,8 @@ TEST_CASE("an exception from a thread hook stops the run, damps, and reaches the
   Probe probe;
   auto options = options_for(robot);
   std::atomic<int> failures{0};
-  options.on_thread_exit = [&](praxis::ThreadRole role) {
-    if (role == praxis::ThreadRole::send && failures.fetch_add(1) == 0) {
+  options.on_thread_exit = [&](praxis::control::ThreadRole role) {
+    if (role == praxis::control::ThreadRole::send && failures.fetch_add(1) == 0) {
       throw std::runtime_error("the send thread's exit hook failed");
     }
   };
@@ -245,7 +245,7 @@ TEST_CASE("a second run starts in damping and re-enters CTRL only through STAND,
   };
   controller.run_for(20s);
   REQUIRE(probe.resets == 2);
-  REQUIRE(controller.state() == praxis::ControlState::ctrl);
+  REQUIRE(controller.state() == praxis::control::ControlState::ctrl);
   const auto first_run = mock.commands_received();
 
   stop_after_resets = 4;
@@ -256,7 +256,7 @@ TEST_CASE("a second run starts in damping and re-enters CTRL only through STAND,
   CHECK(is_damping(mock.command_log()[first_run].command, options.damping_kd));
   // CTRL was re-entered the normal way: STAND (reset #3), then CTRL (reset #4).
   CHECK(probe.resets == 4);
-  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.state() == praxis::control::ControlState::ctrl);
 }
 
 TEST_CASE("destroying a controller while run() runs on another thread stops the run and damps",
@@ -300,7 +300,7 @@ TEST_CASE("destroying a controller after step()-driven use sends damping once", 
   {
     Controller controller(robot, options, probing(probe));
     for (int i = 0; i < 200; ++i) controller.step(now += 2ms);
-    REQUIRE(controller.state() == praxis::ControlState::stand);
+    REQUIRE(controller.state() == praxis::control::ControlState::stand);
     REQUIRE(mock.last_command().command.kp.maxCoeff() > 0.0);
   }
   const auto log = mock.command_log();

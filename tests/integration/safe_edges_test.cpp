@@ -128,24 +128,24 @@ ProbeController probing(Probe& probe) { return praxis::test::probing<Model>(prob
 void stand_then_ctrl(Mock& mock, praxis::TimePoint origin) { praxis::test::stand_then_ctrl(mock, origin); }
 
 template <class Robot>
-praxis::ControllerOptions options_for(Robot& robot) {
-  praxis::ControllerOptions o;
+praxis::control::ControllerOptions options_for(Robot& robot) {
+  praxis::control::ControllerOptions o;
   o.print = false;
   // A hand-back robot's run ends on a lost state and on a long control stall; on a loaded machine
   // (sanitizers, CI) a thread can starve past the 100 ms defaults (seen: a hand-back run ended by a
   // stall in its first second), which is not what these tests are about. The stall test sets its own.
   o.safety.stale_timeout = 500ms;
   o.stall_timeout = 2s;
-  o.on_thread_start = [&robot](praxis::ThreadRole role) {
-    if (role == praxis::ThreadRole::control) robot.arm();
+  o.on_thread_start = [&robot](praxis::control::ThreadRole role) {
+    if (role == praxis::control::ThreadRole::control) robot.arm();
   };
   return o;
 }
 
 using HandBackRobot = KindRobot<praxis::SafeState::hand_back>;
 using OwnedRobot = KindRobot<praxis::SafeState::joint_damping>;
-using HandBackController = praxis::RobotController<HandBackRobot, ProbeController>;
-using OwnedController = praxis::RobotController<OwnedRobot, ProbeController>;
+using HandBackController = praxis::control::RobotController<HandBackRobot, ProbeController>;
+using OwnedController = praxis::control::RobotController<OwnedRobot, ProbeController>;
 
 bool holds_ctrl_gains(const praxis::JointCommand<N>& c) {
   for (std::size_t j = 0; j < N; ++j) {
@@ -200,7 +200,7 @@ TEST_CASE("hand-back robot: a stop in CTRL holds the measured pose with CTRL's g
   const auto outcome = controller.run_for(20s);
   INFO(outcome.summary());
   CHECK(probe.resets.load() == 2);  // it reached CTRL
-  CHECK(outcome.end == praxis::RunEnd::normal);
+  CHECK(outcome.end == praxis::control::RunEnd::normal);
   CHECK(outcome.ok());
   CHECK(outcome.safe_state == praxis::SafeState::hand_back);
   CHECK(outcome.hand_back == "the robot's own controller has it back");
@@ -230,7 +230,7 @@ TEST_CASE("hand-back robot: a tilt in CTRL ends the run at once with the fault, 
   const double took = praxis::to_seconds(praxis::Clock::now() - begin);
   INFO(outcome.summary());
   CHECK(tilted.load());
-  CHECK(outcome.end == praxis::RunEnd::fault);
+  CHECK(outcome.end == praxis::control::RunEnd::fault);
   CHECK(outcome.cause == "tilt (projected gravity)");
   CHECK_FALSE(outcome.ok());
   CHECK(outcome.exit_code() != 0);
@@ -259,7 +259,7 @@ TEST_CASE("hand-back robot: a long control stall holds CTRL's command, then the 
     const auto outcome = controller.run_for(20s);
     INFO(outcome.summary());
     // Whichever stall ended it: held first, then the hold of the measured pose, never limp.
-    CHECK(outcome.end == praxis::RunEnd::stalled);
+    CHECK(outcome.end == praxis::control::RunEnd::stalled);
     CHECK(outcome.cause.find("stall timeout 150 ms") != std::string::npos);
     CHECK_FALSE(outcome.ok());
     CHECK(controller.stalled_sends() >= 1);
@@ -297,7 +297,7 @@ TEST_CASE("hand-back robot: a hand-back the robot does not confirm makes the run
   Mock mock({}, praxis::Clock::now());
   HandBackRobot robot(mock, nullptr);
   robot.refuse_release = true;
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.safety.stale_timeout = 500ms;
   options.stall_timeout = 2s;
@@ -310,7 +310,7 @@ TEST_CASE("hand-back robot: a hand-back the robot does not confirm makes the run
   INFO("cycles " << controller.cycles() << ", overruns " << controller.overruns() << ", no state "
                  << controller.safety().no_state << ", invalid " << controller.safety().invalid << ", covered "
                  << controller.actuated().covers_any());
-  CHECK(outcome.end == praxis::RunEnd::normal);
+  CHECK(outcome.end == praxis::control::RunEnd::normal);
   CHECK_FALSE(outcome.hand_back_ok);
   CHECK_FALSE(outcome.ok());
   CHECK(outcome.exit_code() == 1);
@@ -343,11 +343,11 @@ TEST_CASE("owned robot: a joint going offline in CTRL is damped and named in the
   stopper.join();
   INFO(outcome.summary());
   CHECK(injected.load());
-  CHECK(outcome.end == praxis::RunEnd::fault);
+  CHECK(outcome.end == praxis::control::RunEnd::fault);
   CHECK(outcome.joint == 3);
   CHECK(outcome.cause == "joint fault: " + std::string(Model::joints[3].name) + " (offline)");
   CHECK(outcome.safe_state == praxis::SafeState::joint_damping);
-  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(controller.state() == praxis::control::ControlState::damping);
   REQUIRE(controller.final_command().has_value());
   CHECK(controller.final_command()->kp.maxCoeff() == 0.0);  // a robot praxis owns ends damped
   (void)damping_calls;
@@ -359,7 +359,7 @@ TEST_CASE("Ctrl-C: StopOnSignals ends the run in the safe state and the outcome 
   OwnedRobot robot(mock, stand_then_ctrl);
   Probe probe;
   OwnedController controller(robot, options_for(robot), probing(probe));
-  praxis::StopOnSignals stop_on_signals(controller);
+  praxis::control::StopOnSignals stop_on_signals(controller);
   std::atomic<bool> raised{false};
   probe.on_calculate = [&](int resets, int calls) {
     // raise() runs the handler on this thread, inside the cycle: what a signal may interrupt.
@@ -374,7 +374,7 @@ TEST_CASE("Ctrl-C: StopOnSignals ends the run in the safe state and the outcome 
   REQUIRE(controller.final_command().has_value());
   CHECK(controller.final_command()->kp.maxCoeff() == 0.0);
   CHECK(controller.final_command()->kd.minCoeff() > 0.0);
-  CHECK(praxis::StopOnSignals::received() == 1);
+  CHECK(praxis::control::StopOnSignals::received() == 1);
 }
 
 TEST_CASE("hand-back robot and SIGTERM: the run ends holding, handed back",
@@ -383,7 +383,7 @@ TEST_CASE("hand-back robot and SIGTERM: the run ends holding, handed back",
   HandBackRobot robot(mock, stand_then_ctrl);
   Probe probe;
   HandBackController controller(robot, options_for(robot), probing(probe));
-  praxis::StopOnSignals stop_on_signals(controller);
+  praxis::control::StopOnSignals stop_on_signals(controller);
   std::atomic<bool> raised{false};
   probe.on_calculate = [&](int resets, int calls) {
     if (resets == 2 && calls == 20 && !raised.exchange(true)) std::raise(SIGTERM);
@@ -411,11 +411,11 @@ TEST_CASE("robot with modes: the run's end requests damping after a behaviour th
   using Robot = praxis::mock::ModalRobot<Model>;
   Robot robot({}, praxis::Clock::now());
   praxis::script::ScriptLibrary<Model> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;
   options.period = 2ms;
   options.safety.stale_timeout = 500ms;
-  praxis::MotionController<Robot, PrepareAtOnce> controller(robot, library, options);
+  praxis::control::MotionController<Robot, PrepareAtOnce> controller(robot, library, options);
   const auto outcome = controller.run_for(600ms);
   std::this_thread::sleep_for(150ms);  // the worker's next periods carry the closing request
   robot.stop_worker();
@@ -460,11 +460,11 @@ TEST_CASE("robot whose damping mode drops it: a fault and the run's end ask for 
           "[control][threads][safe-state][modal]") {
   StandingModalRobot robot({}, praxis::Clock::now());
   praxis::script::ScriptLibrary<Model> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;
   options.period = 2ms;
   options.safety.stale_timeout = 500ms;
-  praxis::MotionController<StandingModalRobot, WalkAtOnce> controller(robot, library, options);
+  praxis::control::MotionController<StandingModalRobot, WalkAtOnce> controller(robot, library, options);
   // Walking by then: a NaN in the state is a fault, and this robot's run ends on it.
   const auto now = praxis::Clock::now();
   robot.physics().inject_nan(praxis::mock::StateField::q, 0, now + 500ms, now + 700ms);
@@ -481,7 +481,7 @@ TEST_CASE("robot whose damping mode drops it: a fault and the run's end ask for 
   REQUIRE(!modes.empty());
   CHECK(modes.back() == praxis::RobotMode::prepare);
   CHECK(outcome.safe_state_sent.find("prepare mode requested") != std::string::npos);
-  CHECK(outcome.end == praxis::RunEnd::fault);
+  CHECK(outcome.end == praxis::control::RunEnd::fault);
   CHECK(outcome.cause == "invalid state (NaN)");
 }
 
@@ -515,17 +515,17 @@ TEST_CASE("robot with modes: a control thread stalled while the robot walks gets
   static_assert(praxis::OverridesRequests<Robot>);
   Robot robot({}, praxis::Clock::now());
   praxis::script::ScriptLibrary<Model> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;
   options.period = 2ms;
   options.stall_timeout = 100ms;
   options.safety.stale_timeout = 500ms;
-  praxis::MotionController<Robot, WalkThenStall> controller(robot, library, options);
+  praxis::control::MotionController<Robot, WalkThenStall> controller(robot, library, options);
   const auto outcome = controller.run_for(10s);
   std::this_thread::sleep_for(150ms);
   robot.stop_worker();
   INFO(outcome.summary());
-  CHECK(outcome.end == praxis::RunEnd::stalled);
+  CHECK(outcome.end == praxis::control::RunEnd::stalled);
   const auto& b = controller.behaviour();
   const praxis::TimePoint began{praxis::Duration(b.stall_began.load())}, ended{praxis::Duration(b.stall_ended.load())};
   REQUIRE(began != praxis::TimePoint{});
@@ -564,10 +564,10 @@ TEST_CASE("robot standing when taken: held with its entry gains until the select
           "[control][safe-state]") {
   Mock mock({}, praxis::TimePoint{});
   StandingOwnedRobot robot(mock, nullptr);
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   Probe probe;
-  praxis::RobotController<StandingOwnedRobot, ProbeController> controller(robot, options, probing(probe));
+  praxis::control::RobotController<StandingOwnedRobot, ProbeController> controller(robot, options, probing(probe));
   const auto at = [](double s) { return praxis::TimePoint{} + praxis::from_seconds(s); };
   mock.hold(praxis::GamepadButton::R2, at(0.5), 1500ms);
   mock.press(praxis::GamepadButton::L2, at(2.5));
@@ -581,10 +581,10 @@ TEST_CASE("robot standing when taken: held with its entry gains until the select
     const auto& a = controller.actuated();
     if (t > at(0.05) && t < at(0.45)) {
       // Before anyone pressed a button: a hold with the robot's entry gains, never kp 0.
-      CHECK(controller.state() == praxis::ControlState::damping);
+      CHECK(controller.state() == praxis::control::ControlState::damping);
       CHECK(a.kp.minCoeff() == StandingOwnedRobot::k_entry_kp);
     }
-    if (controller.state() == praxis::ControlState::stand) {
+    if (controller.state() == praxis::control::ControlState::stand) {
       stood = true;
       // The stand ramp starts where the hold was, not at 10 % of the stand gains: no sag.
       for (std::size_t j = 0; j < N; ++j) {
@@ -596,7 +596,7 @@ TEST_CASE("robot standing when taken: held with its entry gains until the select
   CHECK(stood);
   CHECK(sagging == 0);
   // L2+B after standing: the user asked for damping, and gets it.
-  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(controller.state() == praxis::control::ControlState::damping);
   CHECK(controller.actuated().kp.maxCoeff() == 0.0);
   CHECK(robot.limp_frames() > 0);
   (void)controller.finish();
@@ -610,7 +610,7 @@ TEST_CASE("hand-back robot: a state that comes only after the first cycles is st
   const auto at = [](double s) { return praxis::TimePoint{} + praxis::from_seconds(s); };
   mock.drop_states(at(0.0), at(0.05));  // nothing for the first 25 cycles
   HandBackRobot robot(mock, nullptr);
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   Probe probe;
   HandBackController controller(robot, options, probing(probe));

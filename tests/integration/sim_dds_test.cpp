@@ -96,7 +96,7 @@ StoryRun run_story(const std::string& robot, std::uint32_t domain, std::vector<s
   u::UnitreeBackend<Model> backend(backend_options);
   REQUIRE(backend.wait_for_state(10s).ok);
 
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   // A loaded machine may starve either process; in lock-step the world waits, the controller must too.
   options.safety.stale_timeout = 500ms;
@@ -104,7 +104,7 @@ StoryRun run_story(const std::string& robot, std::uint32_t domain, std::vector<s
   // lock-step each damping frame is a period of physics (clang ASan in CI: a stall in CTRL sagged
   // the standing Go2 by 5 mm, where the test allows 3).
   options.stall_timeout = 2s;
-  praxis::RobotController<u::UnitreeBackend<Model>, HoldStand<Model>> controller(backend, options);
+  praxis::control::RobotController<u::UnitreeBackend<Model>, HoldStand<Model>> controller(backend, options);
   run_until_sim_ends(controller, sim);
   StoryRun run;
   run.report = sim.stop();
@@ -129,11 +129,11 @@ TEST_CASE("a simulated Go2 lying on the ground stands up under the RobotControll
   const auto& s = report["sim"];
   INFO("sim: " << s.dump());
   const auto& transitions = run.transitions;
-  std::vector<std::pair<praxis::ControlState, praxis::ControlState>> seen;
+  std::vector<std::pair<praxis::control::ControlState, praxis::control::ControlState>> seen;
   for (const auto& e : transitions) {
     seen.emplace_back(praxis::control::control_state(e.from), praxis::control::control_state(e.to));
   }
-  using S = praxis::ControlState;
+  using S = praxis::control::ControlState;
   // (Once the simulation has ended the controller may see the link lost; it is in damping already.)
   const std::vector<std::pair<S, S>> expected{{S::damping, S::stand}, {S::stand, S::ctrl}, {S::ctrl, S::damping}};
   INFO("transitions: " << seen.size());
@@ -194,8 +194,8 @@ TEST_CASE("a simulated G1 on the elastic band holds the stand pose under the Rob
   INFO("sim: " << s.dump());
   const auto& transitions = run.transitions;
   REQUIRE(transitions.size() >= 2);  // a third, to damping, when the controller saw the simulation end
-  CHECK(praxis::control::control_state(transitions[0].to) == praxis::ControlState::stand);
-  CHECK(praxis::control::control_state(transitions[1].to) == praxis::ControlState::ctrl);
+  CHECK(praxis::control::control_state(transitions[0].to) == praxis::control::ControlState::stand);
+  CHECK(praxis::control::control_state(transitions[1].to) == praxis::control::ControlState::ctrl);
   CHECK(report["frames_rejected_total"] == 0);
   CHECK_FALSE(s["diverged"].get<bool>());
   CHECK(s["finite"].get<bool>());

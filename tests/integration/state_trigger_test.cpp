@@ -72,12 +72,12 @@ TEST_CASE("Trigger::state: every state gets a cycle, and its command is written 
   praxis::transport::LoopbackBus bus;
   Backend backend(bus, u::BackendOptions{});
   Robot robot{bus};
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  options.trigger = praxis::Trigger::state;
+  options.trigger = praxis::control::Trigger::state;
   options.period = 50ms;  // only when no state arrives: the timer alone would run 10 cycles
   options.safety.stale_timeout = 200ms;
-  praxis::RobotController<Backend, HoldController> controller(backend, options);
+  praxis::control::RobotController<Backend, HoldController> controller(backend, options);
 
   std::thread robot_thread([&] { robot.run(500ms, 2ms); });
   controller.run_for(450ms);
@@ -94,7 +94,7 @@ TEST_CASE("Trigger::state: every state gets a cycle, and its command is written 
   // the robot's next one; the run's closing damping command is the one more.
   CHECK(backend.commands_sent() + backend.commands_withheld() == controller.cycles() + 1);
   CHECK(robot.answered.load() > published / 2);
-  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(controller.state() == praxis::control::ControlState::damping);
 }
 
 TEST_CASE("Trigger::state on a backend that cannot wake the loop is refused with the reason", "[control][trigger]") {
@@ -106,10 +106,10 @@ TEST_CASE("Trigger::state on a backend that cannot wake the loop is refused with
     void write(const praxis::JointCommand<29>& c, praxis::TimePoint now) { inner.write(c, now); }
   } backend{Backend(bus, u::BackendOptions{})};
   static_assert(!praxis::WakesOnState<NoWake>);
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  options.trigger = praxis::Trigger::state;
-  praxis::RobotController<NoWake, HoldController> controller(backend, options);
+  options.trigger = praxis::control::Trigger::state;
+  praxis::control::RobotController<NoWake, HoldController> controller(backend, options);
   CHECK_THROWS_WITH(controller.run_for(50ms), Catch::Contains("Trigger::state") && Catch::Contains("set_wakeup"));
 }
 

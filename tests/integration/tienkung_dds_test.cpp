@@ -82,7 +82,7 @@ std::string story(Controller& controller) {
 template <class Model, tk::StatusLayout L = tk::StatusLayout::with_error>
 struct Rig {
   using Backend = tk::TienkungBackend<Model, L>;
-  using Controller = praxis::MotionController<Backend, Timetable, praxis::control::UserControlMotion<Model, HoldOffset<Model>>,
+  using Controller = praxis::control::MotionController<Backend, Timetable, praxis::control::UserControlMotion<Model, HoldOffset<Model>>,
                                               NoWalk<Model::joint_count>>;
   static tk::BackendOptions backend_options() {
     auto o = Backend::robot("lo", k_domain);
@@ -96,8 +96,8 @@ struct Rig {
     o.imu_timeout = 500ms;
     return o;
   }
-  static praxis::MotionOptions motion_options() {
-    praxis::MotionOptions o;
+  static praxis::control::MotionOptions motion_options() {
+    praxis::control::MotionOptions o;
     o.print = false;
     o.lifecycle_timeout = 10s;
     o.safety.stale_timeout = 500ms;
@@ -556,12 +556,12 @@ TEST_CASE("tienkung over DDS: a MotorStatus layout other than the robot's fails 
 TEST_CASE("tienkung over DDS: the fake robot refuses commands for unknown motors, other limbs, non-finite values",
           "[tienkung][dds][two-process][errors]") {
   FakeTienkung fake("pro");
-  praxis::dds::Participant participant({k_domain, "lo"});
+  praxis::transport::Participant participant({k_domain, "lo"});
   const tk::TypeNames types;
-  praxis::dds::Publisher<tk::CmdMotorCtrlWire> arm_ctrl(
-      participant, "rt/arm/cmd_ctrl", praxis::dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc,
+  praxis::transport::Publisher<tk::CmdMotorCtrlWire> arm_ctrl(
+      participant, "rt/arm/cmd_ctrl", praxis::transport::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc,
                                                                    types.motor_ctrl),
-      praxis::dds::TopicQos{.reliable = true, .depth = 10});
+      praxis::transport::TopicQos{.reliable = true, .depth = 10});
   const auto until = praxis::Clock::now() + 10s;
   while (arm_ctrl.matched() == 0 && praxis::Clock::now() < until) std::this_thread::sleep_for(10ms);
   REQUIRE(arm_ctrl.matched() == 1);

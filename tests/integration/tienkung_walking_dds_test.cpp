@@ -53,8 +53,8 @@ std::vector<std::string> requests_of(const nlohmann::json& report) {
   return out;
 }
 
-praxis::MotionOptions motion_options() {
-  praxis::MotionOptions o;
+praxis::control::MotionOptions motion_options() {
+  praxis::control::MotionOptions o;
   o.print = false;
   o.lifecycle_timeout = 10s;
   o.safety.stale_timeout = 500ms;  // a loaded machine may starve a thread; these tests are about requests
@@ -93,7 +93,7 @@ TEST_CASE("tienkung walking over DDS: stand, walk, stand, and the run ends with 
   FakePro fake(domain, {"--service-wire", std::string(tk::to_string(wire))});
   auto robot = make_backend(domain, wire);
   praxis::script::ScriptLibrary<tk::Pro> library;
-  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
+  praxis::control::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   motion.behaviour().steps = {{0.0, m::command::Stand{}}, {1.0, walk}, {3.0, m::command::Stand{}}};
@@ -103,7 +103,7 @@ TEST_CASE("tienkung walking over DDS: stand, walk, stand, and the run ends with 
   INFO(outcome.summary());
   REQUIRE(motion.acquired().has_value());
   CHECK(motion.acquired()->ok);
-  CHECK(outcome.end == praxis::RunEnd::normal);
+  CHECK(outcome.end == praxis::control::RunEnd::normal);
   CHECK(outcome.hand_back_ok);
   CHECK_THAT(outcome.hand_back, Catch::Contains("stands, balancing"));
   CHECK(modes_of(report) == std::vector<std::string>{"stand", "stand-to-walk", "walk", "stand"});
@@ -120,7 +120,7 @@ TEST_CASE("tienkung walking over DDS: the legs' status lost while the robot walk
   FakePro fake(domain, {"--silent-limb", "2.5:leg"});
   auto robot = make_backend(domain);
   praxis::script::ScriptLibrary<tk::Pro> library;
-  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
+  praxis::control::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   motion.behaviour().steps = {{0.0, walk}};
@@ -128,7 +128,7 @@ TEST_CASE("tienkung walking over DDS: the legs' status lost while the robot walk
   const auto report = fake.stop();
   INFO(report.dump());
   INFO(outcome.summary());
-  CHECK(outcome.end == praxis::RunEnd::control_lost);
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
   CHECK(outcome.hand_back_ok);
   CHECK(modes_of(report) == std::vector<std::string>{"stand", "stand-to-walk", "walk", "stand"});
   CHECK(requests_of(report) == std::vector<std::string>{"walk", "stand"});
@@ -143,7 +143,7 @@ TEST_CASE("tienkung walking over DDS: the remote taking the robot while it walks
   praxis::script::ScriptLibrary<tk::Pro> library;
   auto options = motion_options();
   options.lifecycle_timeout = 2s;
-  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, options);
+  praxis::control::MotionController<Backend, praxis::test::Timetable> motion(robot, library, options);
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   motion.behaviour().steps = {{0.0, walk}};
@@ -169,7 +169,7 @@ TEST_CASE("tienkung walking over DDS: the controller's status falling silent whi
   praxis::script::ScriptLibrary<tk::Pro> library;
   auto options = motion_options();
   options.lifecycle_timeout = 2s;
-  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, options);
+  praxis::control::MotionController<Backend, praxis::test::Timetable> motion(robot, library, options);
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   motion.behaviour().steps = {{0.0, walk}};
@@ -177,7 +177,7 @@ TEST_CASE("tienkung walking over DDS: the controller's status falling silent whi
   const auto report = fake.stop();
   INFO(report.dump());
   INFO(outcome.summary());
-  CHECK(outcome.end == praxis::RunEnd::control_lost);
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
   CHECK_FALSE(outcome.hand_back_ok);
   CHECK_THAT(outcome.hand_back, Catch::Contains("stand not reported"));
   CHECK(report["hric"]["velocity_at_exit"]["vx"] == 0.0);  // stopped steering with a zero velocity
@@ -195,7 +195,7 @@ TEST_CASE("tienkung walking over DDS: Ctrl-C, a stalled control thread and an ex
   praxis::script::ScriptLibrary<tk::Pro> library;
   auto options = motion_options();
   options.stall_timeout = 100ms;
-  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, options);
+  praxis::control::MotionController<Backend, praxis::test::Timetable> motion(robot, library, options);
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   auto& behaviour = motion.behaviour();
@@ -203,11 +203,11 @@ TEST_CASE("tienkung walking over DDS: Ctrl-C, a stalled control thread and an ex
   behaviour.disturbance = disturbance;
   behaviour.disturb_at = 2.0;  // walking by then (a 0.5 s transition)
   behaviour.stall_for = 3s;
-  praxis::RunOutcome outcome;
+  praxis::control::RunOutcome outcome;
   if (disturbance == D::exception) {
     CHECK_THROWS_WITH(motion.run_for(8s), Catch::Contains("the behaviour failed"));
   } else {
-    const praxis::StopOnSignals stop_on_signals(motion);
+    const praxis::control::StopOnSignals stop_on_signals(motion);
     outcome = motion.run_for(8s);
   }
   const auto report = fake.stop();
@@ -215,10 +215,10 @@ TEST_CASE("tienkung walking over DDS: Ctrl-C, a stalled control thread and an ex
   INFO(outcome.summary());
   if (disturbance == D::signal) {
     CHECK(outcome.signal == SIGINT);
-    CHECK(outcome.end == praxis::RunEnd::normal);
+    CHECK(outcome.end == praxis::control::RunEnd::normal);
   }
   if (disturbance == D::stall) {
-    CHECK(outcome.end == praxis::RunEnd::stalled);
+    CHECK(outcome.end == praxis::control::RunEnd::stalled);
     // The stand was asked while the control thread still slept (3 s), not after it came back.
     const auto& calls = report["hric"]["calls"];
     REQUIRE(calls.size() == 2);

@@ -126,12 +126,12 @@ void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
   u::UnitreeBackend<Model> backend(backend_options);
 
   // No release_motion_control() by hand: run_for() runs the backend's lifecycle around the loop.
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   // This test is about taking control and the path of commands, not about stale states: a loaded
   // machine (or the TSan build, both processes 5-15x slower) can starve the fake's tick for >100 ms.
   options.safety.stale_timeout = 500ms;
-  praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
+  praxis::control::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
   controller.run_for(5s);
   controller.flush();
   REQUIRE(controller.acquired().has_value());
@@ -139,7 +139,7 @@ void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
   CHECK_THAT(controller.acquired()->message, Catch::Contains("released motion service \"normal\""));
   const auto transitions = controller.transitions();
   INFO("transitions: " << story_of(transitions));
-  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.state() == praxis::control::ControlState::ctrl);
   REQUIRE(transitions.size() >= 2);
   CHECK(transitions[transitions.size() - 2].to == praxis::motion::MotionType::stand);
   CHECK(transitions.back().to == praxis::motion::MotionType::user_control);
@@ -180,10 +180,10 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
   backend_options.link_timeout = 300ms;
   u::UnitreeBackend<Model> backend(backend_options);
   REQUIRE(backend.wait_for_state(5s).ok);  // so that the 3 s below are counted from a robot that is up
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.safety.stale_timeout = 300ms;
-  praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
+  praxis::control::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
   std::thread run([&] { controller.run_for(10s); });
 
   std::this_thread::sleep_for(3000ms);
@@ -196,11 +196,11 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
   const auto report = second.stop();
   INFO("second robot: " << report.dump());
   const auto t = controller.transitions();
-  std::vector<std::pair<praxis::ControlState, praxis::ControlState>> seen;
+  std::vector<std::pair<praxis::control::ControlState, praxis::control::ControlState>> seen;
   for (const auto& e : t) {
     seen.emplace_back(praxis::control::control_state(e.from), praxis::control::control_state(e.to));
   }
-  using S = praxis::ControlState;
+  using S = praxis::control::ControlState;
   INFO("transitions: " << story_of(t));
   const std::vector<std::pair<S, S>> expected{
       {S::damping, S::stand}, {S::stand, S::damping}, {S::damping, S::stand}, {S::stand, S::ctrl}};
@@ -233,8 +233,8 @@ bool wait_until(Predicate&& done, std::chrono::milliseconds timeout) {
 
 // A command writer that keeps a whole burst for retransmission, so "exactly N received" measures
 // the fake robot, not a lost packet.
-praxis::dds::Publisher<HgLowCmd> command_writer(const praxis::dds::Participant& p) {
-  return {p, "rt/lowcmd", &unitree_hg_msg_dds__LowCmd__desc, praxis::dds::TopicQos{.reliable = true, .depth = 512}};
+praxis::transport::Publisher<HgLowCmd> command_writer(const praxis::transport::Participant& p) {
+  return {p, "rt/lowcmd", &unitree_hg_msg_dds__LowCmd__desc, praxis::transport::TopicQos{.reliable = true, .depth = 512}};
 }
 
 // A G1 command holding the rest pose with the left ankle's first slot (pitch, or motor B in AB
@@ -256,8 +256,8 @@ TEST_CASE("the fake robot checks and counts every frame of a burst far faster th
           "[unitree][dds][two-process]") {
   const auto domain = unique_domain(4);
   FakeRobot fake("g1", domain, "");
-  praxis::dds::Participant participant({domain, "lo"});
-  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  praxis::transport::Participant participant({domain, "lo"});
+  praxis::transport::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
   auto writer = command_writer(participant);
   REQUIRE(wait_until([&] { return states.received() > 0 && writer.matched() > 0; }, 5000ms));
 
@@ -291,8 +291,8 @@ TEST_CASE("with --simulator the fake robot is Unitree's simulator: LowState crc 
           "[unitree][dds][two-process]") {
   const auto domain = unique_domain(5);
   FakeRobot fake("g1", domain, "", "normal", {"--simulator"});
-  praxis::dds::Participant participant({domain, "lo"});
-  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  praxis::transport::Participant participant({domain, "lo"});
+  praxis::transport::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
   auto writer = command_writer(participant);
   REQUIRE(wait_until([&] { return states.received() > 10 && writer.matched() > 0; }, 5000ms));
   praxis::transport::Stamped<HgLowState> state{};
@@ -303,7 +303,7 @@ TEST_CASE("with --simulator the fake robot is Unitree's simulator: LowState crc 
   CHECK_FALSE(u::state_crc_ok<u::G1>(state.message));  // a real robot's frame would carry one
 
   // The simulator has no motion_switcher: a client finds no server.
-  praxis::dds::RpcClient<u::UnitreeApiTraits> switcher(participant,
+  praxis::transport::RpcClient<u::UnitreeApiTraits> switcher(participant,
                                                        u::api_request_topic(u::motion_switcher::k_service),
                                                        u::api_response_topic(u::motion_switcher::k_service));
   CHECK_THROWS_WITH(switcher.call({u::motion_switcher::k_check_mode, "{}"}, 1000ms), Catch::Contains("no RPC server"));
@@ -329,11 +329,11 @@ TEST_CASE("with --simulator the fake robot is Unitree's simulator: LowState crc 
 TEST_CASE("the fake robot publishes what vendor examples read besides rt/lowstate",
           "[unitree][dds][two-process]") {
   const auto domain = unique_domain(6);
-  praxis::dds::Participant participant({domain, "lo"});
-  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
-  praxis::dds::Subscriber<HgLowState> lf(participant, "rt/lf/lowstate", &unitree_hg_msg_dds__LowState__desc);
-  praxis::dds::Subscriber<HgImu> imu(participant, "rt/secondary_imu", &unitree_hg_msg_dds__IMUState__desc);
-  praxis::dds::Subscriber<GoWireless> wireless(participant, "rt/wirelesscontroller",
+  praxis::transport::Participant participant({domain, "lo"});
+  praxis::transport::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  praxis::transport::Subscriber<HgLowState> lf(participant, "rt/lf/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  praxis::transport::Subscriber<HgImu> imu(participant, "rt/secondary_imu", &unitree_hg_msg_dds__IMUState__desc);
+  praxis::transport::Subscriber<GoWireless> wireless(participant, "rt/wirelesscontroller",
                                                &unitree_go_msg_dds__WirelessController__desc);
   {
     FakeRobot g1("g1", domain, "R2:0.0-30.0");
@@ -373,9 +373,9 @@ TEST_CASE("the fake robot publishes what vendor examples read besides rt/lowstat
     FakeRobot go2("go2", domain, "", "normal");
     // What the vendor's Go2 low-level example sends before ReleaseMode: StandDown on the sport
     // service, acknowledged while the sport mode runs, refused once it was released.
-    praxis::dds::RpcClient<u::UnitreeApiTraits> sport(participant, u::api_request_topic(u::sport::k_service),
+    praxis::transport::RpcClient<u::UnitreeApiTraits> sport(participant, u::api_request_topic(u::sport::k_service),
                                                       u::api_response_topic(u::sport::k_service));
-    praxis::dds::RpcClient<u::UnitreeApiTraits> switcher(participant,
+    praxis::transport::RpcClient<u::UnitreeApiTraits> switcher(participant,
                                                          u::api_request_topic(u::motion_switcher::k_service),
                                                          u::api_response_topic(u::motion_switcher::k_service));
     CHECK(sport.call({u::sport::k_stand_down, "{}"}, 3000ms).code == 0);
@@ -397,8 +397,8 @@ TEST_CASE("hg frames in AB ankle mode are rejected and counted, never applied as
           "[unitree][dds][two-process]") {
   const auto domain = unique_domain(7);
   FakeRobot fake("g1", domain, "");
-  praxis::dds::Participant participant({domain, "lo"});
-  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  praxis::transport::Participant participant({domain, "lo"});
+  praxis::transport::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
   auto writer = command_writer(participant);
   REQUIRE(wait_until([&] { return states.received() > 0 && writer.matched() > 0; }, 5000ms));
   constexpr double k_target = 0.4;
@@ -445,7 +445,7 @@ TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, m
   using Model = u::G1;
   const auto domain = unique_domain(8);
   FakeRobot fake("g1", domain, "R2:1.5-3.0,A:3.5", "", {"--simulator"});
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.safety.stale_timeout = 500ms;  // as in stand_and_control: a starved fake is not what is tested
   options.lifecycle_timeout = 2s;
@@ -455,7 +455,7 @@ TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, m
     robot_options.dds.domain = domain;
     robot_options.release.call_timeout = 500ms;
     u::UnitreeBackend<Model> backend(robot_options);
-    praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
+    praxis::control::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
     REQUIRE_THROWS_WITH(controller.run_for(1s), Catch::Contains("no RPC server on \"rt/api/motion_switcher/request\"") &&
                                                      Catch::Contains("simulator() preset"));
     CHECK(backend.commands_sent() == 0);
@@ -465,14 +465,14 @@ TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, m
   sim_options.check_state_crc = false;
   sim_options.link_timeout = 500ms;
   u::UnitreeBackend<Model> backend(sim_options);
-  praxis::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
+  praxis::control::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
   controller.run_for(5s);
   controller.flush();
   REQUIRE(controller.acquired().has_value());
   INFO("start-up: " << controller.acquired()->message << "; transitions: " << story_of(controller.transitions()));
   CHECK(controller.acquired()->ok);
   CHECK_THAT(controller.acquired()->message, Catch::Contains("notice: no motion switcher answered"));
-  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.state() == praxis::control::ControlState::ctrl);
   CHECK(backend.crc_errors() == 0);
   CHECK(backend.robot_mode_machine() == 0);  // learnt from the simulator, echoed
 
@@ -513,16 +513,16 @@ TEST_CASE("arm SDK over DDS: a fake G1 keeps its motion service and its legs, pr
   arm_options.link_timeout = 500ms;  // not about the link: a loaded test machine stalls processes ~100 ms
   using Arms = u::ArmSdkBackend<Model>;
   Arms arms(arm_options);
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.safety.stale_timeout = 500ms;  // not about staleness: a loaded test machine stalls processes ~100 ms
-  praxis::RobotController<Arms, ShoulderForward> controller(arms, options);
+  praxis::control::RobotController<Arms, ShoulderForward> controller(arms, options);
   controller.run_for(4500ms);
   controller.flush();
   REQUIRE(controller.acquired().has_value());
   INFO("start-up: " << controller.acquired()->message << "; transitions: " << story_of(controller.transitions()));
   CHECK(controller.acquired()->ok);
-  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.state() == praxis::control::ControlState::ctrl);
   // At the end of the loop praxis had the arm, at full weight.
   CHECK(controller.last_state().q[15] == Approx(Model::stand_pose[15] + 0.3).margin(0.03));
   CHECK(arms.weight() == 0.0);  // release() blended it back out
@@ -545,15 +545,15 @@ TEST_CASE("a discovery tag keeps two setups on one domain apart: a fake robot wi
   // Domains 225-228: this test only. The test process' participant has this process' tag
   // (catch_main.cpp); each fake gets its tag through the environment it is started with.
   const auto domain = 225 + static_cast<std::uint32_t>(::getpid() % 4);
-  const std::string own = praxis::dds::discovery_tag();
+  const std::string own = praxis::transport::discovery_tag();
   REQUIRE_FALSE(own.empty());
   const std::string other = own + "-other";
-  REQUIRE(::setenv(praxis::dds::k_discovery_tag_env, other.c_str(), 1) == 0);
+  REQUIRE(::setenv(praxis::transport::k_discovery_tag_env, other.c_str(), 1) == 0);
   FakeRobot stranger("g1", domain, "");
-  REQUIRE(::setenv(praxis::dds::k_discovery_tag_env, own.c_str(), 1) == 0);
+  REQUIRE(::setenv(praxis::transport::k_discovery_tag_env, own.c_str(), 1) == 0);
 
-  praxis::dds::Participant participant({domain, "lo"});
-  praxis::dds::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
+  praxis::transport::Participant participant({domain, "lo"});
+  praxis::transport::Subscriber<HgLowState> states(participant, "rt/lowstate", &unitree_hg_msg_dds__LowState__desc);
   std::this_thread::sleep_for(1500ms);  // the stranger publishes at 500 Hz from its start
   CHECK(states.received() == 0);
 

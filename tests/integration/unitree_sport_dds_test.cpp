@@ -44,8 +44,8 @@ std::vector<std::string> postures_of(const nlohmann::json& report) {
   return out;
 }
 
-praxis::MotionOptions motion_options() {
-  praxis::MotionOptions o;
+praxis::control::MotionOptions motion_options() {
+  praxis::control::MotionOptions o;
   o.print = false;
   o.lifecycle_timeout = 10s;
   o.safety.stale_timeout = 500ms;  // a loaded machine may starve a thread; these tests are about requests
@@ -64,7 +64,7 @@ TEST_CASE("go2 sport over DDS: a tilt while the robot walks ends the run in a fa
   options.link_timeout = 500ms;
   Backend robot(options);
   praxis::script::ScriptLibrary<u::Go2> library;
-  praxis::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
+  praxis::control::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   motion.behaviour().steps = {{0.0, m::command::StandUp{}}, {1.5, walk}};
@@ -74,7 +74,7 @@ TEST_CASE("go2 sport over DDS: a tilt while the robot walks ends the run in a fa
   INFO(outcome.summary());
   REQUIRE(motion.acquired().has_value());
   CHECK(motion.acquired()->ok);
-  CHECK(outcome.end == praxis::RunEnd::fault);
+  CHECK(outcome.end == praxis::control::RunEnd::fault);
   CHECK(outcome.hand_back_ok);
   CHECK_THAT(outcome.hand_back, Catch::Contains("Damp confirmed"));
   // Stood up, walked, and from the fault on: stopped, laid down, damped; nothing asked after.
@@ -144,8 +144,8 @@ TEST_CASE("h1-2 loco over DDS: the fake H1-2 answers the H1 LocoClient on rt/api
   namespace h1 = u::h1_loco;
   praxis::test::FakeRobotProcess fake(PRAXIS_FAKE_ROBOT, "h1_2", domain,
                                       {"--sport-mode", "normal", "--sport-posture", "damped"});
-  praxis::dds::Participant participant({domain, "lo"});
-  praxis::dds::RpcClient<u::UnitreeApiTraits> loco(participant, u::api_request_topic(h1::k_service),
+  praxis::transport::Participant participant({domain, "lo"});
+  praxis::transport::RpcClient<u::UnitreeApiTraits> loco(participant, u::api_request_topic(h1::k_service),
                                                    u::api_response_topic(h1::k_service));
   const auto call = [&](std::int64_t id, const nlohmann::json& parameter) {
     return loco.call({id, parameter.dump()}, 3000ms).code;
@@ -167,9 +167,9 @@ TEST_CASE("h1-2 loco over DDS: the fake H1-2 answers the H1 LocoClient on rt/api
   CHECK(call(h1::k_set_velocity, walk) == 0);
   CHECK(call(h1::k_set_velocity, stop) == 0);
   // The Go2's and G1's service name is not answered on an H1-2.
-  praxis::dds::RpcClient<u::UnitreeApiTraits> sport(participant, u::api_request_topic(u::sport::k_service),
+  praxis::transport::RpcClient<u::UnitreeApiTraits> sport(participant, u::api_request_topic(u::sport::k_service),
                                                     u::api_response_topic(u::sport::k_service));
-  CHECK_THROWS_AS(sport.call({u::sport::k_stand_down, "{}"}, 500ms), praxis::dds::RpcUnanswered);
+  CHECK_THROWS_AS(sport.call({u::sport::k_stand_down, "{}"}, 500ms), praxis::transport::RpcUnanswered);
   const auto report = fake.stop();
   INFO(report.dump());
   CHECK(postures_of(report) ==
@@ -194,7 +194,7 @@ TEST_CASE("g1 loco over DDS: Ctrl-C, a stalled control thread and an exception w
   praxis::script::ScriptLibrary<u::G1> library;
   auto mo = motion_options();
   mo.stall_timeout = 100ms;
-  praxis::MotionController<G1Backend, praxis::test::Timetable> motion(robot, library, mo);
+  praxis::control::MotionController<G1Backend, praxis::test::Timetable> motion(robot, library, mo);
   m::command::WalkWithVelocity walk;
   walk.velocity = {0.3, 0.0};
   auto& behaviour = motion.behaviour();
@@ -202,11 +202,11 @@ TEST_CASE("g1 loco over DDS: Ctrl-C, a stalled control thread and an exception w
   behaviour.disturbance = disturbance;
   behaviour.disturb_at = 3.0;  // walking by then
   behaviour.stall_for = 4s;
-  praxis::RunOutcome outcome;
+  praxis::control::RunOutcome outcome;
   if (disturbance == D::exception) {
     CHECK_THROWS_WITH(motion.run_for(10s), Catch::Contains("the behaviour failed"));
   } else {
-    const praxis::StopOnSignals stop_on_signals(motion);
+    const praxis::control::StopOnSignals stop_on_signals(motion);
     outcome = motion.run_for(10s);
   }
   const auto report = fake.stop();
@@ -214,7 +214,7 @@ TEST_CASE("g1 loco over DDS: Ctrl-C, a stalled control thread and an exception w
   INFO(outcome.summary());
   if (disturbance == D::signal) CHECK(outcome.signal == SIGINT);
   if (disturbance == D::stall) {
-    CHECK(outcome.end == praxis::RunEnd::stalled);
+    CHECK(outcome.end == praxis::control::RunEnd::stalled);
     // The robot stopped while the control thread still slept (4 s from 3 s on), not after it came
     // back: walking (from about 1 s) to balancing again took well under the 6 s that waiting for
     // the thread would have.

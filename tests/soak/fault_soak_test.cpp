@@ -43,7 +43,7 @@
 #include "praxis/hardware/unitree/robot_codec.hpp"
 
 using namespace std::chrono_literals;
-using praxis::ControlState;
+using praxis::control::ControlState;
 using praxis::GamepadButton;
 using praxis::TimePoint;
 
@@ -274,7 +274,7 @@ struct SwingController {
   std::array<float, 1> log() const { return {static_cast<float>(phase)}; }
 };
 
-using Controller = praxis::RobotController<SoakRobot, SwingController>;
+using Controller = praxis::control::RobotController<SoakRobot, SwingController>;
 
 struct KindStats {
   std::uint64_t injected = 0;
@@ -309,7 +309,7 @@ TEST_CASE("soak: random faults in every state end in damping, with no allocation
   std::mt19937_64 rng(seed);
 
   SoakRobot robot;
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   Controller controller(robot, options);
   robot.set_guard(controller.runtime_options().collector);

@@ -61,9 +61,9 @@ int main() {
 
   praxis::mock::MockRobot<Model> robot;
   praxis::script::ScriptLibrary<Model> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.dispatch_duration = 1s;
-  praxis::MotionController<decltype(robot), praxis::CommandInput, HoldStandWalk> motion(robot, library, options);
+  praxis::control::MotionController<decltype(robot), praxis::control::CommandInput, HoldStandWalk> motion(robot, library, options);
 
   praxis::TimePoint now{};
   const auto run_for = [&](praxis::Duration d) {

@@ -4,7 +4,7 @@
 // behaviour's MotionCommand, every motion, command sending.
 //
 //   Behaviour   a node of yours that writes praxis::motion::MotionCommandPort (or
-//               praxis::CommandInput, whose command you set from outside)
+//               praxis::control::CommandInput, whose command you set from outside)
 //   Extra...    further nodes of yours. A node that writes a motion's ports carries a motion
 //               praxis has no node for (motion_node, motion/registry.hpp): a walking node on a
 //               robot that does not walk by itself, or praxis::control::UserControlMotion<Model,
@@ -35,7 +35,7 @@
 #include "praxis/motion/selector.hpp"
 #include "praxis/script/library.hpp"
 
-namespace praxis {
+namespace praxis::control {
 
 // A behaviour stand-in: writes whatever command was set from outside (command::Unset until then).
 struct CommandInput {
@@ -74,7 +74,7 @@ struct motion_needs_a_node_of_yours
     : std::conditional_t<std::is_same_v<Tag, motion::tag::Walk>, walking_needs_a_node_of_yours<Tag>,
                          motion_needs_a_node_of_yours_generic<Tag>> {};
 
-namespace control::detail {
+namespace detail {
 
 // Every motion of praxis::Motions, each by its motion_node unless a node of yours writes its body
 // command (motion/registry.hpp); the nodes around them (state, safety, selection, sending).
@@ -93,7 +93,7 @@ struct motion_configuration {
   using Graph = typename pipeline_of<concat_t<Core, typename MotionNodes::nodes, Unoffered, Leds, type_list<Extra...>>>::type;
 };
 
-}  // namespace control::detail
+}  // namespace detail
 
 template <Backend B, class Behaviour, class... Extra>
 class MotionController
@@ -193,4 +193,4 @@ class MotionController
   const script::ScriptLibrary<Model>* library_;
 };
 
-}  // namespace praxis
+}  // namespace praxis::control

@@ -5,7 +5,7 @@
 // nodes and open it before running:
 //
 //   using Rec = praxis::control::PortRecorder<EstimatePort>;
-//   praxis::RobotController<Backend, MyController, MyEstimator, Rec> controller(robot, options);
+//   praxis::control::RobotController<Backend, MyController, MyEstimator, Rec> controller(robot, options);
 //   controller.node<Rec>().open("estimate.csv");
 //   controller.run();   // rows: time, cycle, then the estimate's fields
 //

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace praxis {
+namespace praxis::control {
 
 enum class ThreadRole : std::uint8_t { receive, control, send };
 inline constexpr std::size_t k_thread_roles = 3;
@@ -138,4 +138,4 @@ class CpuLatencyHold {
 // is the kernel finding memory for it, tens of microseconds the loop did not plan for.
 [[nodiscard]] std::uint64_t thread_minor_faults();
 
-}  // namespace praxis
+}  // namespace praxis::control

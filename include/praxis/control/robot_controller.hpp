@@ -8,7 +8,7 @@
 //   sending     MotorCommandsCollector (the guard) and CommandsSender, as in every configuration
 //
 //   praxis::mock::MockRobot<praxis::unitree::G1> robot;
-//   praxis::RobotController<decltype(robot), MyController> controller(robot);
+//   praxis::control::RobotController<decltype(robot), MyController> controller(robot);
 //   controller.load_params("params/");          // USER_CTRL's own parameters, before anything moves
 //   controller.step(now);                        // deterministic: one cycle at a time, your clock
 //   controller.run_for(std::chrono::seconds(10)); // or real time (see RuntimeOptions::trigger)
@@ -42,7 +42,7 @@
 #include "praxis/motion/motions.hpp"
 #include "praxis/motion/selector.hpp"
 
-namespace praxis {
+namespace praxis::control {
 
 enum class StandGains : std::uint8_t {
   model,            // the robot model's default_kp / default_kd (per joint)
@@ -63,7 +63,7 @@ struct ControllerOptions : RuntimeOptions {
   StandPose stand_pose = StandPose::robot;
 };
 
-namespace control::detail {
+namespace detail {
 
 // The framework's states as motions: damping, stand, user control (CTRL), and dispatching and fall
 // protection under them. Every other motion of praxis::Motions is unoffered unless a node of
@@ -91,7 +91,7 @@ struct robot_configuration {
       typename pipeline_of<concat_t<Selection, typename MotionNodes::nodes, Sending, Unoffered, type_list<Extra...>>>::type;
 };
 
-}  // namespace control::detail
+}  // namespace detail
 
 template <Backend B, class Ctrl, class... Extra>
 class RobotController
@@ -107,10 +107,10 @@ class RobotController
   using UserNode = control::UserControlMotion<Model, Ctrl>;
   static_assert(control::check_joint_modes<B, Ctrl>(), "see the joint mode message above");
   static_assert(has_remote_of<B>(),
-                "praxis::RobotController is driven by the gamepad in RobotState (R2 stands, A hands over to "
+                "praxis::control::RobotController is driven by the gamepad in RobotState (R2 stands, A hands over to "
                 "USER_CTRL, L2+B damps), and this robot's state carries none (its backend declares has_remote = "
-                "false): it would never leave damping. Give it a gamepad of yours with praxis::WithGamepad "
-                "(control/with_gamepad.hpp), or drive the robot with praxis::MotionController.");
+                "false): it would never leave damping. Give it a gamepad of yours with praxis::control::WithGamepad "
+                "(control/with_gamepad.hpp), or drive the robot with praxis::control::MotionController.");
 
   explicit RobotController(B& backend, ControllerOptions options = {}, Ctrl ctrl = {})
       : Base(backend, options), options_(options) {
@@ -208,4 +208,4 @@ class RobotController
   std::optional<std::filesystem::path> param_folder_;
 };
 
-}  // namespace praxis
+}  // namespace praxis::control

@@ -20,7 +20,7 @@
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/motion/motion_type.hpp"
 
-namespace praxis {
+namespace praxis::control {
 
 enum class RunEnd : std::uint8_t {
   normal,        // request_stop(), a signal or the duration ended it, and nothing went wrong
@@ -103,4 +103,4 @@ struct RunOutcome {
   return s;
 }
 
-}  // namespace praxis
+}  // namespace praxis::control

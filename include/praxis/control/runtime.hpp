@@ -70,7 +70,7 @@
 #include "praxis/motion/motions.hpp"
 #include "praxis/motion/ports.hpp"
 
-namespace praxis {
+namespace praxis::control {
 
 enum class Trigger : std::uint8_t { timer, state };
 
@@ -117,8 +117,6 @@ struct RuntimeOptions {
   std::function<void(ThreadRole)> on_thread_start;
   std::function<void(ThreadRole)> on_thread_exit;
 };
-
-namespace control {
 
 template <std::size_t N>
 struct CycleInput {
@@ -179,8 +177,6 @@ struct StampedCommand {
   TimePoint computed{};
 };
 }  // namespace detail
-
-}  // namespace control
 
 template <class Derived, Backend B, class Graph>
 class Runtime {
@@ -1032,4 +1028,4 @@ class Runtime {
   bool commanded_ = false;  // a command went out since the last damping (leave_damped)
 };
 
-}  // namespace praxis
+}  // namespace praxis::control

@@ -11,7 +11,7 @@
 //                    "cpu_latency": 0 } }
 //
 // Durations are seconds. Every key is optional (a missing one keeps the value the options had);
-// an unknown key, a wrong type or a bad file is a praxis::ParamError naming the file and the key,
+// an unknown key, a wrong type or a bad file is a praxis::io::ParamError naming the file and the key,
 // and then nothing is applied.
 
 #include <filesystem>
@@ -25,7 +25,7 @@
 #include "praxis/motion/collector.hpp"
 #include "praxis/motion/motions.hpp"
 
-namespace praxis {
+namespace praxis::control {
 
 struct RuntimeParams {
   double damping_kd = k_default_damping_kd;
@@ -35,19 +35,19 @@ struct RuntimeParams {
   RealtimeOptions realtime{};  // control/realtime.hpp
 };
 
-}  // namespace praxis
+}  // namespace praxis::control
 
 // use_link_status is the runtime's to set (from the backend), and the collector's damping_kd
 // follows the top-level damping_kd: neither is a setting of the file.
 BOOST_HANA_ADAPT_STRUCT(praxis::motion::SafetyOptions, stale_timeout, tilt_threshold);
 BOOST_HANA_ADAPT_STRUCT(praxis::motion::FallOptions, falling_tilt, rest_rate, rest_time);
 BOOST_HANA_ADAPT_STRUCT(praxis::motion::CollectorOptions, max_kp, max_kd, max_target_rate);
-BOOST_HANA_ADAPT_STRUCT(praxis::ThreadSchedule, fifo_priority, cpus);
-BOOST_HANA_ADAPT_STRUCT(praxis::RealtimeOptions, receive, control, send, lock_memory, prefault_stack, prefault_heap,
+BOOST_HANA_ADAPT_STRUCT(praxis::control::ThreadSchedule, fifo_priority, cpus);
+BOOST_HANA_ADAPT_STRUCT(praxis::control::RealtimeOptions, receive, control, send, lock_memory, prefault_stack, prefault_heap,
                         timer_slack, cpu_latency);
-BOOST_HANA_ADAPT_STRUCT(praxis::RuntimeParams, damping_kd, safety, fall, collector, realtime);
+BOOST_HANA_ADAPT_STRUCT(praxis::control::RuntimeParams, damping_kd, safety, fall, collector, realtime);
 
-namespace praxis {
+namespace praxis::control {
 
 // Reads `file` into `options` (all or nothing). Call before constructing the controller.
 inline void load_runtime_params(const std::filesystem::path& file, RuntimeOptions& options) {
@@ -57,7 +57,7 @@ inline void load_runtime_params(const std::filesystem::path& file, RuntimeOption
   const auto out_of_range = [&](std::string_view key, std::string_view expected, double found) {
     std::ostringstream text;
     text << file.string() << ": key \"" << key << "\": expected " << expected << ", found " << found;
-    throw ParamError(text.str());
+    throw io::ParamError(text.str());
   };
   if (!(p.damping_kd >= 0.0)) out_of_range("damping_kd", "a number >= 0", p.damping_kd);
   if (!(p.collector.max_kp >= 0.0)) out_of_range("collector.max_kp", "a number >= 0", p.collector.max_kp);
@@ -78,4 +78,4 @@ inline void load_runtime_params(const std::filesystem::path& file, RuntimeOption
   options.realtime = p.realtime;
 }
 
-}  // namespace praxis
+}  // namespace praxis::control

@@ -3,8 +3,8 @@
 // its safe state (joint damping, the hold and hand-back, or the safe mode request: see
 // docs/safety.md) instead of whatever the last command was when the process died.
 //
-//   praxis::RobotController<Robot, MyController> controller(robot);
-//   praxis::StopOnSignals stop_on_signals(controller);   // for as long as this object lives
+//   praxis::control::RobotController<Robot, MyController> controller(robot);
+//   praxis::control::StopOnSignals stop_on_signals(controller);   // for as long as this object lives
 //   const auto outcome = controller.run();               // returns after Ctrl-C, safe state sent
 //   return outcome.exit_code();
 //
@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <stdexcept>
 
-namespace praxis {
+namespace praxis::control {
 
 namespace detail {
 
@@ -76,7 +76,7 @@ class StopOnSignals {
       }
     }
     if (!placed) {
-      throw std::length_error("praxis::StopOnSignals: more than 8 runtimes registered at once");
+      throw std::length_error("praxis::control::StopOnSignals: more than 8 runtimes registered at once");
     }
     if (r.installed.fetch_add(1, std::memory_order_acq_rel) == 0) {
       r.received.store(0, std::memory_order_release);
@@ -109,4 +109,4 @@ class StopOnSignals {
   detail::SignalTarget target_;
 };
 
-}  // namespace praxis
+}  // namespace praxis::control

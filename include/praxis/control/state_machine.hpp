@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace praxis {
+namespace praxis::control {
 
 enum class ControlState : std::uint8_t { damping = 0, stand = 1, ctrl = 2 };
 
@@ -57,4 +57,4 @@ struct StateMachine {
   }
 };
 
-}  // namespace praxis
+}  // namespace praxis::control

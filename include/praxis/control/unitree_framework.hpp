@@ -5,9 +5,9 @@
 //
 //   #include <praxis/control/unitree_framework.hpp>
 //   namespace fs = std::filesystem;   // if no other header of the port declared it
-//   using RobotInterface = praxis::unitree_framework::RobotInterface<12>;
-//   using Gamepad = praxis::unitree_framework::Gamepad;
-//   using BasicUserController = praxis::unitree_framework::BasicUserController<12>;
+//   using RobotInterface = praxis::control::unitree_framework::RobotInterface<12>;
+//   using Gamepad = praxis::control::unitree_framework::Gamepad;
+//   using BasicUserController = praxis::control::unitree_framework::BasicUserController<12>;
 //
 // The framework is written for 12 joints; here the joint count is a template parameter (12 by
 // default), so the same base class serves a 23- or 29-joint humanoid. Like the framework, every
@@ -24,7 +24,7 @@
 #include "praxis/core/gamepad.hpp"
 #include "praxis/core/robot_state.hpp"
 
-namespace praxis::unitree_framework {
+namespace praxis::control::unitree_framework {
 
 template <std::size_t N = 12>
 class BasicRobotInterface {
@@ -94,4 +94,4 @@ class BasicUserController {
   std::array<float, N> jpos_des{};
 };
 
-}  // namespace praxis::unitree_framework
+}  // namespace praxis::control::unitree_framework

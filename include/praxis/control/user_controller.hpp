@@ -40,7 +40,7 @@
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/robot_state.hpp"
 
-namespace praxis {
+namespace praxis::control {
 
 namespace detail {
 template <class T>
@@ -255,11 +255,11 @@ constexpr bool check_user_controller() {
       static_assert(requires(C& c, unitree_framework::RobotInterface<N>& r,
                              unitree_framework::Gamepad& g) { c.Reset(r, g); },
                     "USER_CTRL needs `void Reset(RobotInterface&, Gamepad&)` with "
-                    "RobotInterface = praxis::unitree_framework::RobotInterface<N>");
+                    "RobotInterface = praxis::control::unitree_framework::RobotInterface<N>");
       static_assert(requires(C& c, unitree_framework::RobotInterface<N>& r,
                              unitree_framework::Gamepad& g) { c.GetInput(r, g); },
                     "USER_CTRL needs `void GetInput(RobotInterface&, Gamepad&)` with "
-                    "RobotInterface = praxis::unitree_framework::RobotInterface<N>");
+                    "RobotInterface = praxis::control::unitree_framework::RobotInterface<N>");
       static_assert(requires(C& c) { c.GetLog(); }, "USER_CTRL needs `std::vector<float> GetLog()`");
     }
     return false;
@@ -410,4 +410,4 @@ class ControllerAdapter {
   unitree_framework::Gamepad pad_{};
 };
 
-}  // namespace praxis
+}  // namespace praxis::control

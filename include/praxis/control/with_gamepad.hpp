@@ -5,8 +5,8 @@
 // requests, the status, the lifecycle, the safe state.
 //
 //   praxis::aurora::AuroraBackend<praxis::aurora::GR2> robot(options);
-//   praxis::WithGamepad pad(robot);
-//   praxis::RobotController<decltype(pad), MyController> controller(pad);
+//   praxis::control::WithGamepad pad(robot);
+//   praxis::control::RobotController<decltype(pad), MyController> controller(pad);
 //   ... on the joystick's thread: pad.set_gamepad(state);
 //
 // RobotController refuses a backend without a remote at compile time (nothing would ever leave
@@ -24,7 +24,7 @@
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/capabilities.hpp"
 
-namespace praxis {
+namespace praxis::control {
 
 template <Backend B>
 class WithGamepad {
@@ -98,4 +98,4 @@ class WithGamepad {
   LatestValue<GamepadState> pads_;
 };
 
-}  // namespace praxis
+}  // namespace praxis::control

@@ -5,7 +5,7 @@
 //
 //   struct MyRobot {
 //     using model = MyModel;                         // joint table, poses, gains
-//     struct Options { dds::DdsOptions dds; Duration link_timeout; ... };
+//     struct Options { transport::DdsOptions dds; Duration link_timeout; ... };
 //     struct Context { explicit Context(const Options&); ... };   // or default-constructible
 //     static constexpr JointModeSet joint_modes{JointMode::position};
 //     static auto state_topics(const Options&);     // std::tuple of StateTopic / DecodedStateTopic,
@@ -20,7 +20,7 @@
 // first valid state arrived. Neither blocks or allocates:
 // samples reach lock-free mailboxes on Cyclone's thread (sequence topics are decoded into their
 // fixed-size value there), and sequence commands point into storage lent once.
-// Transport: dds::DdsTransport, or transport::LoopbackTransport in tests (where a decoded topic's
+// Transport: transport::DdsTransport, or transport::LoopbackTransport in tests (where a decoded topic's
 // peer publishes the fixed-size value itself).
 
 #include <atomic>
@@ -55,7 +55,7 @@ namespace praxis {
 // How every DDS backend's acquire() says that nothing usable came: "no valid state on rt/lowstate
 // within 500 ms (domain 0, interface "eth0")"; the caller appends what it knows more.
 [[nodiscard]] inline std::string no_valid_sample_text(std::string_view what, std::string_view topic, Duration timeout,
-                                                      const dds::DdsOptions& dds) {
+                                                      const transport::DdsOptions& dds) {
   return "no valid " + std::string(what) + " on " + std::string(topic) + " within " + std::to_string(to_ms(timeout)) +
          " ms (domain " + std::to_string(dds.domain) + ", interface \"" + dds.interface + "\")";
 }
@@ -64,7 +64,7 @@ template <class V>
 concept DdsVendor =
     requires { typename V::model; typename V::Options; typename V::Context; } && RobotModel<typename V::model> &&
     requires(const typename V::Options& o) {
-      { o.dds } -> std::convertible_to<dds::DdsOptions>;
+      { o.dds } -> std::convertible_to<transport::DdsOptions>;
       { o.link_timeout } -> std::convertible_to<Duration>;
       V::state_topics(o);
       V::command_topics(o);
@@ -84,9 +84,9 @@ struct topic_reader {
 };
 template <class Topic>
   requires HasWireType<Topic>
-struct topic_reader<dds::DdsTransport, Topic> {
-  using type = dds::DecodingSubscriber<typename Topic::wire_type, typename Topic::value_type, typename Topic::ToValue>;
-  static std::unique_ptr<type> make(dds::Participant& c, const Topic& t) {
+struct topic_reader<transport::DdsTransport, Topic> {
+  using type = transport::DecodingSubscriber<typename Topic::wire_type, typename Topic::value_type, typename Topic::ToValue>;
+  static std::unique_ptr<type> make(transport::Participant& c, const Topic& t) {
     return std::make_unique<type>(c, t.name, t.descriptor, t.to_value, t.qos);
   }
 };
@@ -100,10 +100,10 @@ struct topic_writer {
 };
 template <class Topic>
   requires HasWireType<Topic>
-struct topic_writer<dds::DdsTransport, Topic> {
-  using type = dds::EncodingPublisher<typename Topic::wire_type, typename Topic::value_type,
+struct topic_writer<transport::DdsTransport, Topic> {
+  using type = transport::EncodingPublisher<typename Topic::wire_type, typename Topic::value_type,
                                       typename Topic::to_wire_type>;
-  static std::unique_ptr<type> make(dds::Participant& c, Topic& t) {
+  static std::unique_ptr<type> make(transport::Participant& c, Topic& t) {
     return std::make_unique<type>(c, t.name, t.descriptor, std::move(t.to_wire), t.qos);
   }
 };
@@ -139,7 +139,7 @@ struct slots_of<Transport, Slot, std::tuple<Topic...>> {
 
 }  // namespace detail
 
-template <DdsVendor V, class Transport = dds::DdsTransport>
+template <DdsVendor V, class Transport = transport::DdsTransport>
 class DdsBackend {
  public:
   using vendor = V;
@@ -161,9 +161,9 @@ class DdsBackend {
  public:
   // On a DDS participant of its own, made from options.dds.
   explicit DdsBackend(Options options)
-    requires std::is_same_v<Transport, dds::DdsTransport>
+    requires std::is_same_v<Transport, transport::DdsTransport>
       : options_(std::move(options)),
-        owned_transport_(std::make_unique<dds::Participant>(options_.dds)),
+        owned_transport_(std::make_unique<transport::Participant>(options_.dds)),
         transport_(owned_transport_.get()),
         context_(make_context(options_)) {
     make_slots();
@@ -246,10 +246,10 @@ class DdsBackend {
   // state topic's (another type name, another prefix), and `fix`, the options that set those names;
   // empty when none was seen (or the transport is not DDS). Not for the cycle: it allocates.
   [[nodiscard]] std::string state_near_misses(std::string_view fix) const {
-    if constexpr (std::is_same_v<Transport, dds::DdsTransport>) {
+    if constexpr (std::is_same_v<Transport, transport::DdsTransport>) {
       const auto& topic = std::get<0>(states_)->topic;
       const std::string type = topic.descriptor != nullptr ? topic.descriptor->m_typename : "";
-      return dds::near_misses(dds::discovered_writers(*transport_), topic.name, type, fix);
+      return transport::near_misses(transport::discovered_writers(*transport_), topic.name, type, fix);
     } else {
       (void)fix;
       return {};

@@ -48,7 +48,7 @@ struct StateTopic {
   std::string name;
   const dds_topic_descriptor_t* descriptor = nullptr;
   Decode decode = nullptr;
-  dds::TopicQos qos{};
+  transport::TopicQos qos{};
 };
 
 template <std::size_t N, class Context, class Wire, class Value>
@@ -65,10 +65,10 @@ struct CommandTopic {
   std::string name;
   const dds_topic_descriptor_t* descriptor = nullptr;
   Encode encode = nullptr;
-  dds::TopicQos qos{};
+  transport::TopicQos qos{};
 };
 
-// ToWire is dds::EncodingPublisher's encoder: callable as to_wire(const Value&, Wire&) -> bool, and
+// ToWire is transport::EncodingPublisher's encoder: callable as to_wire(const Value&, Wire&) -> bool, and
 // owning the storage the sample's sequences point into (allocated once, when the table is made).
 template <std::size_t N, class Context, class Wire, class Value, class ToWire>
 struct EncodedCommandTopic : CommandTopic<N, Context, Value> {

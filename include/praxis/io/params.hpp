@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace praxis {
+namespace praxis::io {
 
 class ParamError : public std::runtime_error {
  public:
@@ -64,4 +64,4 @@ class ParamFile {
   std::unique_ptr<Json> json_;
 };
 
-}  // namespace praxis
+}  // namespace praxis::io

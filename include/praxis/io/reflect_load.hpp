@@ -30,9 +30,6 @@
 
 namespace praxis::io {
 
-// The error of every parameter file, shared with ParamFile (io/params.hpp).
-using ParamError = praxis::ParamError;
-
 namespace detail {
 
 // Where the loader is: the file name and the key path ("walk.gains.kp[3]") for error messages.

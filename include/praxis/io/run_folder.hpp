@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace praxis {
+namespace praxis::io {
 
 // Creates and returns `<base>/<local time stamp>[_k]`. Throws std::runtime_error naming the folder
 // if it cannot be created.
@@ -17,4 +17,4 @@ std::filesystem::path create_run_folder(const std::filesystem::path& base);
 void write_config(const std::filesystem::path& folder,
                   const std::vector<std::pair<std::string, std::string>>& entries);
 
-}  // namespace praxis
+}  // namespace praxis::io

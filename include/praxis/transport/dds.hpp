@@ -27,7 +27,7 @@
 #include "praxis/core/wakeup.hpp"
 #include "praxis/transport/stamped.hpp"
 
-namespace praxis::dds {
+namespace praxis::transport {
 
 class DdsError : public std::runtime_error {
  public:
@@ -135,7 +135,7 @@ dds_qos_t* make_qos(const TopicQos& q);
 
 template <class T>
 class Publisher {
-  static_assert(std::is_trivially_copyable_v<T>, "praxis::dds::Publisher<T>: T must be a fixed-size generated type");
+  static_assert(std::is_trivially_copyable_v<T>, "praxis::transport::Publisher<T>: T must be a fixed-size generated type");
 
  public:
   Publisher(const Participant& participant, std::string_view topic, const dds_topic_descriptor_t* descriptor,
@@ -170,7 +170,7 @@ class Publisher {
 
 template <class T>
 class Subscriber {
-  static_assert(std::is_trivially_copyable_v<T>, "praxis::dds::Subscriber<T>: T must be a fixed-size generated type");
+  static_assert(std::is_trivially_copyable_v<T>, "praxis::transport::Subscriber<T>: T must be a fixed-size generated type");
 
  public:
   Subscriber(const Participant& participant, std::string_view topic, const dds_topic_descriptor_t* descriptor,
@@ -263,9 +263,9 @@ std::string near_misses(const std::vector<DiscoveredWriter>& writers, std::strin
 struct DdsTransport {
   using Context = Participant;
   template <class T>
-  using Publisher = dds::Publisher<T>;
+  using Publisher = transport::Publisher<T>;
   template <class T>
-  using Subscriber = dds::Subscriber<T>;
+  using Subscriber = transport::Subscriber<T>;
 };
 
-}  // namespace praxis::dds
+}  // namespace praxis::transport

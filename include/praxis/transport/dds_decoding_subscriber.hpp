@@ -32,20 +32,20 @@
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/stamped.hpp"
 
-namespace praxis::dds {
+namespace praxis::transport {
 
 template <class T, class Value, class Decoder = bool (*)(const T&, Value&)>
 class DecodingSubscriber {
   static_assert(std::is_trivially_copyable_v<Value>,
-                "praxis::dds::DecodingSubscriber<T, Value, Decoder>: Value must be trivially copyable (fixed-size "
+                "praxis::transport::DecodingSubscriber<T, Value, Decoder>: Value must be trivially copyable (fixed-size "
                 "arrays, BoundedSequence, BoundedString), so the control side copies it without allocating");
   static_assert(std::is_invocable_v<Decoder&, const T&, Value&>,
-                "praxis::dds::DecodingSubscriber<T, Value, Decoder>: the decoder must be callable as "
+                "praxis::transport::DecodingSubscriber<T, Value, Decoder>: the decoder must be callable as "
                 "decoder(const T& sample, Value& out)");
   using DecodeResult = std::invoke_result_t<Decoder&, const T&, Value&>;
   static_assert(std::is_void_v<DecodeResult> || std::is_same_v<DecodeResult, bool> ||
                     std::is_convertible_v<DecodeResult, const char*>,
-                "praxis::dds::DecodingSubscriber<T, Value, Decoder>: the decoder returns void, bool (false "
+                "praxis::transport::DecodingSubscriber<T, Value, Decoder>: the decoder returns void, bool (false "
                 "rejects) or const char* (nullptr accepts, otherwise the reason for rejecting)");
 
  public:
@@ -165,4 +165,4 @@ template <class T, class Value, class R>
 DecodingSubscriber(const Participant&, std::string_view, const dds_topic_descriptor_t*, R (*)(const T&, Value&),
                    TopicQos = {}) -> DecodingSubscriber<T, Value, R (*)(const T&, Value&)>;
 
-}  // namespace praxis::dds
+}  // namespace praxis::transport

@@ -20,18 +20,18 @@
 
 #include "praxis/transport/dds.hpp"
 
-namespace praxis::dds {
+namespace praxis::transport {
 
 template <class T, class Value, class Encoder>
 class EncodingPublisher {
   static_assert(std::is_invocable_v<Encoder&, const Value&, T&>,
-                "praxis::dds::EncodingPublisher<T, Value, Encoder>: the encoder must be callable as "
+                "praxis::transport::EncodingPublisher<T, Value, Encoder>: the encoder must be callable as "
                 "encoder(const Value& value, T& sample)");
   using EncodeResult = std::invoke_result_t<Encoder&, const Value&, T&>;
   static_assert(std::is_void_v<EncodeResult> || std::is_same_v<EncodeResult, bool>,
-                "praxis::dds::EncodingPublisher<T, Value, Encoder>: the encoder returns void or bool (false: the "
+                "praxis::transport::EncodingPublisher<T, Value, Encoder>: the encoder returns void or bool (false: the "
                 "value does not fit the sample's storage, nothing is sent)");
-  static_assert(std::is_trivially_copyable_v<T>, "praxis::dds::EncodingPublisher: T must be an idlc-generated C type");
+  static_assert(std::is_trivially_copyable_v<T>, "praxis::transport::EncodingPublisher: T must be an idlc-generated C type");
 
  public:
   EncodingPublisher(const Participant& participant, std::string_view topic, const dds_topic_descriptor_t* descriptor,
@@ -82,4 +82,4 @@ class EncodingPublisher {
   dds_entity_t writer_ = 0;
 };
 
-}  // namespace praxis::dds
+}  // namespace praxis::transport

@@ -10,5 +10,5 @@
 
 #include "praxis/transport/dds.hpp"
 
-BOOST_HANA_ADAPT_STRUCT(praxis::dds::DdsOptions, domain, interface);
-BOOST_HANA_ADAPT_STRUCT(praxis::dds::TopicQos, reliable, depth, transient_local);
+BOOST_HANA_ADAPT_STRUCT(praxis::transport::DdsOptions, domain, interface);
+BOOST_HANA_ADAPT_STRUCT(praxis::transport::TopicQos, reliable, depth, transient_local);

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <type_traits>
 
-namespace praxis::dds {
+namespace praxis::transport {
 
 // The shape idlc gives every `sequence<E>` (dds_sequence_double, dds_sequence_<module>_<Struct>, ...).
 template <class S>
@@ -138,4 +138,4 @@ inline bool lend_string(char*& field, std::span<char> storage, std::string_view 
   return true;
 }
 
-}  // namespace praxis::dds
+}  // namespace praxis::transport

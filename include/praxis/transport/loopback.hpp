@@ -88,7 +88,7 @@ class LoopbackSubscriber {
   LoopbackChannel<T>* channel_;
 };
 
-// The transport policy form (see praxis::dds::DdsTransport).
+// The transport policy form (see praxis::transport::DdsTransport).
 struct LoopbackTransport {
   using Context = LoopbackBus;
   template <class T>

@@ -27,7 +27,7 @@
 #include "praxis/core/clock.hpp"
 #include "praxis/transport/dds.hpp"
 
-namespace praxis::dds {
+namespace praxis::transport {
 
 class RpcError : public std::runtime_error {
  public:
@@ -254,4 +254,4 @@ class RpcServer {
   dds_entity_t reader_ = 0, writer_ = 0;
 };
 
-}  // namespace praxis::dds
+}  // namespace praxis::transport

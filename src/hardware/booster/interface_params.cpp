@@ -44,7 +44,7 @@ class Reader {
   explicit Reader(const std::string& origin) : origin_(origin) {}
 
   [[noreturn]] void fail(const std::string& key, std::string_view expected, const std::string& found) const {
-    throw ParamError(origin_ + ": key \"" + key + "\": expected " + std::string(expected) + ", found " + found);
+    throw io::ParamError(origin_ + ": key \"" + key + "\": expected " + std::string(expected) + ", found " + found);
   }
 
   // Checks that `object` is an object whose keys are all in `known`, then hands each present
@@ -57,7 +57,7 @@ class Reader {
       bool listed = false;
       for (const auto k : known) listed = listed || k == key;
       if (!listed) {
-        throw ParamError(origin_ + ": unknown key \"" + dotted(prefix, key) + "\" (known keys" +
+        throw io::ParamError(origin_ + ": unknown key \"" + dotted(prefix, key) + "\" (known keys" +
                          (prefix.empty() ? std::string() : " of \"" + prefix + "\"") + ": " + join(known) + ")");
       }
       read(std::string_view(key), value, dotted(prefix, key));
@@ -134,7 +134,7 @@ class Reader {
 InterfaceParams read(const Json& root, const std::string& origin) {
   const Reader in(origin);
   InterfaceParams p;
-  if (!root.is_object()) throw ParamError(origin + ": expected a JSON object at the top level, found " + describe(root));
+  if (!root.is_object()) throw io::ParamError(origin + ": expected a JSON object at the top level, found " + describe(root));
   // HULKs binds the node's parameters under its name; accept that layout as well as the bare object.
   const Json& top = root.size() == 1 && root.contains("booster_interface") ? root.at("booster_interface") : root;
   const std::string prefix;
@@ -211,10 +211,10 @@ InterfaceParams parse_interface_params(std::string_view text, const std::string&
   try {
     root = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
   } catch (const Json::parse_error& e) {
-    throw ParamError(origin + ": not valid JSON (" + e.what() + ")");
+    throw io::ParamError(origin + ": not valid JSON (" + e.what() + ")");
   } catch (const Json::out_of_range& e) {
     // The parser's other failure: a number beyond a double's range (1e999), which it reports by value.
-    throw ParamError(origin + ": not valid JSON (a number does not fit in a double: " + e.what() + ")");
+    throw io::ParamError(origin + ": not valid JSON (a number does not fit in a double: " + e.what() + ")");
   }
   return read(root, origin);
 }
@@ -222,10 +222,10 @@ InterfaceParams parse_interface_params(std::string_view text, const std::string&
 InterfaceParams load_interface_params(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {
-    throw ParamError(file.string() + ": parameter file not found (expected the booster_interface parameters)");
+    throw io::ParamError(file.string() + ": parameter file not found (expected the booster_interface parameters)");
   }
   std::ifstream in(file);
-  if (!in) throw ParamError(file.string() + ": cannot be opened for reading");
+  if (!in) throw io::ParamError(file.string() + ": cannot be opened for reading");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return parse_interface_params(text, file.string());
 }

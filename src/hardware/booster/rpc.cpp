@@ -68,7 +68,7 @@ std::string checked_call(RpcChannel& channel, const RpcCall& call, Duration time
 
 RpcStatusError::RpcStatusError(std::string_view channel, std::int64_t api_id, std::string_view api_name,
                                std::int32_t status, std::string_view body)
-    : dds::RpcError(std::string(channel) + ": " + api_label(api_id, api_name) + " failed with status " +
+    : transport::RpcError(std::string(channel) + ": " + api_label(api_id, api_name) + " failed with status " +
                     std::to_string(status) + " (" + std::string(status_meaning(status)) + ")" +
                     (body.empty() ? std::string(", empty reply body") : ": " + quoted_excerpt(body))),
       status_(status),
@@ -122,20 +122,20 @@ std::string request_header(std::int64_t api_id, bool expect_response) {
 RequestHeader parse_request_header(std::string_view header) {
   const auto j = json::parse(header, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    throw dds::RpcError("request header: expected a JSON object like {\"api_id\": 2000}, got " +
+    throw transport::RpcError("request header: expected a JSON object like {\"api_id\": 2000}, got " +
                         quoted_excerpt(header));
   }
   RequestHeader out;
   const auto id = j.find("api_id");
-  if (id == j.end()) throw dds::RpcError("request header: missing \"api_id\" in " + quoted_excerpt(header));
+  if (id == j.end()) throw transport::RpcError("request header: missing \"api_id\" in " + quoted_excerpt(header));
   if (!id->is_number_integer()) {
-    throw dds::RpcError("request header: \"api_id\" must be an integer, got " + id->dump());
+    throw transport::RpcError("request header: \"api_id\" must be an integer, got " + id->dump());
   }
   out.api_id = id->get<std::int64_t>();
   const auto expect = j.find("expect_response");
   if (expect != j.end()) {
     if (!expect->is_boolean()) {
-      throw dds::RpcError("request header: \"expect_response\" must be true or false, got " + expect->dump());
+      throw transport::RpcError("request header: \"expect_response\" must be true or false, got " + expect->dump());
     }
     out.expect_response = expect->get<bool>();
   }
@@ -203,7 +203,7 @@ bool BoosterRpcTraits::is_final(const Response& r) {
 
 // ---- channels ----------------------------------------------------------------------------------
 
-DdsRpcChannel::DdsRpcChannel(const dds::Participant& participant, std::string channel, std::string_view request_type,
+DdsRpcChannel::DdsRpcChannel(const transport::Participant& participant, std::string channel, std::string_view request_type,
                              std::string_view response_type)
     : channel_(std::move(channel)),
       client_(participant, request_topic(channel_), response_topic(channel_), request_type, response_type) {}
@@ -212,7 +212,7 @@ RpcReply DdsRpcChannel::call(const RpcCall& call, Duration timeout) {
   RpcReply reply;
   try {
     reply = client_.call(call, timeout);
-  } catch (const dds::RpcUnanswered& e) {
+  } catch (const transport::RpcUnanswered& e) {
     throw RpcTimeout(e.what());
   }
   if (!reply.header_error.empty()) {

@@ -11,16 +11,16 @@ std::string mode_name_from(const std::string& data) {
   if (data.empty()) return "";
   const auto j = nlohmann::json::parse(data, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    throw dds::RpcError("motion_switcher CheckMode: expected a JSON object, got \"" + data + "\"");
+    throw transport::RpcError("motion_switcher CheckMode: expected a JSON object, got \"" + data + "\"");
   }
   const auto it = j.find("name");
   if (it == j.end()) return "";
-  if (!it->is_string()) throw dds::RpcError("motion_switcher CheckMode: \"name\" is not a string in \"" + data + "\"");
+  if (!it->is_string()) throw transport::RpcError("motion_switcher CheckMode: \"name\" is not a string in \"" + data + "\"");
   return it->get<std::string>();
 }
 
-std::vector<std::string> release_motion_control(const dds::Participant& participant, const ReleaseOptions& options) {
-  dds::RpcClient<UnitreeApiTraits> client(participant, api_request_topic(motion_switcher::k_service),
+std::vector<std::string> release_motion_control(const transport::Participant& participant, const ReleaseOptions& options) {
+  transport::RpcClient<UnitreeApiTraits> client(participant, api_request_topic(motion_switcher::k_service),
                                           api_response_topic(motion_switcher::k_service));
   std::vector<std::string> released;
   const auto deadline = Clock::now() + options.overall_timeout;
@@ -28,7 +28,7 @@ std::vector<std::string> release_motion_control(const dds::Participant& particip
   for (;;) {
     const auto check = client.call({motion_switcher::k_check_mode, "{}"}, options.call_timeout);
     if (check.code != 0) {
-      throw dds::RpcError("motion_switcher CheckMode failed with code " + std::to_string(check.code) +
+      throw transport::RpcError("motion_switcher CheckMode failed with code " + std::to_string(check.code) +
                           (check.data.empty() ? "" : ": " + check.data));
     }
     last = mode_name_from(check.data);
@@ -38,7 +38,7 @@ std::vector<std::string> release_motion_control(const dds::Participant& particip
     if (release.code == 0) released.push_back(last);
     std::this_thread::sleep_for(options.retry_interval);
   }
-  throw dds::RpcError("the robot still runs motion service \"" + last + "\" after " +
+  throw transport::RpcError("the robot still runs motion service \"" + last + "\" after " +
                       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(options.overall_timeout).count()) +
                       " s of ReleaseMode: release it in the Unitree app or with the remote, then retry");
 }

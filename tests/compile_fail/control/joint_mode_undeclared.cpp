@@ -17,6 +17,6 @@ struct VelocityWithoutDeclaration {
   std::array<float, 1> log() const { return {}; }
 };
 
-static_assert(praxis::check_user_controller<VelocityWithoutDeclaration, 12>());
+static_assert(praxis::control::check_user_controller<VelocityWithoutDeclaration, 12>());
 
 // expect: a controller with it declares the modes it uses

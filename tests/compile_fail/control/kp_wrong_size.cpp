@@ -16,6 +16,6 @@ struct ElevenGains {
   std::array<float, 1> log() const { return {}; }
 };
 
-static_assert(praxis::check_user_controller<ElevenGains, 12>());
+static_assert(praxis::control::check_user_controller<ElevenGains, 12>());
 
 // expect: USER_CTRL: `kp` must be a number, or one gain per joint

@@ -15,7 +15,7 @@ struct AlmostController {
 };
 
 praxis::mock::MockRobot<praxis::unitree::Go2> robot;
-praxis::RobotController<decltype(robot), AlmostController> controller(robot);
+praxis::control::RobotController<decltype(robot), AlmostController> controller(robot);
 
 // expect: USER_CTRL needs `void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&)`
 // expect once: see the USER_CTRL message above

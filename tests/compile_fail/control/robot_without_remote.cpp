@@ -25,7 +25,7 @@ struct Hold {
 };
 
 NoRemoteRobot robot;
-praxis::RobotController<NoRemoteRobot, Hold> controller(robot);
+praxis::control::RobotController<NoRemoteRobot, Hold> controller(robot);
 
 // expect: this robot's state carries none
-// expect: praxis::WithGamepad
+// expect: praxis::control::WithGamepad

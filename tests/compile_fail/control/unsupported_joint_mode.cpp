@@ -26,7 +26,7 @@ struct TorqueController {
 };
 
 PositionOnlyRobot robot;
-praxis::RobotController<PositionOnlyRobot, TorqueController> controller(robot);
+praxis::control::RobotController<PositionOnlyRobot, TorqueController> controller(robot);
 
 // expect: a node of this graph commands joints in a mode this backend cannot send
 // expect: JointMode::torque

@@ -15,6 +15,6 @@ struct Go2Controller {
 };
 
 praxis::mock::MockRobot<praxis::unitree::G1> robot;
-praxis::RobotController<decltype(robot), Go2Controller> controller(robot);
+praxis::control::RobotController<decltype(robot), Go2Controller> controller(robot);
 
 // expect: USER_CTRL was written for a different number of joints than this robot has

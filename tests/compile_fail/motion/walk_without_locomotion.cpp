@@ -4,7 +4,7 @@
 #include "praxis/hardware/unitree/go2.hpp"
 
 using Robot = praxis::mock::MockRobot<praxis::unitree::Go2>;
-using Motion = praxis::MotionController<Robot, praxis::CommandInput>;
+using Motion = praxis::control::MotionController<Robot, praxis::control::CommandInput>;
 
 Robot robot;
 praxis::script::ScriptLibrary<praxis::unitree::Go2> library;

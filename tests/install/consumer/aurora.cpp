@@ -31,7 +31,7 @@ int main(int argc, char** argv) try {
   const auto domain = static_cast<std::uint32_t>(std::stoul(argv[2]));
   const double seconds = std::stod(argv[3]);
 
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.lifecycle_timeout = std::chrono::seconds(20);  // PdStand may take long to report stable
   options.safety.stale_timeout = std::chrono::milliseconds(300);  // a loaded test machine
@@ -43,7 +43,7 @@ int main(int argc, char** argv) try {
   Backend robot(bo);
   Pad pad(robot, 0.1 * seconds, 0.4 * seconds, 0.5 * seconds);
 
-  praxis::RobotController<Pad, example::SinusoidController<a::GR2>> controller(pad, options);
+  praxis::control::RobotController<Pad, example::SinusoidController<a::GR2>> controller(pad, options);
   controller.load_params(params);
   const auto outcome = controller.run_for(praxis::from_seconds(seconds));
   controller.flush();

@@ -42,11 +42,11 @@ int main() {
 
   using namespace std::chrono_literals;
   praxis::mock::MockRobot<praxis::unitree::Go2> robot;
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  praxis::RobotController<decltype(robot), HoldStand> controller(robot, options);
+  praxis::control::RobotController<decltype(robot), HoldStand> controller(robot, options);
   robot.hold(praxis::GamepadButton::R2, praxis::TimePoint{} + 10ms, 500ms);
   for (auto t = praxis::TimePoint{} + 2ms; t < praxis::TimePoint{} + 1s; t += 2ms) controller.step(t);
-  std::cout << "controller state: " << praxis::to_string(controller.state()) << '\n';
-  return pipeline.get<Doubled>() == 42 && controller.state() == praxis::ControlState::stand ? 0 : 1;
+  std::cout << "controller state: " << praxis::control::to_string(controller.state()) << '\n';
+  return pipeline.get<Doubled>() == 42 && controller.state() == praxis::control::ControlState::stand ? 0 : 1;
 }

@@ -29,7 +29,7 @@ int main(int argc, char** argv) try {
   const auto domain = static_cast<std::uint32_t>(std::stoul(argv[2]));
   const double seconds = std::stod(argv[3]);
 
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.safety.stale_timeout = std::chrono::milliseconds(300);  // a loaded test machine
   auto bo = Backend::robot("lo", domain);
@@ -37,7 +37,7 @@ int main(int argc, char** argv) try {
   Backend robot(bo);
   Pad pad(robot, 0.1 * seconds, 0.4 * seconds, 0.5 * seconds);
 
-  praxis::RobotController<Pad, example::SinusoidController<tk::Pro>> controller(pad, options);
+  praxis::control::RobotController<Pad, example::SinusoidController<tk::Pro>> controller(pad, options);
   controller.load_params(params);
   const auto outcome = controller.run_for(praxis::from_seconds(seconds));
   controller.flush();

@@ -17,7 +17,7 @@
 
 namespace gamepad_selector_test {
 
-using praxis::ControlState;
+using praxis::control::ControlState;
 using praxis::GamepadButton;
 using praxis::control::GamepadSelector;
 using praxis::motion::MotionType;

@@ -63,12 +63,12 @@ struct Ctrl {
 };
 using UserNode = praxis::control::UserControlMotion<Go2, Ctrl>;
 
-using OnMock = praxis::MotionController<Mock, praxis::CommandInput, MyWalk>;
-using OnMockWithUser = praxis::MotionController<Mock, praxis::CommandInput, MyWalk, UserNode>;
-using OnModal = praxis::MotionController<Modal, praxis::CommandInput>;
+using OnMock = praxis::control::MotionController<Mock, praxis::control::CommandInput, MyWalk>;
+using OnMockWithUser = praxis::control::MotionController<Mock, praxis::control::CommandInput, MyWalk, UserNode>;
+using OnModal = praxis::control::MotionController<Modal, praxis::control::CommandInput>;
 
-praxis::MotionOptions quiet() {
-  praxis::MotionOptions o;
+praxis::control::MotionOptions quiet() {
+  praxis::control::MotionOptions o;
   o.print = false;
   return o;
 }
@@ -254,7 +254,7 @@ TEST_CASE("motion controller: a node of yours that writes the LED colour replace
           "[control][motion_controller]") {
   Library library;
   Modal modal(simulated());
-  praxis::MotionController<Modal, praxis::CommandInput, MyLeds> c(modal, library, quiet());
+  praxis::control::MotionController<Modal, praxis::control::CommandInput, MyLeds> c(modal, library, quiet());
   CHECK(has_node(c, "my_leds"));
   CHECK_FALSE(has_node(c, "no_leds"));
   c.behaviour().command = m::command::Stand{};

@@ -66,10 +66,10 @@ struct HoldController {
 };
 
 using Recorder = praxis::control::PortRecorder<KneeEstimatePort>;
-using Controller = praxis::RobotController<praxis::mock::MockRobot<Model>, HoldController, KneeEstimator, Recorder>;
+using Controller = praxis::control::RobotController<praxis::mock::MockRobot<Model>, HoldController, KneeEstimator, Recorder>;
 
-praxis::ControllerOptions quiet() {
-  praxis::ControllerOptions o;
+praxis::control::ControllerOptions quiet() {
+  praxis::control::ControllerOptions o;
   o.print = false;
   return o;
 }

@@ -35,7 +35,7 @@ auto on_thread(F f) {
   return out;
 }
 
-const praxis::RealtimeItem* find(const std::vector<praxis::RealtimeItem>& items, const std::string& what) {
+const praxis::control::RealtimeItem* find(const std::vector<praxis::control::RealtimeItem>& items, const std::string& what) {
   for (const auto& i : items) {
     if (i.what.find(what) != std::string::npos) return &i;
   }
@@ -45,10 +45,10 @@ const praxis::RealtimeItem* find(const std::vector<praxis::RealtimeItem>& items,
 }  // namespace
 
 TEST_CASE("realtime: SCHED_FIFO is granted, or refused naming the limit that would allow it", "[control][realtime]") {
-  praxis::RealtimeOptions o;
+  praxis::control::RealtimeOptions o;
   o.control.fifo_priority = 10;
   const auto [items, policy] = on_thread([&] {
-    auto got = praxis::apply_thread_realtime(o, praxis::ThreadRole::control);
+    auto got = praxis::control::apply_thread_realtime(o, praxis::control::ThreadRole::control);
     return std::pair{got, sched_getscheduler(0)};
   });
   const auto* fifo = find(items, "control thread SCHED_FIFO 10");
@@ -61,17 +61,17 @@ TEST_CASE("realtime: SCHED_FIFO is granted, or refused naming the limit that wou
                               Catch::Contains("ulimit -r 10"));
   }
   o.control.fifo_priority = 150;  // outside 1..99: refused whatever the permissions
-  const auto bad = on_thread([&] { return praxis::apply_thread_realtime(o, praxis::ThreadRole::control); });
+  const auto bad = on_thread([&] { return praxis::control::apply_thread_realtime(o, praxis::control::ThreadRole::control); });
   REQUIRE(bad.size() == 1);
   CHECK_FALSE(bad[0].granted);
   CHECK_THAT(bad[0].why, Catch::Contains("EINVAL") && Catch::Contains("1..99"));
 }
 
 TEST_CASE("realtime: a CPU set is applied to the thread, and a CPU that does not exist is named", "[control][realtime]") {
-  praxis::RealtimeOptions o;
+  praxis::control::RealtimeOptions o;
   o.send.cpus = {0};
   const auto [items, cpu] = on_thread([&] {
-    auto got = praxis::apply_thread_realtime(o, praxis::ThreadRole::send);
+    auto got = praxis::control::apply_thread_realtime(o, praxis::control::ThreadRole::send);
     std::this_thread::yield();
     return std::pair{got, sched_getcpu()};
   });
@@ -80,17 +80,17 @@ TEST_CASE("realtime: a CPU set is applied to the thread, and a CPU that does not
   REQUIRE(items[0].granted);
   CHECK(cpu == 0);
   o.send.cpus = {100000};
-  const auto missing = on_thread([&] { return praxis::apply_thread_realtime(o, praxis::ThreadRole::send); });
+  const auto missing = on_thread([&] { return praxis::control::apply_thread_realtime(o, praxis::control::ThreadRole::send); });
   REQUIRE(missing.size() == 1);
   CHECK_FALSE(missing[0].granted);
   CHECK_THAT(missing[0].why, Catch::Contains("CPU number outside"));
 }
 
 TEST_CASE("realtime: stack and heap prefaulting, timer slack, and the summary's words", "[control][realtime]") {
-  praxis::RealtimeOptions o;
+  praxis::control::RealtimeOptions o;
   o.prefault_stack = 256 * 1024;
   o.timer_slack = 1us;
-  const auto items = on_thread([&] { return praxis::apply_thread_realtime(o, praxis::ThreadRole::receive); });
+  const auto items = on_thread([&] { return praxis::control::apply_thread_realtime(o, praxis::control::ThreadRole::receive); });
   const auto* stack = find(items, "receive thread stack prefaulted 256 KiB");
   REQUIRE(stack != nullptr);
   CHECK(stack->granted);
@@ -99,17 +99,17 @@ TEST_CASE("realtime: stack and heap prefaulting, timer slack, and the summary's 
   CHECK(slack->granted);
   // A stack deeper than the thread has is touched as far as it goes, and said so.
   o.prefault_stack = std::size_t{1} << 30;
-  const auto deep = on_thread([&] { return praxis::apply_thread_realtime(o, praxis::ThreadRole::receive); });
+  const auto deep = on_thread([&] { return praxis::control::apply_thread_realtime(o, praxis::control::ThreadRole::receive); });
   const auto* clamped = find(deep, "stack prefaulted");
   REQUIRE(clamped != nullptr);
   CHECK_FALSE(clamped->granted);
   CHECK_THAT(clamped->why, Catch::Contains("the thread's stack is"));
 
-  praxis::RealtimeReport report;
+  praxis::control::RealtimeReport report;
   report.items = {{"a", true, {}}, {"b", false, "EPERM: why"}};
   CHECK(report.summary() == "real time: granted: a. refused: b (EPERM: why); running without it.");
   CHECK_FALSE(report.all_granted());
-  CHECK(praxis::RealtimeReport{}.summary() == "real time: nothing asked (RuntimeOptions::realtime)");
+  CHECK(praxis::control::RealtimeReport{}.summary() == "real time: nothing asked (RuntimeOptions::realtime)");
 }
 
 TEST_CASE("realtime in a run: every thread's requests reported, and the control thread takes no page fault after its "
@@ -118,14 +118,14 @@ TEST_CASE("realtime in a run: every thread's requests reported, and the control 
   using Robot = praxis::mock::ModalRobot<Model>;  // stands and walks by itself: the mock with modes
   Robot robot({}, praxis::Clock::now());
   praxis::script::ScriptLibrary<Model> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;
   options.period = 2ms;
   options.safety.stale_timeout = 500ms;
   options.realtime.prefault_stack = 256 * 1024;
   options.realtime.prefault_heap = 16 * 1024 * 1024;
   options.realtime.lock_memory = true;  // granted or not: the run goes on
-  praxis::MotionController<Robot, praxis::test::Timetable> controller(robot, library, options);
+  praxis::control::MotionController<Robot, praxis::test::Timetable> controller(robot, library, options);
   controller.behaviour().steps = {{0.0, praxis::motion::command::Stand{}}};
   const auto outcome = controller.run_for(1500ms);
   robot.stop_worker();
@@ -150,9 +150,9 @@ TEST_CASE("realtime: the CPU wake-up latency request writes the value and holds 
   std::filesystem::create_directories(dir);
   const auto device = dir / "cpu_dma_latency";
   std::ofstream(device).close();  // a stand-in for the kernel's file: it keeps what was written
-  praxis::RealtimeItem item;
+  praxis::control::RealtimeItem item;
   {
-    auto hold = praxis::hold_cpu_latency(std::chrono::microseconds(7), item, device.string());
+    auto hold = praxis::control::hold_cpu_latency(std::chrono::microseconds(7), item, device.string());
     INFO(item.why);
     CHECK(item.granted);
     CHECK(hold.held());
@@ -166,11 +166,11 @@ TEST_CASE("realtime: the CPU wake-up latency request writes the value and holds 
     CHECK(moved.held());
     CHECK_FALSE(hold.held());  // NOLINT(bugprone-use-after-move): the move leaves nothing to close
   }
-  auto missing = praxis::hold_cpu_latency(std::chrono::microseconds(0), item, (dir / "absent" / "x").string());
+  auto missing = praxis::control::hold_cpu_latency(std::chrono::microseconds(0), item, (dir / "absent" / "x").string());
   CHECK_FALSE(missing.held());
   CHECK_FALSE(item.granted);
   CHECK_THAT(item.why, Catch::StartsWith("ENOENT") && Catch::Contains("PM QoS"));
-  auto negative = praxis::hold_cpu_latency(std::chrono::microseconds(-1), item, device.string());
+  auto negative = praxis::control::hold_cpu_latency(std::chrono::microseconds(-1), item, device.string());
   CHECK_FALSE(negative.held());
   CHECK_THAT(item.why, Catch::StartsWith("EINVAL"));
   std::filesystem::remove_all(dir);
@@ -182,13 +182,13 @@ TEST_CASE("lateness in a run: every timer cycle's wake-up counted, a cycle that 
   using Robot = praxis::mock::ModalRobot<Model>;
   Robot robot({}, praxis::Clock::now());
   praxis::script::ScriptLibrary<Model> library;
-  praxis::MotionOptions options;
+  praxis::control::MotionOptions options;
   options.print = false;
   options.period = 2ms;
   options.safety.stale_timeout = 500ms;
   options.stall_timeout = 2s;  // the slow cycle below is not a stall
   options.stats_every = 100;
-  praxis::MotionController<Robot, praxis::test::Timetable> controller(robot, library, options);
+  praxis::control::MotionController<Robot, praxis::test::Timetable> controller(robot, library, options);
   controller.behaviour().steps = {{0.0, praxis::motion::command::Stand{}}};
   // One cycle of 3 ms at 0.3 s: the deadline after it passed 1 ms before the loop could sleep.
   controller.behaviour().disturbance = praxis::test::Timetable::Disturbance::stall;

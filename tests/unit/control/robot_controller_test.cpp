@@ -63,10 +63,10 @@ struct MyWalk {
   void cycle(praxis::JointCommand<N>&, bool& safe) const { safe = true; }
 };
 
-using Controller = praxis::RobotController<Mock, Ctrl>;
+using Controller = praxis::control::RobotController<Mock, Ctrl>;
 
-praxis::ControllerOptions quiet() {
-  praxis::ControllerOptions o;
+praxis::control::ControllerOptions quiet() {
+  praxis::control::ControllerOptions o;
   o.print = false;
   return o;
 }
@@ -100,7 +100,7 @@ TEST_CASE("robot controller: it offers damping and stand and user control and di
 
 TEST_CASE("robot controller: a node of yours carries a motion it does not offer", "[control][robot_controller]") {
   Mock robot;
-  praxis::RobotController<Mock, Ctrl, MyWalk> c(robot, quiet());
+  praxis::control::RobotController<Mock, Ctrl, MyWalk> c(robot, quiet());
   CHECK(has_node(c, "my_walk"));
   CHECK_FALSE(has_node(c, "walk"));
   CHECK(has_node(c, "unoffered"));  // the other four still are
@@ -130,7 +130,7 @@ TEST_CASE("robot controller: the stand gains are the model's unless USER_CTRL's 
   }
   SECTION("user controller") {
     auto o = quiet();
-    o.stand_gains = praxis::StandGains::user_controller;
+    o.stand_gains = praxis::control::StandGains::user_controller;
     Controller c(robot, o);
     c.step(t0 + 4ms);
     CHECK(c.node<m::StandMotion<Go2>>().kp == Ctrl{}.kp);
@@ -154,7 +154,7 @@ TEST_CASE("robot controller: a pose the robot reports it stands in becomes STAND
   }
   SECTION("StandPose::init_pos") {
     auto o = quiet();
-    o.stand_pose = praxis::StandPose::init_pos;
+    o.stand_pose = praxis::control::StandPose::init_pos;
     Controller c(robot, o);
     c.adopt_stand_pose(reported);
     CHECK(c.user().init_pos == Ctrl{}.init_pos);
@@ -189,9 +189,9 @@ TEST_CASE("robot controller: the state machine starts in damping with the pd_rat
   robot.set_joint_positions(Go2::stand_pose);
   robot.hold(praxis::GamepadButton::R2, t0 + 20ms, 1s);
   c.step(t0 + 4ms);
-  CHECK(c.state() == praxis::ControlState::damping);
+  CHECK(c.state() == praxis::control::ControlState::damping);
   for (auto t = t0 + 8ms; t <= t0 + 32ms; t += 4ms) c.step(t);
-  REQUIRE(c.state() == praxis::ControlState::stand);
+  REQUIRE(c.state() == praxis::control::ControlState::stand);
   // Entered at the options' ratio: at most one delta_pd step per cycle since R2 went down.
   CHECK(c.pd_ratio() >= 0.5);
   CHECK(c.pd_ratio() <= 0.5 + 4 * 0.01 + 1e-12);
@@ -260,7 +260,7 @@ TEST_CASE("robot controller: control of a joint-level robot ends in joint dampin
   robot.hold(praxis::GamepadButton::R2, t0 + 20ms, 1s);
   auto t = t0;
   for (t = t0 + 4ms; t <= t0 + 400ms; t += 4ms) c.step(t);
-  REQUIRE(c.state() == praxis::ControlState::stand);
+  REQUIRE(c.state() == praxis::control::ControlState::stand);
   REQUIRE(robot.last_command().command.kp.maxCoeff() > 0.0);  // stiff while standing
   const auto outcome = c.finish();
   CHECK(outcome.safe_state == praxis::SafeState::joint_damping);

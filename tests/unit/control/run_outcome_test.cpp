@@ -16,20 +16,20 @@
 
 namespace run_outcome_test {
 
-using praxis::RunEnd;
-using praxis::RunOutcome;
+using praxis::control::RunEnd;
+using praxis::control::RunOutcome;
 using praxis::SafeState;
 
 TEST_CASE("run outcome: each end has its own name", "[control][run_outcome]") {
-  CHECK(praxis::to_string(RunEnd::normal) == "normal");
-  CHECK(praxis::to_string(RunEnd::fault) == "fault");
-  CHECK(praxis::to_string(RunEnd::control_lost) == "control lost");
-  CHECK(praxis::to_string(RunEnd::stalled) == "control stalled");
-  STATIC_REQUIRE(praxis::to_string(RunEnd::stalled) == "control stalled");
+  CHECK(praxis::control::to_string(RunEnd::normal) == "normal");
+  CHECK(praxis::control::to_string(RunEnd::fault) == "fault");
+  CHECK(praxis::control::to_string(RunEnd::control_lost) == "control lost");
+  CHECK(praxis::control::to_string(RunEnd::stalled) == "control stalled");
+  STATIC_REQUIRE(praxis::control::to_string(RunEnd::stalled) == "control stalled");
 }
 
 TEST_CASE("run outcome: a run fault is any end but a normal one", "[control][run_outcome]") {
-  praxis::RunFault f;
+  praxis::control::RunFault f;
   CHECK_FALSE(f.any());
   CHECK(f.joint == SIZE_MAX);
   for (const RunEnd e : {RunEnd::fault, RunEnd::control_lost, RunEnd::stalled}) {
@@ -46,7 +46,7 @@ TEST_CASE("run outcome: only a normal end with a confirmed hand-back is ok and e
   for (const RunEnd e : {RunEnd::fault, RunEnd::control_lost, RunEnd::stalled}) {
     RunOutcome bad;
     bad.end = e;
-    INFO(praxis::to_string(e));
+    INFO(praxis::control::to_string(e));
     CHECK_FALSE(bad.ok());
     CHECK(bad.exit_code() == 1);
   }
@@ -127,21 +127,21 @@ TEST_CASE("run outcome: control lost with a signal lists the cause before the si
 TEST_CASE("run outcome: a joint fault description names the joint and nothing else when no fault bit is set",
           "[control][run_outcome]") {
   const praxis::JointHealth h{};
-  CHECK(praxis::describe_joint_fault("left_knee_joint", h) == "joint fault: left_knee_joint");
+  CHECK(praxis::control::describe_joint_fault("left_knee_joint", h) == "joint fault: left_knee_joint");
 }
 
 TEST_CASE("run outcome: a joint fault description names each fault bit", "[control][run_outcome]") {
   praxis::JointHealth h;
   h.faults = praxis::k_joint_offline;
-  CHECK(praxis::describe_joint_fault("a", h) == "joint fault: a (offline)");
+  CHECK(praxis::control::describe_joint_fault("a", h) == "joint fault: a (offline)");
   h.faults = praxis::k_joint_over_range;
-  CHECK(praxis::describe_joint_fault("a", h) == "joint fault: a (over range)");
+  CHECK(praxis::control::describe_joint_fault("a", h) == "joint fault: a (over range)");
   h.faults = praxis::k_joint_driver_error;
   h.error_code = 0x4;
-  CHECK(praxis::describe_joint_fault("a", h) == "joint fault: a (driver error 0x4)");
+  CHECK(praxis::control::describe_joint_fault("a", h) == "joint fault: a (driver error 0x4)");
   h.faults = praxis::k_joint_overheated;
   h.temperature = 85.0f;
-  CHECK(praxis::describe_joint_fault("a", h) == "joint fault: a (overheated, 85 C)");
+  CHECK(praxis::control::describe_joint_fault("a", h) == "joint fault: a (overheated, 85 C)");
 }
 
 TEST_CASE("run outcome: a joint fault description lists every fault in a fixed order with hex code and whole degrees",
@@ -151,17 +151,17 @@ TEST_CASE("run outcome: a joint fault description lists every fault in a fixed o
              praxis::k_joint_offline;
   h.error_code = 0xBEEF;
   h.temperature = 91.75f;  // exact in binary: rounds up to 92
-  CHECK(praxis::describe_joint_fault("right_hip_pitch_joint", h) ==
+  CHECK(praxis::control::describe_joint_fault("right_hip_pitch_joint", h) ==
         "joint fault: right_hip_pitch_joint (offline, over range, driver error 0xbeef, overheated, 92 C)");
 
   // The largest code the field holds is printed whole.
   h.faults = praxis::k_joint_driver_error;
   h.error_code = 0xFFFFFFFFu;
-  CHECK(praxis::describe_joint_fault("j", h) == "joint fault: j (driver error 0xffffffff)");
+  CHECK(praxis::control::describe_joint_fault("j", h) == "joint fault: j (driver error 0xffffffff)");
 
   // The error code is shown only with the driver-error bit.
   h.faults = praxis::k_joint_offline;
-  CHECK(praxis::describe_joint_fault("j", h) == "joint fault: j (offline)");
+  CHECK(praxis::control::describe_joint_fault("j", h) == "joint fault: j (offline)");
 }
 
 }  // namespace run_outcome_test

@@ -46,9 +46,9 @@ TEST_CASE("runtime settings load by field name: missing keys keep their values",
     "safety": { "stale_timeout": 0.25 },
     "fall": { "falling_tilt": 0.8, "rest_time": 0.5 },
     "collector": { "max_kp": 300, "max_target_rate": 4 } })");
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.safety.tilt_threshold = -0.2;
-  praxis::load_runtime_params(file, options);
+  praxis::control::load_runtime_params(file, options);
   CHECK(options.damping_kd == 3.5);
   CHECK(options.safety.stale_timeout == 250ms);
   CHECK(options.safety.tilt_threshold == -0.2);  // not in the file: kept
@@ -65,9 +65,9 @@ TEST_CASE("the real-time set-up loads from the runtime settings too, a list of C
   const auto file = write_file("realtime.json", R"({
     "realtime": { "control": { "fifo_priority": 80, "cpus": [2, 3] }, "receive": { "fifo_priority": 79 },
                   "lock_memory": true, "prefault_stack": 524288, "timer_slack": 1e-6, "cpu_latency": 0 } })");
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.realtime.send.cpus = {1};
-  praxis::load_runtime_params(file, options);
+  praxis::control::load_runtime_params(file, options);
   CHECK(options.realtime.control.fifo_priority == 80);
   CHECK(options.realtime.control.cpus == std::vector<int>{2, 3});
   CHECK(options.realtime.receive.fifo_priority == 79);
@@ -80,13 +80,13 @@ TEST_CASE("the real-time set-up loads from the runtime settings too, a list of C
   REQUIRE(options.realtime.cpu_latency.has_value());
   CHECK(*options.realtime.cpu_latency == 0us);
   const auto bad = write_file("realtime_bad.json", R"({ "realtime": { "control": { "cpus": [2, "three"] } } })");
-  CHECK_THROWS_WITH(praxis::load_runtime_params(bad, options),
+  CHECK_THROWS_WITH(praxis::control::load_runtime_params(bad, options),
                     Catch::Contains("realtime.control.cpus[1]") && Catch::Contains("realtime_bad.json"));
   CHECK(options.realtime.control.cpus == std::vector<int>{2, 3});  // nothing half-applied
 }
 
 TEST_CASE("bad runtime settings name file and key, and change nothing", "[control][params]") {
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   const auto before = options;
   auto check_unchanged = [&] {
     CHECK(options.damping_kd == before.damping_kd);
@@ -95,33 +95,33 @@ TEST_CASE("bad runtime settings name file and key, and change nothing", "[contro
   };
   SECTION("an unknown key") {
     const auto file = write_file("unknown.json", R"({ "damping_kd": 5, "safety": { "stale": 0.2 } })");
-    CHECK_THROWS_WITH(praxis::load_runtime_params(file, options),
+    CHECK_THROWS_WITH(praxis::control::load_runtime_params(file, options),
                       Catch::Contains("unknown.json") && Catch::Contains("safety.stale") &&
                           Catch::Contains("stale_timeout"));
     check_unchanged();
   }
   SECTION("a wrong type") {
     const auto file = write_file("type.json", R"({ "collector": { "max_kp": 200 }, "damping_kd": "high" })");
-    CHECK_THROWS_WITH(praxis::load_runtime_params(file, options),
+    CHECK_THROWS_WITH(praxis::control::load_runtime_params(file, options),
                       Catch::Contains("type.json") && Catch::Contains("damping_kd") && Catch::Contains("number"));
     check_unchanged();
   }
   SECTION("a value out of range") {
     const auto file = write_file("range.json", R"({ "collector": { "max_target_rate": 0 }, "damping_kd": 4 })");
-    CHECK_THROWS_WITH(praxis::load_runtime_params(file, options),
+    CHECK_THROWS_WITH(praxis::control::load_runtime_params(file, options),
                       Catch::Equals(file.string() + ": key \"collector.max_target_rate\": expected a number > 0 "
                                                     "(rad/s), found 0"));
     check_unchanged();
     const auto negative = write_file("negative.json", R"({ "damping_kd": -1.5 })");
-    CHECK_THROWS_WITH(praxis::load_runtime_params(negative, options),
+    CHECK_THROWS_WITH(praxis::control::load_runtime_params(negative, options),
                       Catch::Equals(negative.string() + ": key \"damping_kd\": expected a number >= 0, found -1.5"));
     const auto latency = write_file("latency.json", R"({ "realtime": { "cpu_latency": -0.00002 } })");
-    CHECK_THROWS_WITH(praxis::load_runtime_params(latency, options),
+    CHECK_THROWS_WITH(praxis::control::load_runtime_params(latency, options),
                       Catch::Contains("key \"realtime.cpu_latency\": expected a duration >= 0 (s), found -2e-05"));
     check_unchanged();
   }
   SECTION("a missing file") {
-    CHECK_THROWS_WITH(praxis::load_runtime_params("/nonexistent/runtime.json", options),
+    CHECK_THROWS_WITH(praxis::control::load_runtime_params("/nonexistent/runtime.json", options),
                       Catch::Contains("/nonexistent/runtime.json"));
     check_unchanged();
   }
@@ -131,16 +131,16 @@ TEST_CASE("loaded settings take effect: a longer stale timeout rides out a short
   const auto file = write_file("stale.json", R"({ "safety": { "stale_timeout": 0.4 } })");
   for (const bool loaded : {false, true}) {
     praxis::mock::MockRobot<praxis::unitree::Go2> robot;
-    praxis::ControllerOptions options;
+    praxis::control::ControllerOptions options;
     options.print = false;
-    if (loaded) praxis::load_runtime_params(file, options);
-    praxis::RobotController<decltype(robot), Hold> controller(robot, options);
+    if (loaded) praxis::control::load_runtime_params(file, options);
+    praxis::control::RobotController<decltype(robot), Hold> controller(robot, options);
     praxis::TimePoint now{};
     robot.hold(praxis::GamepadButton::R2, now + 100ms, 5s);
     robot.drop_states(now + 1s, now + 1250ms);  // 250 ms of silence
     while (now < praxis::TimePoint{} + 2s) controller.step(now += 2ms);
     INFO("stale_timeout loaded: " << loaded);
-    CHECK(controller.state() == (loaded ? praxis::ControlState::stand : praxis::ControlState::damping));
+    CHECK(controller.state() == (loaded ? praxis::control::ControlState::stand : praxis::control::ControlState::damping));
   }
 }
 

@@ -79,8 +79,8 @@ using Mock = praxis::mock::MockRobot<G1>;
 using Library = praxis::script::ScriptLibrary<G1>;
 
 template <class Robot>
-using Controller = std::conditional_t<praxis::HasLocomotion<Robot>, praxis::MotionController<Robot, Probe>,
-                                      praxis::MotionController<Robot, Probe, NoWalk>>;
+using Controller = std::conditional_t<praxis::HasLocomotion<Robot>, praxis::control::MotionController<Robot, Probe>,
+                                      praxis::control::MotionController<Robot, Probe, NoWalk>>;
 
 // A mock that counts its reads, and those that handed out a new state.
 struct ReadSpy : Mock {
@@ -109,8 +109,8 @@ struct NodeFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-praxis::MotionOptions quiet() {
-  praxis::MotionOptions o;
+praxis::control::MotionOptions quiet() {
+  praxis::control::MotionOptions o;
   o.print = false;
   return o;
 }
@@ -438,10 +438,10 @@ TEST_CASE("finish() damps step()-driven control at the last step's time and cons
   CHECK(c.safety().stale);
   const auto lost = c.finish();
   INFO(lost.summary());
-  CHECK(lost.end == praxis::RunEnd::control_lost);
+  CHECK(lost.end == praxis::control::RunEnd::control_lost);
   CHECK_THAT(lost.cause, Catch::StartsWith("stale state"));
   CHECK_FALSE(lost.ok());
-  CHECK(c.finish().end == praxis::RunEnd::normal);
+  CHECK(c.finish().end == praxis::control::RunEnd::normal);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -535,7 +535,7 @@ TEST_CASE("a run starts with empty mailboxes and no state: nothing of the last r
   // from the first run would reach the robot as a stiff frame; a state kept (in the mailbox or in
   // the cycle's input) would be this run's state.
   CHECK(second.ok());
-  CHECK(second.end == praxis::RunEnd::normal);
+  CHECK(second.end == praxis::control::RunEnd::normal);
   const auto log2 = robot.command_log();
   REQUIRE(log2.size() > frames);
   std::size_t not_damping = 0;
@@ -672,7 +672,7 @@ TEST_CASE("Trigger::state has no deadlines: its run counts cycles and no latenes
   praxis::test::LoopScriptedRobot<Mock> robot(mock, nullptr);  // wakes the loop every 2 ms
   Library library;
   auto options = quiet();
-  options.trigger = praxis::Trigger::state;
+  options.trigger = praxis::control::Trigger::state;
   options.safety.stale_timeout = 500ms;
   Controller<praxis::test::LoopScriptedRobot<Mock>> c(robot, library, options);
   const auto outcome = c.run_for(300ms);
@@ -742,7 +742,7 @@ TEST_CASE("every run on a joint-owned robot ends with damping as its last frame 
   throw_at = 0;
   stop_at = 20;
   const auto after = c.cycles();
-  praxis::RunOutcome third;
+  praxis::control::RunOutcome third;
   CHECK_NOTHROW(third = c.run_for(20s));
   CHECK(third.ok());
   CHECK(c.cycles() - after == 20);

@@ -16,16 +16,16 @@
 
 // The only lines a port changes: what used to include the SDK's robot_interface.hpp and gamepad.hpp.
 // Global, where the SDK declares them (outside this file's namespace).
-using RobotInterface = praxis::unitree_framework::RobotInterface<12>;
-using Gamepad = praxis::unitree_framework::Gamepad;
+using RobotInterface = praxis::control::unitree_framework::RobotInterface<12>;
+using Gamepad = praxis::control::unitree_framework::Gamepad;
 #include "seed_controller.hpp"
 
 namespace seed_controller_test {
 
 using namespace std::chrono_literals;
 
-static_assert(praxis::UnitreeFrameworkController<SeedStyleController, 12>);
-static_assert(!praxis::SnakeCaseController<SeedStyleController, 12>);
+static_assert(praxis::control::UnitreeFrameworkController<SeedStyleController, 12>);
+static_assert(!praxis::control::SnakeCaseController<SeedStyleController, 12>);
 
 TEST_CASE("a framework-style controller stands, controls and logs through praxis", "[control][seed]") {
   const praxis::test::ScratchDir scratch("seed_params");
@@ -34,11 +34,11 @@ TEST_CASE("a framework-style controller stands, controls and logs through praxis
                 R"({"dt": 0.002, "kp": 40.0, "kd": 1.0, "init_pos": [0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8]})");
 
   praxis::mock::MockRobot<praxis::unitree::Go2> robot;
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
   options.cycle_log = folder / "log.csv";
   options.transition_log = folder / "transitions.csv";
-  praxis::RobotController<decltype(robot), SeedStyleController> controller(robot, options);
+  praxis::control::RobotController<decltype(robot), SeedStyleController> controller(robot, options);
   controller.load_params(folder);
   CHECK(controller.user().kp == 40.0f);
   CHECK(controller.period() == 2ms);
@@ -49,7 +49,7 @@ TEST_CASE("a framework-style controller stands, controls and logs through praxis
   robot.set_sticks(0.25f, 0, 0, 0, t0 + 1400ms);
   for (auto t = t0 + 2ms; t <= t0 + 3s; t += 2ms) controller.step(t);
 
-  CHECK(controller.state() == praxis::ControlState::ctrl);
+  CHECK(controller.state() == praxis::control::ControlState::ctrl);
   CHECK(controller.user().reset_count == 2);
   CHECK(controller.user().seen_gravity_z == Approx(-1.0f));   // the RobotInterface view was filled
   CHECK(controller.user().lx == 0.25f);                       // and so was the Gamepad

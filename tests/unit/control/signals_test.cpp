@@ -79,14 +79,14 @@ TEST_CASE("signals: SIGINT stops the registered runtime with its number and is c
   OwnHandlers own;
   FakeRuntime runtime;
   {
-    praxis::StopOnSignals stop(runtime);
-    CHECK(praxis::StopOnSignals::received() == 0);
-    CHECK(current_handler(SIGINT) == &praxis::detail::praxis_stop_signal_handler);
-    CHECK(current_handler(SIGTERM) == &praxis::detail::praxis_stop_signal_handler);
+    praxis::control::StopOnSignals stop(runtime);
+    CHECK(praxis::control::StopOnSignals::received() == 0);
+    CHECK(current_handler(SIGINT) == &praxis::control::detail::praxis_stop_signal_handler);
+    CHECK(current_handler(SIGTERM) == &praxis::control::detail::praxis_stop_signal_handler);
     std::raise(SIGINT);
     CHECK(runtime.stops() == 1);
     CHECK(runtime.last_signal() == SIGINT);
-    CHECK(praxis::StopOnSignals::received() == 1);
+    CHECK(praxis::control::StopOnSignals::received() == 1);
     CHECK(own_calls() == 0);  // the previous handler is not called while a StopOnSignals lives
   }
   // The previous handler is back: a signal now goes to it, not to the runtime.
@@ -100,26 +100,26 @@ TEST_CASE("signals: SIGINT stops the registered runtime with its number and is c
 TEST_CASE("signals: SIGTERM stops the runtime the same way", "[control][signals]") {
   OwnHandlers own;
   FakeRuntime runtime;
-  praxis::StopOnSignals stop(runtime);
+  praxis::control::StopOnSignals stop(runtime);
   std::raise(SIGTERM);
   CHECK(runtime.stops() == 1);
   CHECK(runtime.last_signal() == SIGTERM);
-  CHECK(praxis::StopOnSignals::received() == 1);
+  CHECK(praxis::control::StopOnSignals::received() == 1);
   CHECK(own_calls() == 0);
 }
 
 TEST_CASE("signals: one signal stops every registered runtime", "[control][signals]") {
   OwnHandlers own;
   std::array<FakeRuntime, 3> runtimes;
-  praxis::StopOnSignals a(runtimes[0]);
-  praxis::StopOnSignals b(runtimes[1]);
-  praxis::StopOnSignals c(runtimes[2]);
+  praxis::control::StopOnSignals a(runtimes[0]);
+  praxis::control::StopOnSignals b(runtimes[1]);
+  praxis::control::StopOnSignals c(runtimes[2]);
   std::raise(SIGTERM);
   for (const auto& r : runtimes) {
     CHECK(r.stops() == 1);
     CHECK(r.last_signal() == SIGTERM);
   }
-  CHECK(praxis::StopOnSignals::received() == 1);
+  CHECK(praxis::control::StopOnSignals::received() == 1);
 }
 
 TEST_CASE("signals: an unregistered runtime is not stopped and the handlers stay while another lives",
@@ -127,13 +127,13 @@ TEST_CASE("signals: an unregistered runtime is not stopped and the handlers stay
   OwnHandlers own;
   FakeRuntime kept;
   FakeRuntime gone;
-  praxis::StopOnSignals keep(kept);
+  praxis::control::StopOnSignals keep(kept);
   {
-    praxis::StopOnSignals leave(gone);
+    praxis::control::StopOnSignals leave(gone);
   }
   // The first object still lives: praxis' handler stays installed.
-  CHECK(current_handler(SIGINT) == &praxis::detail::praxis_stop_signal_handler);
-  CHECK(current_handler(SIGTERM) == &praxis::detail::praxis_stop_signal_handler);
+  CHECK(current_handler(SIGINT) == &praxis::control::detail::praxis_stop_signal_handler);
+  CHECK(current_handler(SIGTERM) == &praxis::control::detail::praxis_stop_signal_handler);
   std::raise(SIGINT);
   CHECK(kept.stops() == 1);
   CHECK(gone.stops() == 0);
@@ -144,32 +144,32 @@ TEST_CASE("signals: the count starts afresh with the next first StopOnSignals", 
   OwnHandlers own;
   FakeRuntime first;
   {
-    praxis::StopOnSignals stop(first);
+    praxis::control::StopOnSignals stop(first);
     std::raise(SIGINT);
-    REQUIRE(praxis::StopOnSignals::received() == 1);
+    REQUIRE(praxis::control::StopOnSignals::received() == 1);
   }
   // Still readable after the last one is gone.
-  CHECK(praxis::StopOnSignals::received() == 1);
+  CHECK(praxis::control::StopOnSignals::received() == 1);
   FakeRuntime second;
-  praxis::StopOnSignals again(second);
-  CHECK(praxis::StopOnSignals::received() == 0);
+  praxis::control::StopOnSignals again(second);
+  CHECK(praxis::control::StopOnSignals::received() == 0);
   // ... so a new first signal stops the runtime instead of ending the process.
   std::raise(SIGINT);
   CHECK(second.stops() == 1);
   CHECK(first.stops() == 1);
-  CHECK(praxis::StopOnSignals::received() == 1);
+  CHECK(praxis::control::StopOnSignals::received() == 1);
 }
 
 TEST_CASE("signals: a ninth runtime is refused with an error naming the limit and the eight keep working",
           "[control][signals]") {
   OwnHandlers own;
-  REQUIRE(praxis::detail::k_max_signal_targets == 8);
+  REQUIRE(praxis::control::detail::k_max_signal_targets == 8);
   std::array<FakeRuntime, 9> runtimes;
-  std::array<std::optional<praxis::StopOnSignals>, 8> registered;
+  std::array<std::optional<praxis::control::StopOnSignals>, 8> registered;
   for (std::size_t k = 0; k < registered.size(); ++k) registered[k].emplace(runtimes[k]);
   std::string error;
   try {
-    praxis::StopOnSignals ninth(runtimes[8]);
+    praxis::control::StopOnSignals ninth(runtimes[8]);
   } catch (const std::length_error& e) {
     error = e.what();
   }
@@ -178,7 +178,7 @@ TEST_CASE("signals: a ninth runtime is refused with an error naming the limit an
 
   // A slot freed takes a new runtime.
   registered[3].reset();
-  praxis::StopOnSignals ninth(runtimes[8]);
+  praxis::control::StopOnSignals ninth(runtimes[8]);
   std::raise(SIGTERM);
   for (std::size_t k = 0; k < runtimes.size(); ++k) {
     INFO("runtime " << k);
@@ -192,9 +192,9 @@ TEST_CASE("signals: after a refused ninth runtime the last destruction still res
   OwnHandlers own;
   std::array<FakeRuntime, 9> runtimes;
   {
-    std::array<std::optional<praxis::StopOnSignals>, 8> registered;
+    std::array<std::optional<praxis::control::StopOnSignals>, 8> registered;
     for (std::size_t k = 0; k < registered.size(); ++k) registered[k].emplace(runtimes[k]);
-    CHECK_THROWS_AS(praxis::StopOnSignals(runtimes[8]), std::length_error);
+    CHECK_THROWS_AS(praxis::control::StopOnSignals(runtimes[8]), std::length_error);
   }
   CHECK(current_handler(SIGINT) == &own_handler);
   CHECK(current_handler(SIGTERM) == &own_handler);
@@ -210,7 +210,7 @@ TEST_CASE("signals: a second signal ends the process by that signal", "[control]
   REQUIRE(child >= 0);
   if (child == 0) {
     FakeRuntime runtime;
-    praxis::StopOnSignals stop(runtime);
+    praxis::control::StopOnSignals stop(runtime);
     std::raise(SIGINT);
     if (runtime.stops() != 1) ::_exit(3);  // the first signal must only stop the runtime
     std::raise(SIGINT);

@@ -6,8 +6,8 @@
 
 namespace state_machine_test {
 
-using praxis::ControlState;
-using praxis::StateMachine;
+using praxis::control::ControlState;
+using praxis::control::StateMachine;
 
 namespace {
 StateMachine in(ControlState s, double pd) {
@@ -50,7 +50,7 @@ TEST_CASE("every transition rule", "[control][state_machine]") {
   for (const auto& r : rows) {
     auto m = in(r.from, r.pd);
     const bool ok = r.request == 's' ? m.stop() : r.request == 't' ? m.stand() : m.ctrl();
-    INFO("from " << praxis::to_string(r.from) << " pd " << r.pd << " request " << r.request);
+    INFO("from " << praxis::control::to_string(r.from) << " pd " << r.pd << " request " << r.request);
     CHECK(ok == r.accepted);
     CHECK(m.state == r.to);
     CHECK(m.pd_ratio == Approx(r.pd_after));

@@ -16,9 +16,9 @@
 // The only lines a port changes: what used to pull in the framework's own headers.
 // Global, where the framework declares them (outside this file's namespace).
 namespace fs = std::filesystem;
-using RobotInterface = praxis::unitree_framework::RobotInterface<12>;
-using Gamepad = praxis::unitree_framework::Gamepad;
-using BasicUserController = praxis::unitree_framework::BasicUserController<12>;
+using RobotInterface = praxis::control::unitree_framework::RobotInterface<12>;
+using Gamepad = praxis::control::unitree_framework::Gamepad;
+using BasicUserController = praxis::control::unitree_framework::BasicUserController<12>;
 #include "unitree_framework_controller.hpp"
 #include "../../support/scratch_dir.hpp"
 
@@ -26,11 +26,11 @@ namespace unitree_framework_test {
 
 namespace {
 
-static_assert(praxis::UnitreeFrameworkController<RampToStandController, 12>);
-static_assert(praxis::UserController<RampToStandController, 12>);
-static_assert(!praxis::UserController<RampToStandController, 29>);
-static_assert(praxis::check_user_controller<RampToStandController, 12>());
-static_assert(std::is_same_v<praxis::unitree_framework::BasicUserController<>, BasicUserController>);
+static_assert(praxis::control::UnitreeFrameworkController<RampToStandController, 12>);
+static_assert(praxis::control::UserController<RampToStandController, 12>);
+static_assert(!praxis::control::UserController<RampToStandController, 29>);
+static_assert(praxis::control::check_user_controller<RampToStandController, 12>());
+static_assert(std::is_same_v<praxis::control::unitree_framework::BasicUserController<>, BasicUserController>);
 
 constexpr std::array<float, 12> k_stand{0.0f, 0.9f, -1.8f, 0.0f, 0.9f, -1.8f,
                                         0.0f, 0.9f, -1.8f, 0.0f, 0.9f, -1.8f};
@@ -55,7 +55,7 @@ TEST_CASE("a controller derived from BasicUserController runs through the adapte
       R"({"dt": 0.01, "kp": 35.0, "kd": 1.5, "ramp_time": 0.1, "stick_gain": 0.2,
           "init_pos": [0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8, 0.0, 0.9, -1.8]})");
 
-  praxis::ControllerAdapter<RampToStandController, 12> adapter;
+  praxis::control::ControllerAdapter<RampToStandController, 12> adapter;
   STATIC_REQUIRE(decltype(adapter)::framework_style);
   STATIC_REQUIRE_FALSE(decltype(adapter)::per_joint_kp);
   STATIC_REQUIRE_FALSE(decltype(adapter)::has_jvel_des);
@@ -151,7 +151,7 @@ TEST_CASE("the Gamepad view keeps sticks in range and reads a NaN or infinite ax
 
 TEST_CASE("the framework base class starts at zero, so a forgotten dt is visible",
           "[control][unitree_framework]") {
-  praxis::ControllerAdapter<RampToStandController, 12> adapter;
+  praxis::control::ControllerAdapter<RampToStandController, 12> adapter;
   CHECK(adapter.dt() == 0.0);
   CHECK(adapter.kp() == 0.0);
   for (std::size_t j = 0; j < 12; ++j) CHECK(adapter.init_pos(j) == 0.0);
@@ -161,17 +161,17 @@ namespace {
 
 // A 23-joint humanoid controller on the same base class: holds init_pos, adding a per-joint bias
 // proportional to the measured velocity.
-class Humanoid23Controller : public praxis::unitree_framework::BasicUserController<23> {
+class Humanoid23Controller : public praxis::control::unitree_framework::BasicUserController<23> {
  public:
-  using Interface = praxis::unitree_framework::RobotInterface<23>;
+  using Interface = praxis::control::unitree_framework::RobotInterface<23>;
   void LoadParam(std::filesystem::path&) override {
     dt = 0.002f;
     kp = 80.0f;
     kd = 2.0f;
     for (std::size_t i = 0; i < 23; ++i) init_pos[i] = 0.01f * static_cast<float>(i);
   }
-  void Reset(Interface&, praxis::unitree_framework::Gamepad&) override { resets++; }
-  void GetInput(Interface& robot, praxis::unitree_framework::Gamepad&) override { jvel = robot.jvel; }
+  void Reset(Interface&, praxis::control::unitree_framework::Gamepad&) override { resets++; }
+  void GetInput(Interface& robot, praxis::control::unitree_framework::Gamepad&) override { jvel = robot.jvel; }
   void Calculate() override {
     for (std::size_t i = 0; i < 23; ++i) jpos_des[i] = init_pos[i] + 0.1f * jvel[i];
   }
@@ -181,13 +181,13 @@ class Humanoid23Controller : public praxis::unitree_framework::BasicUserControll
   std::array<float, 23> jvel{};
 };
 
-static_assert(praxis::UserController<Humanoid23Controller, 23>);
-static_assert(!praxis::UserController<Humanoid23Controller, 12>);
+static_assert(praxis::control::UserController<Humanoid23Controller, 23>);
+static_assert(!praxis::control::UserController<Humanoid23Controller, 12>);
 
 }  // namespace
 
 TEST_CASE("BasicUserController serves any joint count", "[control][unitree_framework]") {
-  praxis::ControllerAdapter<Humanoid23Controller, 23> adapter;
+  praxis::control::ControllerAdapter<Humanoid23Controller, 23> adapter;
   adapter.load_params("unused");
   praxis::RobotState<23> state;
   for (Eigen::Index j = 0; j < 23; ++j) state.dq[j] = 0.5 * static_cast<double>(j);
@@ -220,12 +220,12 @@ struct PerJointGainController {
   std::array<float, 1> log() const { return {}; }
 };
 
-static_assert(praxis::UserController<PerJointGainController, 12>);
+static_assert(praxis::control::UserController<PerJointGainController, 12>);
 
 }  // namespace
 
 TEST_CASE("per-joint kp and kd reach the adapter joint by joint", "[control][gains]") {
-  praxis::ControllerAdapter<PerJointGainController, 12> adapter;
+  praxis::control::ControllerAdapter<PerJointGainController, 12> adapter;
   STATIC_REQUIRE(decltype(adapter)::per_joint_kp);
   STATIC_REQUIRE(decltype(adapter)::per_joint_kd);
   for (std::size_t j = 0; j < 12; ++j) {
@@ -278,12 +278,12 @@ struct TorqueController {
   std::array<float, 1> log() const { return {static_cast<float>(tau_ff[0])}; }
 };
 
-static_assert(praxis::UserController<TorqueController, 12>);
+static_assert(praxis::control::UserController<TorqueController, 12>);
 
 }  // namespace
 
 TEST_CASE("jvel_des and tau_ff are read back through the adapter", "[control][gains]") {
-  praxis::ControllerAdapter<TorqueController, 12> adapter;
+  praxis::control::ControllerAdapter<TorqueController, 12> adapter;
   STATIC_REQUIRE(decltype(adapter)::has_jvel_des);
   STATIC_REQUIRE(decltype(adapter)::has_tau_ff);
   praxis::RobotState<12> state;
@@ -323,11 +323,11 @@ struct ShortTargets {
 struct VectorKd : Scalars {
   Eigen::Matrix<float, 12, 1> kd = Eigen::Matrix<float, 12, 1>::Ones();
 };
-static_assert(praxis::HasControllerMembers<Scalars>);
-static_assert(praxis::HasControllerMembers<VectorKd>);
-static_assert(!praxis::HasControllerMembers<ElevenKp>);
-static_assert(!praxis::HasControllerMembers<WrongTau>);
-static_assert(!praxis::HasControllerMembers<ShortTargets>);
+static_assert(praxis::control::HasControllerMembers<Scalars>);
+static_assert(praxis::control::HasControllerMembers<VectorKd>);
+static_assert(!praxis::control::HasControllerMembers<ElevenKp>);
+static_assert(!praxis::control::HasControllerMembers<WrongTau>);
+static_assert(!praxis::control::HasControllerMembers<ShortTargets>);
 }  // namespace
 
 }  // namespace unitree_framework_test

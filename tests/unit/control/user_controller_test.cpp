@@ -72,11 +72,11 @@ struct Framework {
   float seen_q1 = 0.0f, seen_gravity_z = 0.0f;
   std::filesystem::path loaded;
   void LoadParam(std::filesystem::path& folder) { loaded = folder; }
-  void Reset(praxis::unitree_framework::RobotInterface<N>& robot, praxis::unitree_framework::Gamepad&) {
+  void Reset(praxis::control::unitree_framework::RobotInterface<N>& robot, praxis::control::unitree_framework::Gamepad&) {
     ++resets;
     seen_q1 = robot.jpos[1];
   }
-  void GetInput(praxis::unitree_framework::RobotInterface<N>& robot, praxis::unitree_framework::Gamepad&) {
+  void GetInput(praxis::control::unitree_framework::RobotInterface<N>& robot, praxis::control::unitree_framework::Gamepad&) {
     ++inputs;
     seen_q1 = robot.jpos[1];
     seen_gravity_z = robot.projected_gravity[2];
@@ -107,25 +107,25 @@ struct ModesUndeclared : Scalar {
 };
 
 TEST_CASE("user controller: which types are a USER_CTRL for a robot of N joints", "[control][user_controller]") {
-  STATIC_REQUIRE(praxis::UserController<Scalar, N>);
-  STATIC_REQUIRE(praxis::SnakeCaseController<Scalar, N>);
-  STATIC_REQUIRE(praxis::UserController<PerJoint, N>);
-  STATIC_REQUIRE(praxis::UserController<Framework, N>);
-  STATIC_REQUIRE(praxis::UnitreeFrameworkController<Framework, N>);
-  STATIC_REQUIRE_FALSE(praxis::SnakeCaseController<Framework, N>);
-  STATIC_REQUIRE_FALSE(praxis::UserController<Scalar, 4>);  // written for 3 joints
-  STATIC_REQUIRE(praxis::controller_joint_count<FourJoints>() == 4);
-  STATIC_REQUIRE_FALSE(praxis::UserController<FourJoints, N>);  // arrays of another robot's size
-  STATIC_REQUIRE_FALSE(praxis::UserController<KpWrongSize, N>);
-  STATIC_REQUIRE_FALSE(praxis::UserController<NoCalculate, N>);
-  STATIC_REQUIRE_FALSE(praxis::UserController<ModesUndeclared, N>);
-  STATIC_REQUIRE_FALSE(praxis::UserController<int, N>);
-  STATIC_REQUIRE(praxis::check_user_controller<Scalar, N>());
+  STATIC_REQUIRE(praxis::control::UserController<Scalar, N>);
+  STATIC_REQUIRE(praxis::control::SnakeCaseController<Scalar, N>);
+  STATIC_REQUIRE(praxis::control::UserController<PerJoint, N>);
+  STATIC_REQUIRE(praxis::control::UserController<Framework, N>);
+  STATIC_REQUIRE(praxis::control::UnitreeFrameworkController<Framework, N>);
+  STATIC_REQUIRE_FALSE(praxis::control::SnakeCaseController<Framework, N>);
+  STATIC_REQUIRE_FALSE(praxis::control::UserController<Scalar, 4>);  // written for 3 joints
+  STATIC_REQUIRE(praxis::control::controller_joint_count<FourJoints>() == 4);
+  STATIC_REQUIRE_FALSE(praxis::control::UserController<FourJoints, N>);  // arrays of another robot's size
+  STATIC_REQUIRE_FALSE(praxis::control::UserController<KpWrongSize, N>);
+  STATIC_REQUIRE_FALSE(praxis::control::UserController<NoCalculate, N>);
+  STATIC_REQUIRE_FALSE(praxis::control::UserController<ModesUndeclared, N>);
+  STATIC_REQUIRE_FALSE(praxis::control::UserController<int, N>);
+  STATIC_REQUIRE(praxis::control::check_user_controller<Scalar, N>());
 }
 
 TEST_CASE("user controller: the adapter reads scalar gains for every joint and neutral optional members",
           "[control][user_controller]") {
-  praxis::ControllerAdapter<Scalar, N> a;
+  praxis::control::ControllerAdapter<Scalar, N> a;
   STATIC_REQUIRE_FALSE(decltype(a)::framework_style);
   STATIC_REQUIRE_FALSE(decltype(a)::per_joint_kp);
   CHECK(a.dt() == 0.002);
@@ -145,7 +145,7 @@ TEST_CASE("user controller: the adapter reads scalar gains for every joint and n
 
 TEST_CASE("user controller: per-joint gains and the optional members are read joint by joint",
           "[control][user_controller]") {
-  praxis::ControllerAdapter<PerJoint, N> a;
+  praxis::control::ControllerAdapter<PerJoint, N> a;
   STATIC_REQUIRE(decltype(a)::per_joint_kp);
   STATIC_REQUIRE(decltype(a)::has_jvel_des);
   STATIC_REQUIRE(decltype(a)::has_tau_ff);
@@ -167,7 +167,7 @@ TEST_CASE("user controller: gains must be finite and not negative and a NaN is t
           "[control][user_controller]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  praxis::ControllerAdapter<PerJoint, N> a;
+  praxis::control::ControllerAdapter<PerJoint, N> a;
   REQUIRE(a.gains_valid());
   SECTION("negative kp") {
     a.controller().kp[2] = -1.0;
@@ -187,7 +187,7 @@ TEST_CASE("user controller: gains must be finite and not negative and a NaN is t
     CHECK_FALSE(a.gains_valid());
   }
   SECTION("scalar gains") {
-    praxis::ControllerAdapter<Scalar, N> s;
+    praxis::control::ControllerAdapter<Scalar, N> s;
     s.controller().kd = -0.5;
     CHECK_FALSE(s.gains_valid());
   }
@@ -195,7 +195,7 @@ TEST_CASE("user controller: gains must be finite and not negative and a NaN is t
 
 TEST_CASE("user controller: reset and step call the controller with the state it is given",
           "[control][user_controller]") {
-  praxis::ControllerAdapter<Scalar, N> a(Scalar{});
+  praxis::control::ControllerAdapter<Scalar, N> a(Scalar{});
   State s;
   s.q[0] = 0.7;
   a.load_params("somewhere");
@@ -214,7 +214,7 @@ TEST_CASE("user controller: reset and step call the controller with the state it
 
 TEST_CASE("user controller: a framework-style controller gets its RobotInterface filled before Reset and GetInput",
           "[control][user_controller]") {
-  praxis::ControllerAdapter<Framework, N> a;
+  praxis::control::ControllerAdapter<Framework, N> a;
   STATIC_REQUIRE(decltype(a)::framework_style);
   a.load_params("params/go2");
   CHECK(a.controller().loaded == std::filesystem::path("params/go2"));
@@ -238,7 +238,7 @@ TEST_CASE("user controller: a framework-style controller gets its RobotInterface
 
 TEST_CASE("user controller: log values are copied up to the room given and all are counted",
           "[control][user_controller]") {
-  praxis::ControllerAdapter<Scalar, N> a;
+  praxis::control::ControllerAdapter<Scalar, N> a;
   std::array<float, 8> room{};
   CHECK(a.log_into(room) == 4);
   CHECK(room[3] == 4.0f);

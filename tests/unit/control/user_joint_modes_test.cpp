@@ -50,11 +50,11 @@ TEST_CASE("USER_CTRL with joint_mode: velocity and torque joints reach the robot
   const auto at = [](double s) { return praxis::TimePoint{} + praxis::from_seconds(s); };
   robot.hold(praxis::GamepadButton::R2, at(0.05), 2500ms);  // the Go2's pd ramp takes ~1.7 s at 2 ms
   robot.tap(praxis::GamepadButton::A, at(2.7));
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  praxis::RobotController<Robot, MixedModes> controller(robot, options);
+  praxis::control::RobotController<Robot, MixedModes> controller(robot, options);
   for (praxis::TimePoint t = at(0.002); t <= at(3.2); t += 2ms) controller.step(t);
-  REQUIRE(controller.state() == praxis::ControlState::ctrl);
+  REQUIRE(controller.state() == praxis::control::ControlState::ctrl);
   const auto& sent = robot.last_command().command;
   CHECK(sent.mode[0] == praxis::JointMode::velocity);
   CHECK(sent.dq[0] == Approx(0.5));

@@ -143,7 +143,7 @@ GamepadState pad_with(std::uint16_t buttons, float lx) {
 }  // namespace
 
 TEST_CASE("with gamepad: it is a backend with a remote that keeps B's declarations", "[control][with_gamepad]") {
-  using Pad = praxis::WithGamepad<Full>;
+  using Pad = praxis::control::WithGamepad<Full>;
   STATIC_REQUIRE(praxis::Backend<Pad>);
   STATIC_REQUIRE(std::is_same_v<Pad::model, TwoJoints>);
   STATIC_REQUIRE(Pad::N == 2);
@@ -158,7 +158,7 @@ TEST_CASE("with gamepad: it is a backend with a remote that keeps B's declaratio
   STATIC_REQUIRE_FALSE(praxis::capabilities_of<Pad>().kick);
   STATIC_REQUIRE(praxis::capabilities_of<Pad>().leds);
 
-  using Plain = praxis::WithGamepad<Minimal>;
+  using Plain = praxis::control::WithGamepad<Minimal>;
   STATIC_REQUIRE(praxis::Backend<Plain>);
   STATIC_REQUIRE(praxis::has_remote_of<Plain>());
   STATIC_REQUIRE(praxis::safe_state_of<Plain>() == praxis::SafeState::joint_damping);
@@ -168,7 +168,7 @@ TEST_CASE("with gamepad: it is a backend with a remote that keeps B's declaratio
 
 TEST_CASE("with gamepad: the optional capabilities exist exactly when the backend has them",
           "[control][with_gamepad]") {
-  using Pad = praxis::WithGamepad<Full>;
+  using Pad = praxis::control::WithGamepad<Full>;
   STATIC_REQUIRE(praxis::PostsRequests<Pad>);
   STATIC_REQUIRE(praxis::HasModes<Pad>);
   STATIC_REQUIRE(praxis::HasLocomotion<Pad>);
@@ -179,7 +179,7 @@ TEST_CASE("with gamepad: the optional capabilities exist exactly when the backen
   STATIC_REQUIRE(HasEntryHold<Pad>);
   STATIC_REQUIRE(HasControlLoss<Pad>);
 
-  using Plain = praxis::WithGamepad<Minimal>;
+  using Plain = praxis::control::WithGamepad<Minimal>;
   STATIC_REQUIRE_FALSE(HasPost<Plain>);
   STATIC_REQUIRE_FALSE(praxis::PostsRequests<Plain>);
   STATIC_REQUIRE_FALSE(praxis::ReportsStatus<Plain>);
@@ -193,7 +193,7 @@ TEST_CASE("with gamepad: the optional capabilities exist exactly when the backen
 TEST_CASE("with gamepad: before any set_gamepad a state carries the released gamepad and not the backend's",
           "[control][with_gamepad]") {
   Full backend;
-  praxis::WithGamepad pad(backend);
+  praxis::control::WithGamepad pad(backend);
   State s;
   const TimePoint now = TimePoint{} + 5s;
   REQUIRE(pad.read(s, now));
@@ -205,7 +205,7 @@ TEST_CASE("with gamepad: before any set_gamepad a state carries the released gam
 
 TEST_CASE("with gamepad: a read carries the newest pad set and keeps carrying it", "[control][with_gamepad]") {
   Full backend;
-  praxis::WithGamepad pad(backend);
+  praxis::control::WithGamepad pad(backend);
   State s;
   pad.set_gamepad(pad_with(praxis::button_bit(GamepadButton::R2), 0.5f));
   REQUIRE(pad.read(s, TimePoint{}));
@@ -229,7 +229,7 @@ TEST_CASE("with gamepad: a read carries the newest pad set and keeps carrying it
 TEST_CASE("with gamepad: a read the backend reports as not new returns false and a pad set meanwhile comes later",
           "[control][with_gamepad]") {
   Full backend;
-  praxis::WithGamepad pad(backend);
+  praxis::control::WithGamepad pad(backend);
   State s;
   backend.fresh = false;
   pad.set_gamepad(pad_with(praxis::button_bit(GamepadButton::X), 0.0f));
@@ -243,7 +243,7 @@ TEST_CASE("with gamepad: a read the backend reports as not new returns false and
 TEST_CASE("with gamepad: write and every optional call go to the backend with their arguments and results",
           "[control][with_gamepad]") {
   Full backend;
-  praxis::WithGamepad pad(backend);
+  praxis::control::WithGamepad pad(backend);
   CHECK(&pad.backend() == &backend);
 
   Command c;
@@ -300,7 +300,7 @@ TEST_CASE("with gamepad: write and every optional call go to the backend with th
 
 TEST_CASE("with gamepad: a minimal backend's read result comes through", "[control][with_gamepad]") {
   Minimal backend;
-  praxis::WithGamepad pad(backend);
+  praxis::control::WithGamepad pad(backend);
   State s;
   pad.set_gamepad(pad_with(1, 0.2f));
   CHECK(pad.read(s, TimePoint{}));
@@ -311,7 +311,7 @@ TEST_CASE("with gamepad: a minimal backend's read result comes through", "[contr
 
 TEST_CASE("with gamepad: set_gamepad and read do not allocate", "[control][with_gamepad]") {
   Full backend;
-  praxis::WithGamepad pad(backend);
+  praxis::control::WithGamepad pad(backend);
   State s;
   pad.set_gamepad(pad_with(1, 0.0f));  // first use outside the measured scope
   (void)pad.read(s, TimePoint{});
@@ -327,7 +327,7 @@ TEST_CASE("with gamepad: set_gamepad and read do not allocate", "[control][with_
 TEST_CASE("with gamepad: across threads reads see whole pads in the order they were set",
           "[control][with_gamepad][threads]") {
   Full backend;
-  praxis::WithGamepad pad(backend);
+  praxis::control::WithGamepad pad(backend);
   constexpr std::uint16_t k_last = 20000;
   std::atomic<bool> done{false};
   // Each pad is stamped twice (buttons and lx): a copy mixing two sets shows as a disagreement.

@@ -28,7 +28,7 @@
 namespace dds_backend_test {
 
 using namespace std::chrono_literals;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 
 namespace {
 
@@ -58,17 +58,17 @@ constexpr std::array<Group, 2> k_groups{{{"legs", 0, 2}, {"arms", 2, 2}}};
 // The fixed-size values praxis' side sees.
 struct GroupsValue {
   struct Entry {
-    dds::BoundedString<15> name;
-    dds::BoundedSequence<double, 4> position;
+    transport::BoundedString<15> name;
+    transport::BoundedSequence<double, 4> position;
   };
-  dds::BoundedSequence<Entry, 2> groups;
+  transport::BoundedSequence<Entry, 2> groups;
 };
 
 const char* groups_from_wire(const praxis_test_State& s, GroupsValue& out) {
   if (s.groups._length > out.groups.capacity) return "more than 2 groups";
   for (std::uint32_t i = 0; i < s.groups._length; ++i) {
-    if (!dds::copy_string(s.groups._buffer[i].name, out.groups[i].name)) return "group name longer than 15";
-    if (!dds::copy_sequence(s.groups._buffer[i].position, out.groups[i].position)) return "more than 4 positions";
+    if (!transport::copy_string(s.groups._buffer[i].name, out.groups[i].name)) return "group name longer than 15";
+    if (!transport::copy_sequence(s.groups._buffer[i].position, out.groups[i].position)) return "more than 4 positions";
   }
   out.groups.size = s.groups._length;
   return nullptr;
@@ -78,10 +78,10 @@ const char* groups_from_wire(const praxis_test_State& s, GroupsValue& out) {
 class GroupsToWire {
  public:
   bool operator()(const GroupsValue& v, praxis_test_State& s) {
-    bool ok = dds::lend(s.groups, std::span<praxis_test_Group>(groups_), v.groups.size);
+    bool ok = transport::lend(s.groups, std::span<praxis_test_Group>(groups_), v.groups.size);
     for (std::uint32_t i = 0; ok && i < v.groups.size; ++i) {
-      ok = dds::lend_string(groups_[i].name, names_[i], v.groups[i].name.view()) &&
-           dds::lend(groups_[i].position, std::span<double>(positions_[i]), v.groups[i].position);
+      ok = transport::lend_string(groups_[i].name, names_[i], v.groups[i].name.view()) &&
+           transport::lend(groups_[i].position, std::span<double>(positions_[i]), v.groups[i].position);
     }
     return ok;
   }
@@ -95,7 +95,7 @@ class GroupsToWire {
 struct GroupBotTopics {
   using model = GroupBot;
   struct Options {
-    dds::DdsOptions dds{};
+    transport::DdsOptions dds{};
     praxis::Duration link_timeout = 100ms;
     std::string prefix = "groupbot/";
   };

@@ -34,7 +34,7 @@
 namespace topic_table_test {
 
 using namespace std::chrono_literals;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 using praxis::Clock;
 using praxis::JointMode;
 using praxis::TimePoint;
@@ -97,7 +97,7 @@ template <bool NeckFirst>
 struct MotorTopics {
   using model = TwoJoints;
   struct Options {
-    dds::DdsOptions dds{};
+    transport::DdsOptions dds{};
     praxis::Duration link_timeout = 100ms;
   };
   using Context = topic_table_test::Context;
@@ -339,7 +339,7 @@ class PairToWire {
     ++calls;
     values_ = p.v;
     s.frame_id = frame_.data();
-    return dds::lend(s.values, std::span<double>(values_), values_.size());
+    return transport::lend(s.values, std::span<double>(values_), values_.size());
   }
   int calls = 0;
 
@@ -368,7 +368,7 @@ bool encode_pair(const praxis::JointCommand<N>& cmd, TimePoint, WireContext& c, 
 struct WireTopics {
   using model = TwoJoints;
   struct Options {
-    dds::DdsOptions dds{};
+    transport::DdsOptions dds{};
     praxis::Duration link_timeout = 100ms;
   };
   using Context = WireContext;

@@ -47,7 +47,7 @@ std::string error_of(const fs::path& folder) {
   example::SinusoidController<praxis::unitree::Go2> c;
   try {
     c.load_params(folder);
-  } catch (const praxis::ParamError& e) {
+  } catch (const praxis::io::ParamError& e) {
     return e.what();
   }
   return "";
@@ -101,9 +101,9 @@ TEST_CASE("a number beyond a double's range is invalid JSON naming the file", "[
   TempDir dir;
   dir.write("{\"dt\": 1e999}");
   CHECK_THAT(error_of(dir.path), Catch::Contains("params.json: not valid JSON (a number does not fit in a double"));
-  CHECK_THROWS_WITH(praxis::ParamFile::parse("[1e400]", "from_text.json"),
+  CHECK_THROWS_WITH(praxis::io::ParamFile::parse("[1e400]", "from_text.json"),
                     Catch::StartsWith("from_text.json: not valid JSON (a number does not fit in a double"));
-  CHECK(praxis::ParamFile::parse("{\"dt\": 0.5}", "from_text.json").number("dt") == 0.5);
+  CHECK(praxis::io::ParamFile::parse("{\"dt\": 0.5}", "from_text.json").number("dt") == 0.5);
 }
 
 TEST_CASE("missing key, wrong type and wrong length name the key", "[io][params]") {
@@ -148,13 +148,13 @@ TEST_CASE("a rejected file leaves the controller as it was", "[io][params]") {
 
 TEST_CASE("run folders are time-stamped, unique and get cfg.txt", "[io][run_folder]") {
   TempDir dir;
-  const auto a = praxis::create_run_folder(dir.path / "logs");
-  const auto b = praxis::create_run_folder(dir.path / "logs");
+  const auto a = praxis::io::create_run_folder(dir.path / "logs");
+  const auto b = praxis::io::create_run_folder(dir.path / "logs");
   CHECK(a != b);
   CHECK(fs::is_directory(a));
   CHECK(a.filename().string().size() >= 19);  // YYYY_MM_DD_HH_MM_SS
   CHECK(a.filename().string()[4] == '_');
-  praxis::write_config(a, {{"param_folder", "/x/params"}, {"robot", "g1"}});
+  praxis::io::write_config(a, {{"param_folder", "/x/params"}, {"robot", "g1"}});
   std::ifstream in(a / "cfg.txt");
   std::string line;
   std::getline(in, line);

@@ -1,4 +1,4 @@
-// praxis::create_run_folder and praxis::write_config (io/run_folder.hpp), on real folders in a
+// praxis::io::create_run_folder and praxis::io::write_config (io/run_folder.hpp), on real folders in a
 // scratch directory: the run folder is <base>/<YYYY_MM_DD_HH_MM_SS> of the local time, made with
 // every missing parent; a taken name gets "_2", "_3", ... (never "_1"); the 999th run of one second
 // is an error; a base that cannot be made and a folder that cannot be written are errors naming
@@ -64,7 +64,7 @@ TEST_CASE("run folder: a new folder named after the local time under a base made
   praxis::test::ScratchDir scratch("run_folder");
   const auto base = scratch.path() / "logs" / "deep" / "er";
   const auto before = std::chrono::system_clock::now();
-  const auto folder = praxis::create_run_folder(base);
+  const auto folder = praxis::io::create_run_folder(base);
   const auto after = std::chrono::system_clock::now();
 
   CHECK(folder.parent_path() == base);
@@ -95,7 +95,7 @@ TEST_CASE("run folder: a taken name gets the next free suffix from _2 on", "[io]
       fs::create_directories(base / (s + "_2"));
       fs::create_directories(base / (s + "_4"));
     }
-    const auto folder = praxis::create_run_folder(base);
+    const auto folder = praxis::io::create_run_folder(base);
     const std::string name = folder.filename().string();
     CAPTURE(name);
     if (std::find(stamps.begin(), stamps.end(), name.substr(0, 19)) == stamps.end()) continue;  // too slow: again
@@ -104,7 +104,7 @@ TEST_CASE("run folder: a taken name gets the next free suffix from _2 on", "[io]
     CHECK(empty_folder(folder));
     CHECK_FALSE(fs::exists(base / (name.substr(0, 19) + "_1")));
     // The next call in that second skips the taken "_4" and takes "_5".
-    const auto next = praxis::create_run_folder(base);
+    const auto next = praxis::io::create_run_folder(base);
     if (next.filename().string().substr(0, 19) == name.substr(0, 19)) {
       CHECK(next.filename().string() == name.substr(0, 19) + "_5");
     }
@@ -126,7 +126,7 @@ TEST_CASE("run folder: a base with every name of the second taken is an error na
       for (int k = 2; k < 1000; ++k) fs::create_directory(base / (s + "_" + std::to_string(k)));
     }
     try {
-      const auto folder = praxis::create_run_folder(base);
+      const auto folder = praxis::io::create_run_folder(base);
       // Only when the clock passed all three stamps: the folder is then a fresh stamp, and again.
       CAPTURE(folder.string());
       CHECK(std::find(stamps.begin(), stamps.end(), folder.filename().string().substr(0, 19)) == stamps.end());
@@ -143,8 +143,8 @@ TEST_CASE("run folder: a base that cannot be made or written is an error naming 
   // A regular file where a parent folder should be.
   const auto blocker = scratch.write("blocker", "not a folder");
   const auto under_file = blocker / "logs";
-  CHECK_THROWS_AS(praxis::create_run_folder(under_file), std::runtime_error);
-  CHECK_THROWS_WITH(praxis::create_run_folder(under_file),
+  CHECK_THROWS_AS(praxis::io::create_run_folder(under_file), std::runtime_error);
+  CHECK_THROWS_WITH(praxis::io::create_run_folder(under_file),
                     Catch::StartsWith("cannot create log folder '" + under_file.string() + "': "));
   CHECK(fs::is_regular_file(blocker));
 
@@ -152,7 +152,7 @@ TEST_CASE("run folder: a base that cannot be made or written is an error naming 
     const auto locked = scratch.path() / "locked";
     fs::create_directories(locked);
     fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
-    CHECK_THROWS_WITH(praxis::create_run_folder(locked),
+    CHECK_THROWS_WITH(praxis::io::create_run_folder(locked),
                       Catch::StartsWith("cannot create run folder '" + locked.string() + "/") &&
                           Catch::Contains("': "));
     fs::permissions(locked, fs::perms::owner_all);  // so the scratch folder can be removed
@@ -162,17 +162,17 @@ TEST_CASE("run folder: a base that cannot be made or written is an error naming 
 
 TEST_CASE("run folder: cfg.txt has one key: value line per entry in order", "[io][run_folder]") {
   praxis::test::ScratchDir scratch("run_folder");
-  const auto folder = praxis::create_run_folder(scratch.path() / "logs");
+  const auto folder = praxis::io::create_run_folder(scratch.path() / "logs");
   const std::vector<std::pair<std::string, std::string>> entries{
       {"robot", "go2"}, {"dt", "0.002"}, {"network", "eth0: 192.168.123.99"}, {"empty", ""}, {"robot", "again"}};
-  praxis::write_config(folder, entries);
+  praxis::io::write_config(folder, entries);
   CHECK(text_of(folder / "cfg.txt") ==
         "robot: go2\ndt: 0.002\nnetwork: eth0: 192.168.123.99\nempty: \nrobot: again\n");
 
   // A second write replaces the file instead of appending; no entries leave it empty.
-  praxis::write_config(folder, {{"b", "2"}});
+  praxis::io::write_config(folder, {{"b", "2"}});
   CHECK(text_of(folder / "cfg.txt") == "b: 2\n");
-  praxis::write_config(folder, {});
+  praxis::io::write_config(folder, {});
   CHECK(fs::exists(folder / "cfg.txt"));
   CHECK(text_of(folder / "cfg.txt").empty());
   // Only cfg.txt is written in the folder.
@@ -182,8 +182,8 @@ TEST_CASE("run folder: cfg.txt has one key: value line per entry in order", "[io
 TEST_CASE("run folder: a folder that does not exist is an error naming its cfg.txt", "[io][run_folder]") {
   praxis::test::ScratchDir scratch("run_folder");
   const auto missing = scratch.path() / "never_made";
-  CHECK_THROWS_AS(praxis::write_config(missing, {{"a", "1"}}), std::runtime_error);
-  CHECK_THROWS_WITH(praxis::write_config(missing, {{"a", "1"}}),
+  CHECK_THROWS_AS(praxis::io::write_config(missing, {{"a", "1"}}), std::runtime_error);
+  CHECK_THROWS_WITH(praxis::io::write_config(missing, {{"a", "1"}}),
                     "cannot write '" + (missing / "cfg.txt").string() + "'");
   CHECK_FALSE(fs::exists(missing));
 }

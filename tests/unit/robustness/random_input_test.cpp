@@ -98,10 +98,10 @@ TEST_CASE("mutated parameter files give ParamError naming the file, or load", "[
     }
     std::ofstream(file) << text;
     try {
-      const auto p = praxis::ParamFile::load(file);
+      const auto p = praxis::io::ParamFile::load(file);
       (void)p.number("dt");
       (void)p.numbers("init_pos", 3);
-    } catch (const praxis::ParamError& e) {
+    } catch (const praxis::io::ParamError& e) {
       REQUIRE(std::string(e.what()).find(file.string()) == 0);
       ++rejected;
     }

@@ -19,12 +19,12 @@
 
 namespace {
 
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 using Sample = builtin_interfaces_msg_dds__Time_;
 constexpr const char* k_topic = "praxis_test/cyclone_uri";
 
-int write(const dds::Participant& participant, std::chrono::seconds duration) {
-  dds::Publisher<Sample> publisher(participant, k_topic, &builtin_interfaces_msg_dds__Time__desc);
+int write(const transport::Participant& participant, std::chrono::seconds duration) {
+  transport::Publisher<Sample> publisher(participant, k_topic, &builtin_interfaces_msg_dds__Time__desc);
   const auto end = std::chrono::steady_clock::now() + duration;
   Sample sample{};
   while (std::chrono::steady_clock::now() < end) {
@@ -35,8 +35,8 @@ int write(const dds::Participant& participant, std::chrono::seconds duration) {
   return 0;
 }
 
-int read(const dds::Participant& participant, std::chrono::seconds timeout) {
-  dds::Subscriber<Sample> subscriber(participant, k_topic, &builtin_interfaces_msg_dds__Time__desc);
+int read(const transport::Participant& participant, std::chrono::seconds timeout) {
+  transport::Subscriber<Sample> subscriber(participant, k_topic, &builtin_interfaces_msg_dds__Time__desc);
   const auto end = std::chrono::steady_clock::now() + timeout;
   praxis::transport::Stamped<Sample> got{};
   while (std::chrono::steady_clock::now() < end) {
@@ -60,10 +60,10 @@ int main(int argc, char* argv[]) {
     return 64;
   }
   const std::string interface = argv[2];
-  const dds::DdsOptions options{static_cast<std::uint32_t>(std::strtoul(argv[1], nullptr, 10)),
+  const transport::DdsOptions options{static_cast<std::uint32_t>(std::strtoul(argv[1], nullptr, 10)),
                                 interface == "-" ? std::string() : interface};
   try {
-    const dds::Participant participant(options);
+    const transport::Participant participant(options);
     if (mode == "describe") {
       std::printf("config: %s\n", participant.config().describe().c_str());
       return 0;
@@ -73,7 +73,7 @@ int main(int argc, char* argv[]) {
     if (mode == "read") return read(participant, seconds);
     std::fprintf(stderr, "%s: unknown mode \"%s\" (expected describe, write or read)\n", argv[0], mode.c_str());
     return 64;
-  } catch (const dds::DdsError& e) {
+  } catch (const transport::DdsError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }

@@ -34,7 +34,7 @@ extern char** environ;
 
 namespace cyclone_uri_test {
 
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 using praxis::test::ScratchDir;
 using namespace std::chrono_literals;
 
@@ -74,9 +74,9 @@ class Peer {
       : out_(dir / (name + ".out")), err_(dir / (name + ".err")) {
     std::vector<std::string> env;
     for (char** e = environ; *e != nullptr; ++e) {
-      if (!std::string_view(*e).starts_with(std::string(dds::k_cyclone_uri_env) + "=")) env.emplace_back(*e);
+      if (!std::string_view(*e).starts_with(std::string(transport::k_cyclone_uri_env) + "=")) env.emplace_back(*e);
     }
-    if (uri) env.push_back(std::string(dds::k_cyclone_uri_env) + "=" + *uri);
+    if (uri) env.push_back(std::string(transport::k_cyclone_uri_env) + "=" + *uri);
     std::vector<std::string> argv_text{PRAXIS_CYCLONE_URI_PEER};
     argv_text.insert(argv_text.end(), args.begin(), args.end());
     std::vector<char*> argv;
@@ -184,24 +184,24 @@ TEST_CASE("CYCLONEDDS_URI: where only praxis sets a value (the interface), praxi
 TEST_CASE("CYCLONEDDS_URI: a file that cannot be read or is not valid is an error naming the variable and the file",
           "[dds][cyclone_uri]") {
   ScratchDir dir("cyclone_uri");
-  const dds::DdsOptions options{domain(), "lo"};
+  const transport::DdsOptions options{domain(), "lo"};
 
   const auto missing = dir / "missing.xml";
-  CHECK_THROWS_WITH(dds::merged_cyclone_config(options, "t", "file://" + missing.string()),
+  CHECK_THROWS_WITH(transport::merged_cyclone_config(options, "t", "file://" + missing.string()),
                     Catch::Contains("CYCLONEDDS_URI") && Catch::Contains("\"" + missing.string() + "\"") &&
                         Catch::Contains("No such file or directory"));
   const auto broken = dir.write("broken.xml", "<CycloneDDS>\n  <Domain>\n  </Domai>\n</CycloneDDS>\n");
-  CHECK_THROWS_WITH(dds::merged_cyclone_config(options, "t", "file://" + broken.string()),
+  CHECK_THROWS_WITH(transport::merged_cyclone_config(options, "t", "file://" + broken.string()),
                     Catch::Contains("CYCLONEDDS_URI") && Catch::Contains("\"" + broken.string() + "\"") &&
                         Catch::Contains("not well-formed XML: line 3: </Domai> closes <Domain>"));
   const auto rootless = dir.write("rootless.xml", "<Domain><Discovery><Tag>x</Tag></Discovery></Domain>\n");
-  CHECK_THROWS_WITH(dds::merged_cyclone_config(options, "t", rootless.string()),
+  CHECK_THROWS_WITH(transport::merged_cyclone_config(options, "t", rootless.string()),
                     Catch::Contains("CYCLONEDDS_URI") && Catch::Contains("\"" + rootless.string() + "\"") &&
                         Catch::Contains("root element <Domain>") && Catch::Contains("expects <CycloneDDS>"));
-  CHECK_THROWS_WITH(dds::merged_cyclone_config(options, "t", "<Discovery><Tag>x</Tag>"),
+  CHECK_THROWS_WITH(transport::merged_cyclone_config(options, "t", "<Discovery><Tag>x</Tag>"),
                     Catch::Contains("CYCLONEDDS_URI") && Catch::Contains("inline XML at character 1") &&
                         Catch::Contains("<Discovery> is not closed"));
-  CHECK_THROWS_WITH(dds::merged_cyclone_config(options, "t", dir.path().string()),
+  CHECK_THROWS_WITH(transport::merged_cyclone_config(options, "t", dir.path().string()),
                     Catch::Contains("CYCLONEDDS_URI") && Catch::Contains("Is a directory"));
 
   // The same through a participant, as a user meets it.
@@ -243,11 +243,11 @@ TEST_CASE("CYCLONEDDS_URI: two processes with a harmless user file still discove
 
 TEST_CASE("CYCLONEDDS_URI entries are read the way Cyclone reads them", "[dds][cyclone_uri]") {
   ScratchDir dir("cyclone_uri");
-  const dds::DdsOptions options{domain(), "lo"};
+  const transport::DdsOptions options{domain(), "lo"};
 
   SECTION("unset or blank: praxis' configuration alone") {
-    const auto c = dds::merged_cyclone_config(options, "t", " , ");
-    CHECK(c.xml == dds::cyclone_config(options, "t"));
+    const auto c = transport::merged_cyclone_config(options, "t", " , ");
+    CHECK(c.xml == transport::cyclone_config(options, "t"));
     CHECK(c.user_uri.empty());
     CHECK(c.describe() == "interface \"lo\" (DdsOptions::interface), discovery tag \"t\" (PRAXIS_DDS_TAG)");
   }
@@ -260,7 +260,7 @@ TEST_CASE("CYCLONEDDS_URI entries are read the way Cyclone reads them", "[dds][c
                                    "<Discovery><Tag>not-mine</Tag></Discovery></Domain></CycloneDDS>");
     const std::string uri = "file://" + a.string() + "," + other.string() +
                             ",<General><Interfaces><NetworkInterface address=\"10.1.2.3\"/></Interfaces></General>";
-    const auto c = dds::merged_cyclone_config(options, "t", uri);
+    const auto c = transport::merged_cyclone_config(options, "t", uri);
     CHECK(c.interface.value == "eth7, address 10.1.2.3");
     CHECK(c.interface.user_source == "file \"" + a.string() + "\", inline XML");
     CHECK(c.tag.value == "t");
@@ -270,7 +270,7 @@ TEST_CASE("CYCLONEDDS_URI entries are read the way Cyclone reads them", "[dds][c
     CHECK(c.xml.ends_with("," + uri));  // verbatim, after praxis' settings
   }
   SECTION("the older spellings: General under CycloneDDS, Domain/Id, NetworkInterfaceAddress") {
-    const auto c = dds::merged_cyclone_config(
+    const auto c = transport::merged_cyclone_config(
         options, "t",
         "<CycloneDDS><General><NetworkInterfaceAddress> eth3 </NetworkInterfaceAddress></General></CycloneDDS>,"
         "<Domain><Id>" +
@@ -283,7 +283,7 @@ TEST_CASE("CYCLONEDDS_URI entries are read the way Cyclone reads them", "[dds][c
       "deprecated options that exclude General/Interfaces: praxis writes its interface the older way, and Cyclone "
       "takes it") {
     const auto c =
-        dds::merged_cyclone_config(options, "t", "<General><PreferMulticast>true</PreferMulticast></General>");
+        transport::merged_cyclone_config(options, "t", "<General><PreferMulticast>true</PreferMulticast></General>");
     CHECK(c.interface.value == "lo");
     CHECK_FALSE(c.interface.from_user());
     CHECK(c.xml.find("<NetworkInterfaceAddress>lo</NetworkInterfaceAddress>") != std::string::npos);
@@ -293,12 +293,12 @@ TEST_CASE("CYCLONEDDS_URI entries are read the way Cyclone reads them", "[dds][c
     if (d > 0) dds_delete(d);
   }
   SECTION("an empty Tag is no Tag for Cyclone (it skips elements without text): praxis' stays") {
-    const auto c = dds::merged_cyclone_config(options, "t", "<Discovery><Tag> </Tag></Discovery>");
+    const auto c = transport::merged_cyclone_config(options, "t", "<Discovery><Tag> </Tag></Discovery>");
     CHECK(c.tag.value == "t");
     CHECK_FALSE(c.tag.from_user());
   }
   SECTION("a user's NetworkInterface with autodetermine leaves the choice to Cyclone") {
-    const auto c = dds::merged_cyclone_config(
+    const auto c = transport::merged_cyclone_config(
         options, "t", "<General><Interfaces><NetworkInterface autodetermine=\"true\"/></Interfaces></General>");
     CHECK(c.interface.value.empty());
     CHECK(c.interface.from_user());

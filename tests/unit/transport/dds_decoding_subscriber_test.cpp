@@ -24,12 +24,12 @@ namespace {
 namespace dds_decoding_subscriber_test {
 
 using namespace std::chrono_literals;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 
 // Domains 50-55 for this file (see dds_test.cpp).
 std::uint32_t domain(std::uint32_t k) { return 50 + 2 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 2); }
 
-const dds::TopicQos k_reliable{.reliable = true, .depth = 32};
+const transport::TopicQos k_reliable{.reliable = true, .depth = 32};
 constexpr const char* k_topic = "praxis_test/decoded";
 
 // What the control side sees of a motor.
@@ -84,11 +84,11 @@ const char* decode_with_reason(const praxis_test_Motor& m, Reading& out) {
 
 TEST_CASE("decoding subscriber: a reason-returning decoder rejects with its reason and counts both", "[dds][decoding]") {
   const auto d = domain(1);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::Publisher<praxis_test_Motor> pub(a, k_topic, &praxis_test_Motor_desc, k_reliable);
-  dds::DecodingSubscriber sub(b, k_topic, &praxis_test_Motor_desc, &decode_with_reason, k_reliable);
-  STATIC_REQUIRE(std::is_same_v<decltype(sub), dds::DecodingSubscriber<praxis_test_Motor, Reading,
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::Publisher<praxis_test_Motor> pub(a, k_topic, &praxis_test_Motor_desc, k_reliable);
+  transport::DecodingSubscriber sub(b, k_topic, &praxis_test_Motor_desc, &decode_with_reason, k_reliable);
+  STATIC_REQUIRE(std::is_same_v<decltype(sub), transport::DecodingSubscriber<praxis_test_Motor, Reading,
                                                                        const char* (*)(const praxis_test_Motor&, Reading&)>>);
   CHECK(sub.topic() == k_topic);
   wait_matched(pub, sub);
@@ -119,9 +119,9 @@ TEST_CASE("decoding subscriber: a reason-returning decoder rejects with its reas
 
 TEST_CASE("decoding subscriber: a bool decoder rejects on false and a throwing one rejects too", "[dds][decoding]") {
   const auto d = domain(2);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::Publisher<praxis_test_Motor> pub(a, k_topic, &praxis_test_Motor_desc, k_reliable);
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::Publisher<praxis_test_Motor> pub(a, k_topic, &praxis_test_Motor_desc, k_reliable);
   // Accepts even ids, throws on id 99.
   auto decoder = [](const praxis_test_Motor& m, Reading& out) -> bool {
     if (m.id == 99) throw std::runtime_error("bad motor");
@@ -129,7 +129,7 @@ TEST_CASE("decoding subscriber: a bool decoder rejects on false and a throwing o
     out = {m.id, m.position};
     return true;
   };
-  dds::DecodingSubscriber<praxis_test_Motor, Reading, decltype(decoder)> sub(b, k_topic, &praxis_test_Motor_desc,
+  transport::DecodingSubscriber<praxis_test_Motor, Reading, decltype(decoder)> sub(b, k_topic, &praxis_test_Motor_desc,
                                                                               decoder, k_reliable);
   wait_matched(pub, sub);
   praxis::transport::Stamped<Reading> got{};
@@ -154,9 +154,9 @@ TEST_CASE("decoding subscriber: a bool decoder rejects on false and a throwing o
 TEST_CASE("decoding subscriber: a void decoder accepts every sample and a burst keeps the newest",
           "[dds][decoding]") {
   const auto d = domain(3);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::Publisher<praxis_test_Motor> pub(a, k_topic, &praxis_test_Motor_desc, k_reliable);
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::Publisher<praxis_test_Motor> pub(a, k_topic, &praxis_test_Motor_desc, k_reliable);
   struct Copy {
     int* calls;
     void operator()(const praxis_test_Motor& m, Reading& out) const {
@@ -165,7 +165,7 @@ TEST_CASE("decoding subscriber: a void decoder accepts every sample and a burst 
     }
   };
   int calls = 0;
-  dds::DecodingSubscriber<praxis_test_Motor, Reading, Copy> sub(b, k_topic, &praxis_test_Motor_desc, Copy{&calls},
+  transport::DecodingSubscriber<praxis_test_Motor, Reading, Copy> sub(b, k_topic, &praxis_test_Motor_desc, Copy{&calls},
                                                                 k_reliable);
   praxis::Wakeup wakeup;
   sub.set_wakeup(&wakeup);

@@ -21,12 +21,12 @@ namespace {
 namespace dds_encoding_publisher_test {
 
 using namespace std::chrono_literals;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 
 // Domains 60-63 for this file (see dds_test.cpp).
 std::uint32_t domain(std::uint32_t k) { return 60 + 2 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 2); }
 
-const dds::TopicQos k_reliable{.reliable = true, .depth = 32};
+const transport::TopicQos k_reliable{.reliable = true, .depth = 32};
 constexpr const char* k_topic = "praxis_test/encoded";
 
 // What the control side sends: a joint and its angle in degrees.
@@ -67,11 +67,11 @@ bool fetch_within(Sub& sub, praxis::transport::Stamped<V>& out) {
 
 TEST_CASE("encoding publisher: a refused value is counted and never sent", "[dds][encoding]") {
   const auto d = domain(1);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::EncodingPublisher<praxis_test_Motor, Setpoint, BoundedEncoder> pub(a, k_topic, &praxis_test_Motor_desc, {},
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::EncodingPublisher<praxis_test_Motor, Setpoint, BoundedEncoder> pub(a, k_topic, &praxis_test_Motor_desc, {},
                                                                           k_reliable);
-  dds::Subscriber<praxis_test_Motor> sub(b, k_topic, &praxis_test_Motor_desc, k_reliable);
+  transport::Subscriber<praxis_test_Motor> sub(b, k_topic, &praxis_test_Motor_desc, k_reliable);
   CHECK(pub.topic() == k_topic);
   // Zeroed at construction: nothing of an earlier object shows through.
   const praxis_test_Motor zero{};
@@ -100,15 +100,15 @@ TEST_CASE("encoding publisher: a refused value is counted and never sent", "[dds
 
 TEST_CASE("encoding publisher: a void encoder sends every value and the sample keeps the last", "[dds][encoding]") {
   const auto d = domain(2);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
   auto encode = [](const Setpoint& v, praxis_test_Motor& m) {
     m.id = static_cast<std::uint16_t>(v.joint);
     m.temperature = static_cast<float>(v.degrees);
   };
-  dds::EncodingPublisher<praxis_test_Motor, Setpoint, decltype(encode)> pub(a, k_topic, &praxis_test_Motor_desc, encode,
+  transport::EncodingPublisher<praxis_test_Motor, Setpoint, decltype(encode)> pub(a, k_topic, &praxis_test_Motor_desc, encode,
                                                                             k_reliable);
-  dds::Subscriber<praxis_test_Motor> sub(b, k_topic, &praxis_test_Motor_desc, k_reliable);
+  transport::Subscriber<praxis_test_Motor> sub(b, k_topic, &praxis_test_Motor_desc, k_reliable);
   wait_matched(pub, sub);
   for (int k = 1; k <= 4; ++k) REQUIRE(pub.write({k, 10.0 * k}));
   CHECK(pub.refused() == 0);

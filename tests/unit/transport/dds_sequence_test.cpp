@@ -29,7 +29,7 @@
 namespace dds_sequence_test {
 
 using namespace std::chrono_literals;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 
 namespace {
 
@@ -44,30 +44,30 @@ struct MotorValue {
   std::uint32_t error = 0;
 };
 struct GroupValue {
-  dds::BoundedString<16> name;
-  dds::BoundedSequence<double, 8> position;
+  transport::BoundedString<16> name;
+  transport::BoundedSequence<double, 8> position;
 };
 struct StateValue {
   std::uint64_t stamp = 0;
-  dds::BoundedString<32> frame_id;
-  dds::BoundedSequence<double, 16> values;
-  dds::BoundedSequence<MotorValue, 32> motors;
-  dds::BoundedSequence<GroupValue, 4> groups;
+  transport::BoundedString<32> frame_id;
+  transport::BoundedSequence<double, 16> values;
+  transport::BoundedSequence<MotorValue, 32> motors;
+  transport::BoundedSequence<GroupValue, 4> groups;
 };
 static_assert(std::is_trivially_copyable_v<StateValue>);
 
 const char* decode_state(const praxis_test_State& s, StateValue& out) {
   out.stamp = s.stamp;
-  if (!dds::copy_string(s.frame_id, out.frame_id)) return "frame_id longer than 32 characters";
-  if (!dds::copy_sequence(s.values, out.values)) return "values longer than 16";
-  const bool motors_fit = dds::copy_sequence(s.motors, out.motors, [](const praxis_test_Motor& m, MotorValue& v) {
+  if (!transport::copy_string(s.frame_id, out.frame_id)) return "frame_id longer than 32 characters";
+  if (!transport::copy_sequence(s.values, out.values)) return "values longer than 16";
+  const bool motors_fit = transport::copy_sequence(s.motors, out.motors, [](const praxis_test_Motor& m, MotorValue& v) {
     v = {m.id, m.position, m.temperature, m.error};
   });
   if (!motors_fit) return "more than 32 motors";
   if (s.groups._length > out.groups.capacity) return "more than 4 groups";
   for (std::uint32_t i = 0; i < s.groups._length; ++i) {
-    if (!dds::copy_string(s.groups._buffer[i].name, out.groups[i].name)) return "group name longer than 16";
-    if (!dds::copy_sequence(s.groups._buffer[i].position, out.groups[i].position)) return "group position longer than 8";
+    if (!transport::copy_string(s.groups._buffer[i].name, out.groups[i].name)) return "group name longer than 16";
+    if (!transport::copy_sequence(s.groups._buffer[i].position, out.groups[i].position)) return "group position longer than 8";
   }
   out.groups.size = s.groups._length;
   return nullptr;
@@ -78,17 +78,17 @@ class StateEncoder {
  public:
   bool operator()(const StateValue& v, praxis_test_State& s) {
     s.stamp = v.stamp;
-    bool ok = dds::lend_string(s.frame_id, frame_id_, v.frame_id.view());
-    ok = ok && dds::lend(s.values, std::span<double>(values_), v.values);
-    ok = ok && dds::lend(s.motors, std::span<praxis_test_Motor>(motors_), v.motors.size);
+    bool ok = transport::lend_string(s.frame_id, frame_id_, v.frame_id.view());
+    ok = ok && transport::lend(s.values, std::span<double>(values_), v.values);
+    ok = ok && transport::lend(s.motors, std::span<praxis_test_Motor>(motors_), v.motors.size);
     for (std::uint32_t i = 0; ok && i < v.motors.size; ++i) {
       const auto& m = v.motors[i];
       motors_[i] = {m.id, m.position, m.temperature, m.error};
     }
-    ok = ok && dds::lend(s.groups, std::span<praxis_test_Group>(groups_), v.groups.size);
+    ok = ok && transport::lend(s.groups, std::span<praxis_test_Group>(groups_), v.groups.size);
     for (std::uint32_t i = 0; ok && i < v.groups.size; ++i) {
-      ok = dds::lend_string(groups_[i].name, group_names_[i], v.groups[i].name.view()) &&
-           dds::lend(groups_[i].position, std::span<double>(group_positions_[i]), v.groups[i].position);
+      ok = transport::lend_string(groups_[i].name, group_names_[i], v.groups[i].name.view()) &&
+           transport::lend(groups_[i].position, std::span<double>(group_positions_[i]), v.groups[i].position);
     }
     return ok;
   }
@@ -102,11 +102,11 @@ class StateEncoder {
   std::array<std::array<double, 8>, 4> group_positions_{};
 };
 
-using StateSubscriber = dds::DecodingSubscriber<praxis_test_State, StateValue, const char* (*)(const praxis_test_State&, StateValue&)>;
-using StatePublisher = dds::EncodingPublisher<praxis_test_State, StateValue, StateEncoder>;
+using StateSubscriber = transport::DecodingSubscriber<praxis_test_State, StateValue, const char* (*)(const praxis_test_State&, StateValue&)>;
+using StatePublisher = transport::EncodingPublisher<praxis_test_State, StateValue, StateEncoder>;
 
 constexpr const char* k_topic = "praxis_test/state";
-const dds::TopicQos k_reliable{.reliable = true, .depth = 16};
+const transport::TopicQos k_reliable{.reliable = true, .depth = 16};
 
 template <class A, class B>
 void wait_matched(const A& a, const B& b) {
@@ -145,45 +145,45 @@ StateValue example_state() {
 TEST_CASE("bounded values: copy and lend reject what does not fit and leave the target unchanged", "[dds][sequence]") {
   std::array<double, 5> data{1, 2, 3, 4, 5};
   dds_sequence_double seq{5, 5, data.data(), false};
-  dds::BoundedSequence<double, 4> small;
+  transport::BoundedSequence<double, 4> small;
   small.assign(std::array<double, 2>{7, 8});
-  CHECK_FALSE(dds::copy_sequence(seq, small));
+  CHECK_FALSE(transport::copy_sequence(seq, small));
   CHECK(small.size == 2);
   CHECK(small[0] == 7);
-  dds::BoundedSequence<double, 5> fits;
-  REQUIRE(dds::copy_sequence(seq, fits));
+  transport::BoundedSequence<double, 5> fits;
+  REQUIRE(transport::copy_sequence(seq, fits));
   CHECK(fits.size == 5);
   CHECK(fits[4] == 5);
 
   std::array<double, 3> storage{};
   dds_sequence_double out{};
-  CHECK_FALSE(dds::lend(out, std::span<double>(storage), fits));
+  CHECK_FALSE(transport::lend(out, std::span<double>(storage), fits));
   CHECK(out._buffer == nullptr);
-  REQUIRE(dds::lend(out, std::span<double>(storage), small));
+  REQUIRE(transport::lend(out, std::span<double>(storage), small));
   CHECK(out._buffer == storage.data());
   CHECK(out._length == 2);
   CHECK(out._maximum == 3);
   CHECK_FALSE(out._release);
   CHECK(storage[1] == 8);
 
-  dds::BoundedString<4> name;
-  CHECK(dds::copy_string(nullptr, name));
+  transport::BoundedString<4> name;
+  CHECK(transport::copy_string(nullptr, name));
   CHECK(name.view().empty());
-  CHECK_FALSE(dds::copy_string("too long", name));
-  REQUIRE(dds::copy_string("head", name));
+  CHECK_FALSE(transport::copy_string("too long", name));
+  REQUIRE(transport::copy_string("head", name));
   CHECK(std::strcmp(name.c_str(), "head") == 0);
   std::array<char, 4> chars{};
   char* field = nullptr;
-  CHECK_FALSE(dds::lend_string(field, chars, "head"));  // no room for the NUL
+  CHECK_FALSE(transport::lend_string(field, chars, "head"));  // no room for the NUL
   CHECK(field == nullptr);
-  REQUIRE(dds::lend_string(field, chars, "arm"));
+  REQUIRE(transport::lend_string(field, chars, "arm"));
   CHECK(std::strcmp(field, "arm") == 0);
 }
 
 TEST_CASE("sequences, strings and sequences of structs round-trip over Cyclone DDS", "[dds][sequence]") {
   const auto d = domain(1);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
   StatePublisher pub(a, k_topic, &praxis_test_State_desc, {}, k_reliable);
   StateSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);
   wait_matched(pub, sub);
@@ -232,10 +232,10 @@ TEST_CASE("sequences, strings and sequences of structs round-trip over Cyclone D
 TEST_CASE("a sequence longer than the value's capacity is rejected, counted and named with its topic",
           "[dds][sequence]") {
   const auto d = domain(2);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
   // A writer not bound by praxis' capacities: the plain publisher, with storage the test owns.
-  dds::Publisher<praxis_test_State> raw(a, k_topic, &praxis_test_State_desc, k_reliable);
+  transport::Publisher<praxis_test_State> raw(a, k_topic, &praxis_test_State_desc, k_reliable);
   StateSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);
   wait_matched(raw, sub);
 
@@ -272,8 +272,8 @@ TEST_CASE("a sequence longer than the value's capacity is rejected, counted and 
 
 TEST_CASE("fetching decoded values allocates nothing: encoding allocates nothing in praxis", "[dds][sequence][alloc]") {
   const auto d = domain(3);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
   StatePublisher pub(a, k_topic, &praxis_test_State_desc, {}, k_reliable);
   StateSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);
   wait_matched(pub, sub);
@@ -327,11 +327,11 @@ TEST_CASE("fetching decoded values allocates nothing: encoding allocates nothing
 TEST_CASE("Cyclone's loaned take: what its deserialiser allocates for a sample with sequences", "[dds][sequence][alloc]") {
   if (!praxis::test::malloc_counting_available()) return;  // sanitizer builds replace malloc
   const auto d = domain(4);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
   StatePublisher pub(a, k_topic, &praxis_test_State_desc, {}, {.reliable = true, .depth = 1000});
-  const auto topic = dds::detail::create_topic(b, k_topic, &praxis_test_State_desc);
-  dds_qos_t* qos = dds::detail::make_qos({.reliable = true, .depth = 1000});
+  const auto topic = transport::detail::create_topic(b, k_topic, &praxis_test_State_desc);
+  dds_qos_t* qos = transport::detail::make_qos({.reliable = true, .depth = 1000});
   const dds_entity_t reader = dds_create_reader(b.handle(), topic, qos, nullptr);
   dds_delete_qos(qos);
   REQUIRE(reader > 0);
@@ -381,11 +381,11 @@ TEST_CASE("Cyclone's loaned take: what its deserialiser allocates for a sample w
 
 TEST_CASE("the decoding subscriber wakes a waiting control thread when a value arrives, and only then", "[dds][wakeup]") {
   const auto d = domain(5);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
 
   StatePublisher pub(a, k_topic, &praxis_test_State_desc, {}, k_reliable);
-  dds::DecodingSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);  // T, Value deduced
+  transport::DecodingSubscriber sub(b, k_topic, &praxis_test_State_desc, &decode_state, k_reliable);  // T, Value deduced
   static_assert(std::is_same_v<decltype(sub), StateSubscriber>);
   praxis::Wakeup wakeup;
   sub.set_wakeup(&wakeup);

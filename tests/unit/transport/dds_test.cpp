@@ -24,13 +24,13 @@ namespace {
 namespace dds_test {
 
 using namespace std::chrono_literals;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 
 // Domains 22-37 for this file, each test its own pair, the process id picks one (the suites' own
 // discovery tag keeps processes apart; the pair keeps two runs without one apart too).
 std::uint32_t domain(std::uint32_t k) { return 22 + 2 * (k - 1) + static_cast<std::uint32_t>(::getpid() % 2); }
 
-const dds::TopicQos k_reliable{.reliable = true, .depth = 16};
+const transport::TopicQos k_reliable{.reliable = true, .depth = 16};
 
 template <class A, class B>
 void wait_matched(const A& a, const B& b) {
@@ -49,11 +49,11 @@ bool wait_received(const Sub& sub, std::uint64_t n) {
 
 TEST_CASE("a subscriber's mailbox holds the newest sample and its receive time", "[dds]") {
   const auto d = domain(1);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::Publisher<unitree_go_msg_dds__WirelessController_> pub(a, "rt/wirelesscontroller",
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::Publisher<unitree_go_msg_dds__WirelessController_> pub(a, "rt/wirelesscontroller",
                                                               &unitree_go_msg_dds__WirelessController__desc);
-  dds::Subscriber<unitree_go_msg_dds__WirelessController_> sub(b, "rt/wirelesscontroller",
+  transport::Subscriber<unitree_go_msg_dds__WirelessController_> sub(b, "rt/wirelesscontroller",
                                                                &unitree_go_msg_dds__WirelessController__desc);
   const auto deadline = praxis::Clock::now() + 5s;
   while ((pub.matched() == 0 || sub.matched() == 0) && praxis::Clock::now() < deadline) std::this_thread::sleep_for(5ms);
@@ -78,10 +78,10 @@ TEST_CASE("a subscriber's mailbox holds the newest sample and its receive time",
 
 TEST_CASE("a subscriber wakes a waiting control thread when a value arrives and only then", "[dds][wakeup]") {
   const auto d = domain(8);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::Publisher<praxis_test_Motor> pub(a, "praxis_test/motor", &praxis_test_Motor_desc, k_reliable);
-  dds::Subscriber<praxis_test_Motor> sub(b, "praxis_test/motor", &praxis_test_Motor_desc, k_reliable);
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::Publisher<praxis_test_Motor> pub(a, "praxis_test/motor", &praxis_test_Motor_desc, k_reliable);
+  transport::Subscriber<praxis_test_Motor> sub(b, "praxis_test/motor", &praxis_test_Motor_desc, k_reliable);
   praxis::Wakeup wakeup;
   sub.set_wakeup(&wakeup);
   wait_matched(pub, sub);
@@ -102,18 +102,18 @@ TEST_CASE("a subscriber wakes a waiting control thread when a value arrives and 
 
 TEST_CASE("transient-local topics hand the last sample to a late reader and volatile ones do not", "[dds]") {
   const auto d = domain(2);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  const dds::TopicQos kept{.reliable = true, .depth = 1, .transient_local = true};
-  const dds::TopicQos plain{.reliable = true, .depth = 1};
-  dds::Publisher<praxis_test_Motor> kept_pub(a, "praxis_test/kept", &praxis_test_Motor_desc, kept);
-  dds::Publisher<praxis_test_Motor> plain_pub(a, "praxis_test/plain", &praxis_test_Motor_desc, plain);
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  const transport::TopicQos kept{.reliable = true, .depth = 1, .transient_local = true};
+  const transport::TopicQos plain{.reliable = true, .depth = 1};
+  transport::Publisher<praxis_test_Motor> kept_pub(a, "praxis_test/kept", &praxis_test_Motor_desc, kept);
+  transport::Publisher<praxis_test_Motor> plain_pub(a, "praxis_test/plain", &praxis_test_Motor_desc, plain);
   REQUIRE(kept_pub.write(praxis_test_Motor{1, 0.5f, 20.0f, 0}));
   REQUIRE(kept_pub.write(praxis_test_Motor{2, 1.5f, 21.0f, 0}));
   REQUIRE(plain_pub.write(praxis_test_Motor{3, 2.5f, 22.0f, 0}));
   // Readers made after the writes.
-  dds::Subscriber<praxis_test_Motor> kept_sub(b, "praxis_test/kept", &praxis_test_Motor_desc, kept);
-  dds::Subscriber<praxis_test_Motor> plain_sub(b, "praxis_test/plain", &praxis_test_Motor_desc, plain);
+  transport::Subscriber<praxis_test_Motor> kept_sub(b, "praxis_test/kept", &praxis_test_Motor_desc, kept);
+  transport::Subscriber<praxis_test_Motor> plain_sub(b, "praxis_test/plain", &praxis_test_Motor_desc, plain);
   wait_matched(kept_pub, kept_sub);
   wait_matched(plain_pub, plain_sub);
   REQUIRE(wait_received(kept_sub, 1));
@@ -132,15 +132,15 @@ TEST_CASE("transient-local topics hand the last sample to a late reader and vola
 
 TEST_CASE("a reliable reader does not match a best-effort writer", "[dds]") {
   const auto d = domain(3);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::TopicQos best_effort_qos;
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::TopicQos best_effort_qos;
   best_effort_qos.reliable = false;
-  dds::TopicQos reliable_qos;
+  transport::TopicQos reliable_qos;
   reliable_qos.reliable = true;
-  dds::Publisher<praxis_test_Motor> best_effort(a, "praxis_test/qos", &praxis_test_Motor_desc, best_effort_qos);
-  dds::Subscriber<praxis_test_Motor> reliable(b, "praxis_test/qos", &praxis_test_Motor_desc, reliable_qos);
-  dds::Subscriber<praxis_test_Motor> any(b, "praxis_test/qos", &praxis_test_Motor_desc, best_effort_qos);
+  transport::Publisher<praxis_test_Motor> best_effort(a, "praxis_test/qos", &praxis_test_Motor_desc, best_effort_qos);
+  transport::Subscriber<praxis_test_Motor> reliable(b, "praxis_test/qos", &praxis_test_Motor_desc, reliable_qos);
+  transport::Subscriber<praxis_test_Motor> any(b, "praxis_test/qos", &praxis_test_Motor_desc, best_effort_qos);
   const auto deadline = praxis::Clock::now() + 5s;
   while (best_effort.matched() < 1 && praxis::Clock::now() < deadline) std::this_thread::sleep_for(5ms);
   std::this_thread::sleep_for(100ms);  // time for a wrong match to show up as well
@@ -150,35 +150,35 @@ TEST_CASE("a reliable reader does not match a best-effort writer", "[dds]") {
 }
 
 TEST_CASE("a bad network interface is an error naming it", "[dds]") {
-  CHECK_THROWS_WITH(dds::Participant({domain(4), "no-such-if0"}), Catch::Contains("on interface \"no-such-if0\""));
-  CHECK_THROWS_AS(dds::Participant({domain(4), "no-such-if0"}), dds::DdsError);
+  CHECK_THROWS_WITH(transport::Participant({domain(4), "no-such-if0"}), Catch::Contains("on interface \"no-such-if0\""));
+  CHECK_THROWS_AS(transport::Participant({domain(4), "no-such-if0"}), transport::DdsError);
 }
 
 TEST_CASE("a participant keeps its options and the configuration it asked for", "[dds]") {
-  dds::Participant p({domain(5), "lo"});
+  transport::Participant p({domain(5), "lo"});
   CHECK(p.handle() > 0);
   CHECK(p.options().domain == domain(5));
   CHECK(p.options().interface == "lo");
   CHECK(p.config().interface.praxis_value == "lo");
-  CHECK(p.config().tag.praxis_value == dds::discovery_tag());
+  CHECK(p.config().tag.praxis_value == transport::discovery_tag());
   CHECK(p.config().xml.find("<NetworkInterface name=\"lo\"") != std::string::npos);
 }
 
 TEST_CASE("a discovery tag goes into Cyclone's configuration: markup in a name is refused", "[dds]") {
-  const auto plain = dds::cyclone_config({1, "lo"}, "");
-  const auto tagged = dds::cyclone_config({1, "lo"}, "bench-a");
+  const auto plain = transport::cyclone_config({1, "lo"}, "");
+  const auto tagged = transport::cyclone_config({1, "lo"}, "bench-a");
   CHECK(tagged.find("<Discovery><Tag>bench-a</Tag></Discovery>") != std::string::npos);
   CHECK(tagged.find("<NetworkInterface name=\"lo\"") != std::string::npos);
   CHECK(plain.find("Discovery") == std::string::npos);
   // The suites run with PRAXIS_DDS_TAG set per process (tests/support/catch_main.cpp).
-  if (!dds::discovery_tag().empty()) {
-    CHECK(dds::cyclone_config({1, "lo"}).find("<Tag>" + dds::discovery_tag() + "</Tag>") != std::string::npos);
+  if (!transport::discovery_tag().empty()) {
+    CHECK(transport::cyclone_config({1, "lo"}).find("<Tag>" + transport::discovery_tag() + "</Tag>") != std::string::npos);
   }
-  CHECK_THROWS_WITH(dds::cyclone_config({1, ""}, "a</Tag>"),
+  CHECK_THROWS_WITH(transport::cyclone_config({1, ""}, "a</Tag>"),
                     Catch::Contains("discovery tag (PRAXIS_DDS_TAG) \"a</Tag>\"") && Catch::Contains("must not contain"));
-  CHECK_THROWS_WITH(dds::cyclone_config({1, "eth0\"/>"}, ""), Catch::Contains("DDS interface"));
+  CHECK_THROWS_WITH(transport::cyclone_config({1, "eth0\"/>"}, ""), Catch::Contains("DDS interface"));
   // No interface: Cyclone chooses (autodetermine), and praxis names none.
-  const auto any = dds::cyclone_config({1, ""}, "");
+  const auto any = transport::cyclone_config({1, ""}, "");
   CHECK(any.find("<NetworkInterface autodetermine=\"true\"") != std::string::npos);
   CHECK(any.find("name=") == std::string::npos);
 }
@@ -186,65 +186,65 @@ TEST_CASE("a discovery tag goes into Cyclone's configuration: markup in a name i
 TEST_CASE("with_type_name renames a descriptor once per pair and leaves the original alone", "[dds]") {
   const dds_topic_descriptor_t* original = &praxis_test_Motor_desc;
   const std::string own = original->m_typename;
-  CHECK(dds::with_type_name(original, "") == original);
-  CHECK(dds::with_type_name(original, own) == original);
-  const auto* renamed = dds::with_type_name(original, "vendor::Motor");
+  CHECK(transport::with_type_name(original, "") == original);
+  CHECK(transport::with_type_name(original, own) == original);
+  const auto* renamed = transport::with_type_name(original, "vendor::Motor");
   REQUIRE(renamed != original);
   CHECK(std::string(renamed->m_typename) == "vendor::Motor");
   CHECK(std::string(original->m_typename) == own);
   CHECK(renamed->m_size == original->m_size);
   CHECK(renamed->m_ops == original->m_ops);
-  CHECK(dds::with_type_name(original, "vendor::Motor") == renamed);  // asked again: the same copy
-  const auto* other = dds::with_type_name(original, "vendor::Motor2");
+  CHECK(transport::with_type_name(original, "vendor::Motor") == renamed);  // asked again: the same copy
+  const auto* other = transport::with_type_name(original, "vendor::Motor2");
   CHECK(other != renamed);
   CHECK(std::string(renamed->m_typename) == "vendor::Motor");  // a later copy moves no earlier one
   // The same name for another descriptor is another copy.
-  const auto* group = dds::with_type_name(&praxis_test_Group_desc, "vendor::Motor");
+  const auto* group = transport::with_type_name(&praxis_test_Group_desc, "vendor::Motor");
   CHECK(group != renamed);
   CHECK(group->m_size == praxis_test_Group_desc.m_size);
 }
 
 TEST_CASE("near misses name writers of the same topic with another type and of the same last element elsewhere",
           "[dds]") {
-  const std::vector<dds::DiscoveredWriter> writers{
+  const std::vector<transport::DiscoveredWriter> writers{
       {"rt/lowstate", "unitree_hg::LowState_"},        // the right one: no near miss
       {"rt/lowstate", "LowState"},                      // same topic, other type
       {"gr2/SN7/lowstate", "unitree_hg::LowState_"},    // same last element, other prefix
       {"gr2/SN7/lowstate", "unitree_hg::LowState_"},    // seen twice, named once
       {"rt/lowcmd", "unitree_hg::LowState_"},           // unrelated
       {"rt/lowstate_extra", "unitree_hg::LowState_"}};  // a longer name is not the same element
-  const auto report = dds::near_misses(writers, "rt/lowstate", "unitree_hg::LowState_", "set --prefix");
+  const auto report = transport::near_misses(writers, "rt/lowstate", "unitree_hg::LowState_", "set --prefix");
   CHECK(report ==
         "writers seen for another name or type: \"rt/lowstate\" (type LowState), \"gr2/SN7/lowstate\" (type "
         "unitree_hg::LowState_); expected \"rt/lowstate\" (type unitree_hg::LowState_): set --prefix");
   // Without a fix, no trailing colon.
-  CHECK_THAT(dds::near_misses(writers, "rt/lowstate", "unitree_hg::LowState_", ""),
+  CHECK_THAT(transport::near_misses(writers, "rt/lowstate", "unitree_hg::LowState_", ""),
              Catch::EndsWith("expected \"rt/lowstate\" (type unitree_hg::LowState_)"));
   // A bare topic name matches a prefixed one by its last element.
-  CHECK_THAT(dds::near_misses(writers, "lowstate", "unitree_hg::LowState_", ""),
+  CHECK_THAT(transport::near_misses(writers, "lowstate", "unitree_hg::LowState_", ""),
              Catch::Contains("\"gr2/SN7/lowstate\"") && Catch::Contains("\"rt/lowstate\" (type LowState)"));
-  CHECK(dds::near_misses({}, "rt/lowstate", "T", "fix").empty());
-  CHECK(dds::near_misses({{"rt/lowstate", "T"}}, "rt/lowstate", "T", "fix").empty());
+  CHECK(transport::near_misses({}, "rt/lowstate", "T", "fix").empty());
+  CHECK(transport::near_misses({{"rt/lowstate", "T"}}, "rt/lowstate", "T", "fix").empty());
 }
 
 TEST_CASE("a start-up without its state names the writers it saw under another prefix or type name", "[dds]") {
   // What a robot whose topics carry a prefix looks like from a participant expecting bare names.
   const auto d = domain(6);
-  dds::Participant robot({d, "lo"});
-  dds::Participant praxis({d, "lo"});
-  dds::Publisher<unitree_go_msg_dds__WirelessController_> prefixed(
+  transport::Participant robot({d, "lo"});
+  transport::Participant praxis({d, "lo"});
+  transport::Publisher<unitree_go_msg_dds__WirelessController_> prefixed(
       robot, "gr2/SN7/rt/wirelesscontroller", &unitree_go_msg_dds__WirelessController__desc);
-  dds::Publisher<unitree_go_msg_dds__WirelessController_> renamed(
+  transport::Publisher<unitree_go_msg_dds__WirelessController_> renamed(
       robot, "rt/wirelesscontroller",
-      dds::with_type_name(&unitree_go_msg_dds__WirelessController__desc, "WirelessController"));
-  dds::Publisher<unitree_go_msg_dds__WirelessController_> unrelated(robot, "rt/other",
+      transport::with_type_name(&unitree_go_msg_dds__WirelessController__desc, "WirelessController"));
+  transport::Publisher<unitree_go_msg_dds__WirelessController_> unrelated(robot, "rt/other",
                                                                     &unitree_go_msg_dds__WirelessController__desc);
   const std::string expected_type = unitree_go_msg_dds__WirelessController__desc.m_typename;
   std::string report;
   const auto deadline = praxis::Clock::now() + 5s;
   do {  // discovery takes a moment
     std::this_thread::sleep_for(20ms);
-    report = dds::near_misses(dds::discovered_writers(praxis), "rt/wirelesscontroller", expected_type, "set the names");
+    report = transport::near_misses(transport::discovered_writers(praxis), "rt/wirelesscontroller", expected_type, "set the names");
   } while ((report.find("gr2/SN7") == std::string::npos || report.find("(type WirelessController)") == std::string::npos) &&
            praxis::Clock::now() < deadline);
   CHECK_THAT(report, Catch::Contains("\"gr2/SN7/rt/wirelesscontroller\" (type " + expected_type + ")"));
@@ -252,22 +252,22 @@ TEST_CASE("a start-up without its state names the writers it saw under another p
   CHECK_THAT(report, Catch::EndsWith(": set the names"));
   CHECK_THAT(report, !Catch::Contains("rt/other"));
   // The right writer alone is no near miss.
-  CHECK(dds::near_misses({{"rt/wirelesscontroller", expected_type}}, "rt/wirelesscontroller", expected_type, "x").empty());
+  CHECK(transport::near_misses({{"rt/wirelesscontroller", expected_type}}, "rt/wirelesscontroller", expected_type, "x").empty());
 }
 
 TEST_CASE("discovered writers include this participant's own with topic and type", "[dds]") {
-  dds::Participant p({domain(7), "lo"});
-  dds::Publisher<praxis_test_Motor> pub(p, "praxis_test/own", &praxis_test_Motor_desc);
-  const auto writers = dds::discovered_writers(p);
+  transport::Participant p({domain(7), "lo"});
+  transport::Publisher<praxis_test_Motor> pub(p, "praxis_test/own", &praxis_test_Motor_desc);
+  const auto writers = transport::discovered_writers(p);
   bool found = false;
   for (const auto& w : writers) found = found || (w.topic == "praxis_test/own" && w.type == praxis_test_Motor_desc.m_typename);
   CHECK(found);
 }
 
 TEST_CASE("DdsTransport names the DDS participant publisher and subscriber", "[dds]") {
-  STATIC_REQUIRE(std::is_same_v<dds::DdsTransport::Context, dds::Participant>);
-  STATIC_REQUIRE(std::is_same_v<dds::DdsTransport::Publisher<praxis_test_Motor>, dds::Publisher<praxis_test_Motor>>);
-  STATIC_REQUIRE(std::is_same_v<dds::DdsTransport::Subscriber<praxis_test_Motor>, dds::Subscriber<praxis_test_Motor>>);
+  STATIC_REQUIRE(std::is_same_v<transport::DdsTransport::Context, transport::Participant>);
+  STATIC_REQUIRE(std::is_same_v<transport::DdsTransport::Publisher<praxis_test_Motor>, transport::Publisher<praxis_test_Motor>>);
+  STATIC_REQUIRE(std::is_same_v<transport::DdsTransport::Subscriber<praxis_test_Motor>, transport::Subscriber<praxis_test_Motor>>);
 }
 
 }  // namespace dds_test

@@ -19,7 +19,7 @@
 namespace dds_transport_test {
 
 using namespace std::chrono_literals;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 namespace u = praxis::unitree;
 
 namespace {
@@ -37,9 +37,9 @@ TEST_CASE("motion switcher replies are parsed: bad JSON is an error", "[dds][rpc
 
 TEST_CASE("a motion service that will not go away is a clear error after the timeout", "[dds][rpc]") {
   const auto d = domain(5);
-  dds::Participant robot({d, "lo"});
-  dds::Participant controller({d, "lo"});
-  dds::RpcServer<u::UnitreeApiTraits> switcher(robot, u::api_request_topic(u::motion_switcher::k_service),
+  transport::Participant robot({d, "lo"});
+  transport::Participant controller({d, "lo"});
+  transport::RpcServer<u::UnitreeApiTraits> switcher(robot, u::api_request_topic(u::motion_switcher::k_service),
                                                u::api_response_topic(u::motion_switcher::k_service));
   std::atomic<bool> stop{false};
   std::atomic<int> releases{0};

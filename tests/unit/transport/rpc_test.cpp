@@ -27,7 +27,7 @@ namespace {
 namespace rpc_test {
 
 using namespace std::chrono_literals;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 namespace u = praxis::unitree;
 
 // Domains 10-21 for this file (see dds_test.cpp).
@@ -35,7 +35,7 @@ std::uint32_t domain(std::uint32_t k) { return 10 + 2 * (k - 1) + static_cast<st
 
 constexpr const char* k_request = "praxis_test/rpc/request";
 constexpr const char* k_response = "praxis_test/rpc/response";
-const dds::TopicQos k_rpc_qos{.reliable = true, .depth = 10};  // what RpcClient and RpcServer use
+const transport::TopicQos k_rpc_qos{.reliable = true, .depth = 10};  // what RpcClient and RpcServer use
 
 // The test envelope: the request's position is the argument, the response's temperature the reply,
 // id the correlation id, error != 0 an interim answer (in a request: no response wanted).
@@ -112,7 +112,7 @@ bool fetch_within(Sub& sub, praxis::transport::Stamped<praxis_test_Motor>& out) 
 // A hand-made server: the raw request reader and response writer, so a test says exactly what is
 // answered.
 struct RawServer {
-  explicit RawServer(const dds::Participant& p)
+  explicit RawServer(const transport::Participant& p)
       : requests(p, k_request, &praxis_test_Motor_desc, k_rpc_qos), responses(p, k_response, &praxis_test_Motor_desc, k_rpc_qos) {}
   // Waits until the client's response reader is matched, so what is written reaches it.
   bool wait_client() const {
@@ -122,16 +122,16 @@ struct RawServer {
     }
     return responses.matched() > 0;
   }
-  dds::Subscriber<praxis_test_Motor> requests;
-  dds::Publisher<praxis_test_Motor> responses;
+  transport::Subscriber<praxis_test_Motor> requests;
+  transport::Publisher<praxis_test_Motor> responses;
 };
 
 TEST_CASE("rpc: the reply is the final answer carrying the call's id", "[dds][rpc]") {
   const auto d = domain(1);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
   RawServer server(b);
-  dds::RpcClient<MotorRpc> client(a, k_request, k_response);
+  transport::RpcClient<MotorRpc> client(a, k_request, k_response);
   std::atomic<int> answered{0};
   std::thread serve([&] {
     if (!server.wait_client()) return;
@@ -154,10 +154,10 @@ TEST_CASE("rpc: the reply is the final answer carrying the call's id", "[dds][rp
 
 TEST_CASE("rpc: a call that expects no response returns Reply{} without waiting for one", "[dds][rpc]") {
   const auto d = domain(2);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
   RawServer server(b);  // never answers
-  dds::RpcClient<MotorRpc> client(a, k_request, k_response);
+  transport::RpcClient<MotorRpc> client(a, k_request, k_response);
   // Were it waiting for an answer it would throw RpcUnanswered when the timeout ran out.
   CHECK(client.call({1.5f, false}, 3s) == 0.0f);
   praxis::transport::Stamped<praxis_test_Motor> request{};
@@ -169,30 +169,30 @@ TEST_CASE("rpc: a call that expects no response returns Reply{} without waiting 
 
 TEST_CASE("rpc: a matched server that never answers is RpcUnanswered naming both topics", "[dds][rpc]") {
   const auto d = domain(3);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
   RawServer server(b);
-  dds::RpcClient<MotorRpc> client(a, k_request, k_response);
-  CHECK_THROWS_AS(client.call({1.0f, true}, 300ms), dds::RpcUnanswered);
+  transport::RpcClient<MotorRpc> client(a, k_request, k_response);
+  CHECK_THROWS_AS(client.call({1.0f, true}, 300ms), transport::RpcUnanswered);
   CHECK_THROWS_WITH(client.call({1.0f, true}, 300ms),
                     Catch::Contains("RPC on \"praxis_test/rpc/request\" timed out after 300 ms") &&
                         Catch::Contains("without a response on \"praxis_test/rpc/response\""));
   // An RpcUnanswered is an RpcError: callers that do not care which catch one type.
-  CHECK_THROWS_AS(client.call({1.0f, true}, 100ms), dds::RpcError);
+  CHECK_THROWS_AS(client.call({1.0f, true}, 100ms), transport::RpcError);
 }
 
 TEST_CASE("rpc: a reply that comes after its call timed out does not answer the next call", "[dds][rpc]") {
   const auto d = domain(4);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::RpcServer<UncorrelatedRpc> server(b, k_request, k_response);
-  dds::RpcClient<UncorrelatedRpc> client(a, k_request, k_response);
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::RpcServer<UncorrelatedRpc> server(b, k_request, k_response);
+  transport::RpcClient<UncorrelatedRpc> client(a, k_request, k_response);
   const auto echo = [](const praxis_test_Motor& request, praxis_test_Motor& response) {
     response.temperature = request.position;
     return 0;
   };
   CHECK(server.poll(echo) == 0);  // nothing asked yet
-  CHECK_THROWS_AS(client.call(1.0f, 300ms), dds::RpcUnanswered);  // the server is not polling
+  CHECK_THROWS_AS(client.call(1.0f, 300ms), transport::RpcUnanswered);  // the server is not polling
   // Now it answers that first call, late; the answer reaches the client's reader.
   const auto deadline = praxis::Clock::now() + 5s;
   int served = 0;
@@ -208,9 +208,9 @@ TEST_CASE("rpc: a reply that comes after its call timed out does not answer the 
 
 TEST_CASE("RPC: replies are matched by id: calls from two threads take turns", "[dds][rpc]") {
   const auto d = domain(5);
-  dds::Participant a({d, "lo"});
-  dds::Participant b({d, "lo"});
-  dds::RpcServer<u::UnitreeApiTraits> server(b, u::api_request_topic("echo"), u::api_response_topic("echo"));
+  transport::Participant a({d, "lo"});
+  transport::Participant b({d, "lo"});
+  transport::RpcServer<u::UnitreeApiTraits> server(b, u::api_request_topic("echo"), u::api_response_topic("echo"));
   std::atomic<bool> stop{false};
   std::thread serve([&] {
     while (!stop) {
@@ -224,7 +224,7 @@ TEST_CASE("RPC: replies are matched by id: calls from two threads take turns", "
       std::this_thread::sleep_for(1ms);
     }
   });
-  dds::RpcClient<u::UnitreeApiTraits> client(a, u::api_request_topic("echo"), u::api_response_topic("echo"));
+  transport::RpcClient<u::UnitreeApiTraits> client(a, u::api_request_topic("echo"), u::api_response_topic("echo"));
   std::vector<std::string> results(2);
   std::thread t1([&] {
     for (int i = 0; i < 10; ++i) {
@@ -247,11 +247,11 @@ TEST_CASE("RPC: replies are matched by id: calls from two threads take turns", "
 }
 
 TEST_CASE("RPC without a server fails within its timeout naming the topic", "[dds][rpc]") {
-  dds::Participant a({domain(6), "lo"});
-  dds::RpcClient<u::UnitreeApiTraits> client(a, u::api_request_topic("nobody"), u::api_response_topic("nobody"));
+  transport::Participant a({domain(6), "lo"});
+  transport::RpcClient<u::UnitreeApiTraits> client(a, u::api_request_topic("nobody"), u::api_response_topic("nobody"));
   const auto t0 = praxis::Clock::now();
   CHECK_THROWS_WITH(client.call({1001, "{}"}, 300ms), Catch::Contains("no RPC server on \"rt/api/nobody/request\""));
-  CHECK_THROWS_AS(client.call({1001, "{}"}, 100ms), dds::RpcUnanswered);
+  CHECK_THROWS_AS(client.call({1001, "{}"}, 100ms), transport::RpcUnanswered);
   CHECK(praxis::Clock::now() - t0 < 2s);
 }
 

@@ -66,7 +66,7 @@ enum class Access : std::uint8_t { joints, locomotion };
 enum class StandPoseSource : std::uint8_t { measured, model };
 
 struct BackendOptions {
-  dds::DdsOptions dds{k_default_domain, ""};
+  transport::DdsOptions dds{k_default_domain, ""};
   // State topics run at 500 Hz. Also how recent aurora_state must be for praxis to count itself in
   // control, and how old a report acquire() / release() still believe.
   Duration link_timeout = std::chrono::milliseconds(100);
@@ -78,7 +78,7 @@ struct BackendOptions {
   StandPoseSource stand_pose = StandPoseSource::measured;
 };
 
-template <AuroraModel M, Access A = Access::joints, class Transport = dds::DdsTransport>
+template <AuroraModel M, Access A = Access::joints, class Transport = transport::DdsTransport>
 class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transport> {
   using Topics = AuroraTopics<M, BackendOptions>;
   using Base = DdsBackend<Topics, Transport>;
@@ -109,7 +109,7 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   }
 
   explicit AuroraBackend(BackendOptions options)
-    requires std::is_same_v<Transport, dds::DdsTransport>
+    requires std::is_same_v<Transport, transport::DdsTransport>
       : Base(with_wire_names(std::move(options))) {
     make_publishers();
   }
@@ -348,23 +348,23 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     const auto& o = this->options();
     RequestTopic request;
     request.name = o.wire.topics.whole_body_request;
-    request.descriptor = dds::with_type_name(&fourier_msgs_msg_WholeBodyFsmStateChangeCmd_desc, o.wire.types.whole_body_request);
+    request.descriptor = transport::with_type_name(&fourier_msgs_msg_WholeBodyFsmStateChangeCmd_desc, o.wire.types.whole_body_request);
     request.qos = o.wire.qos;
     requests_ = praxis::detail::topic_writer<Transport, RequestTopic>::make(this->context(), request);
     ConfigTopic config;
     config.name = o.wire.topics.motor_config;
-    config.descriptor = dds::with_type_name(&fourier_msgs_msg_RobotMotorCfgGroupCmd_desc, o.wire.types.motor_config);
+    config.descriptor = transport::with_type_name(&fourier_msgs_msg_RobotMotorCfgGroupCmd_desc, o.wire.types.motor_config);
     config.qos = o.wire.qos;
     configs_ = praxis::detail::topic_writer<Transport, ConfigTopic>::make(this->context(), config);
     if constexpr (A == Access::locomotion) {
       SourceTopic source;
       source.name = o.wire.topics.velocity_source;
-      source.descriptor = dds::with_type_name(&fourier_msgs_msg_VelocitySourceCmd_desc, o.wire.types.velocity_source);
+      source.descriptor = transport::with_type_name(&fourier_msgs_msg_VelocitySourceCmd_desc, o.wire.types.velocity_source);
       source.qos = o.wire.qos;
       sources_ = praxis::detail::topic_writer<Transport, SourceTopic>::make(this->context(), source);
       VelocityTopic velocity;
       velocity.name = o.wire.topics.velocity;
-      velocity.descriptor = dds::with_type_name(&fourier_msgs_msg_VelocityCmd_desc, o.wire.types.velocity);
+      velocity.descriptor = transport::with_type_name(&fourier_msgs_msg_VelocityCmd_desc, o.wire.types.velocity);
       velocity.qos = o.wire.qos;
       velocities_ = praxis::detail::topic_writer<Transport, VelocityTopic>::make(this->context(), velocity);
     }

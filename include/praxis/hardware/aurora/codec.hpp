@@ -67,8 +67,8 @@ inline constexpr std::array<std::string_view, 4> k_undriven_groups{"left_hand", 
   return false;
 }
 
-using GroupName = dds::BoundedString<k_max_group_name>;
-using GroupValues = dds::BoundedSequence<double, k_max_group_joints>;
+using GroupName = transport::BoundedString<k_max_group_name>;
+using GroupValues = transport::BoundedSequence<double, k_max_group_joints>;
 
 // ================================ receive ================================
 
@@ -100,22 +100,22 @@ struct GroupStateEntry {
 };
 
 struct GroupStateValue {
-  dds::BoundedSequence<GroupStateEntry, k_max_groups> groups;
-  dds::BoundedSequence<std::uint8_t, k_max_groups> motion;  // GroupMotionState per group
+  transport::BoundedSequence<GroupStateEntry, k_max_groups> groups;
+  transport::BoundedSequence<std::uint8_t, k_max_groups> motion;  // GroupMotionState per group
   std::uint8_t stable_level = 0;
 };
 
 inline const char* group_state_from_wire(const GroupStateWire& in, GroupStateValue& out) {
   if (in.group_state._length > k_max_groups) return "robot_control_group_state: more than 8 groups";
-  if (!dds::copy_sequence(in.group_motion_state, out.motion)) {
+  if (!transport::copy_sequence(in.group_motion_state, out.motion)) {
     return "robot_control_group_state: more than 8 group_motion_state entries";
   }
   for (std::uint32_t i = 0; i < in.group_state._length; ++i) {
     const auto& g = in.group_state._buffer[i];
     auto& e = out.groups[i];
-    if (!dds::copy_string(g.group_name, e.name)) return "robot_control_group_state: a group_name longer than 31 characters";
-    if (!dds::copy_sequence(g.joint_position, e.q) || !dds::copy_sequence(g.joint_velocity, e.dq) ||
-        !dds::copy_sequence(g.joint_effort, e.tau)) {
+    if (!transport::copy_string(g.group_name, e.name)) return "robot_control_group_state: a group_name longer than 31 characters";
+    if (!transport::copy_sequence(g.joint_position, e.q) || !transport::copy_sequence(g.joint_velocity, e.dq) ||
+        !transport::copy_sequence(g.joint_effort, e.tau)) {
       return "robot_control_group_state: a group with more than 8 joint values";
     }
   }
@@ -245,13 +245,13 @@ bool decode_base(const BaseValue& in, RobotState<N>& out) {
 
 // contact_data_pub as it came: 6D force per foot (left, then right) and each foot's contact probability.
 struct ContactValue {
-  dds::BoundedSequence<double, 12> force;
-  dds::BoundedSequence<double, 4> probability;
+  transport::BoundedSequence<double, 12> force;
+  transport::BoundedSequence<double, 4> probability;
 };
 
 inline const char* contact_from_wire(const ContactDataWire& in, ContactValue& out) {
-  if (!dds::copy_sequence(in.contact_force, out.force)) return "contact_data_pub: contact_force holds more than 12 values";
-  if (!dds::copy_sequence(in.contact_prob, out.probability)) return "contact_data_pub: contact_prob holds more than 4 values";
+  if (!transport::copy_sequence(in.contact_force, out.force)) return "contact_data_pub: contact_force holds more than 12 values";
+  if (!transport::copy_sequence(in.contact_prob, out.probability)) return "contact_data_pub: contact_prob holds more than 4 values";
   return nullptr;
 }
 
@@ -266,7 +266,7 @@ struct GroupCommandEntry {
 };
 
 struct GroupCommandValue {
-  dds::BoundedSequence<GroupCommandEntry, k_max_groups> groups;
+  transport::BoundedSequence<GroupCommandEntry, k_max_groups> groups;
 };
 
 enum class CommandFault : std::uint8_t { none, nothing_covered, partial_group, mixed_modes, unsupported_mode, not_finite };
@@ -378,7 +378,7 @@ struct MotorConfigEntry {
 };
 
 struct MotorConfigValue {
-  dds::BoundedSequence<MotorConfigEntry, k_max_groups> groups;
+  transport::BoundedSequence<MotorConfigEntry, k_max_groups> groups;
 };
 
 // pd_kp / pd_kd of every allowed group, from per-joint gains in the model's order.
@@ -446,17 +446,17 @@ class GroupCommandToWire {
   bool operator()(const GroupCommandValue& v, GroupCommandWire& w) {
     detail::zero_header(w.header, frame_);
     detail::empty(w.ex_data);
-    if (!dds::lend(w.group_cmd, std::span(groups_), v.groups.size)) return false;
+    if (!transport::lend(w.group_cmd, std::span(groups_), v.groups.size)) return false;
     for (std::uint32_t i = 0; i < v.groups.size; ++i) {
       const auto& e = v.groups[i];
       auto& g = groups_[i];
       g.group_motion_state = e.motion_state;
       g.control_type = e.control_type;
       g.motor_mode = e.motor_mode;
-      if (!dds::lend_string(g.group_name, names_[i], e.name.view()) ||
-          !dds::lend(g.position, std::span(position_[i]), e.position) ||
-          !dds::lend(g.velocity, std::span(velocity_[i]), e.velocity) ||
-          !dds::lend(g.effort, std::span(effort_[i]), e.effort)) {
+      if (!transport::lend_string(g.group_name, names_[i], e.name.view()) ||
+          !transport::lend(g.position, std::span(position_[i]), e.position) ||
+          !transport::lend(g.velocity, std::span(velocity_[i]), e.velocity) ||
+          !transport::lend(g.effort, std::span(effort_[i]), e.effort)) {
         return false;
       }
     }
@@ -475,12 +475,12 @@ class MotorConfigToWire {
   bool operator()(const MotorConfigValue& v, MotorConfigWire& w) {
     detail::zero_header(w.header, frame_);
     detail::empty(w.ex_data);
-    if (!dds::lend(w.group_cmd, std::span(groups_), v.groups.size)) return false;
+    if (!transport::lend(w.group_cmd, std::span(groups_), v.groups.size)) return false;
     for (std::uint32_t i = 0; i < v.groups.size; ++i) {
       const auto& e = v.groups[i];
       auto& g = groups_[i];
-      if (!dds::lend_string(g.group_name, names_[i], e.name.view()) || !dds::lend(g.pd_kp, std::span(kp_[i]), e.kp) ||
-          !dds::lend(g.pd_kd, std::span(kd_[i]), e.kd)) {
+      if (!transport::lend_string(g.group_name, names_[i], e.name.view()) || !transport::lend(g.pd_kp, std::span(kp_[i]), e.kp) ||
+          !transport::lend(g.pd_kd, std::span(kd_[i]), e.kd)) {
         return false;
       }
     }
@@ -523,12 +523,12 @@ inline const char* group_command_from_wire(const GroupCommandWire& in, GroupComm
   for (std::uint32_t i = 0; i < in.group_cmd._length; ++i) {
     const auto& g = in.group_cmd._buffer[i];
     auto& e = out.groups[i];
-    if (!dds::copy_string(g.group_name, e.name)) return "robot_control_group_cmd: a group_name longer than 31 characters";
+    if (!transport::copy_string(g.group_name, e.name)) return "robot_control_group_cmd: a group_name longer than 31 characters";
     e.motion_state = g.group_motion_state;
     e.control_type = g.control_type;
     e.motor_mode = g.motor_mode;
-    if (!dds::copy_sequence(g.position, e.position) || !dds::copy_sequence(g.velocity, e.velocity) ||
-        !dds::copy_sequence(g.effort, e.effort)) {
+    if (!transport::copy_sequence(g.position, e.position) || !transport::copy_sequence(g.velocity, e.velocity) ||
+        !transport::copy_sequence(g.effort, e.effort)) {
       return "robot_control_group_cmd: a group with more than 8 values";
     }
   }
@@ -541,8 +541,8 @@ inline const char* motor_config_from_wire(const MotorConfigWire& in, MotorConfig
   for (std::uint32_t i = 0; i < in.group_cmd._length; ++i) {
     const auto& g = in.group_cmd._buffer[i];
     auto& e = out.groups[i];
-    if (!dds::copy_string(g.group_name, e.name)) return "robot_motor_cfg_group_cmd: a group_name longer than 31 characters";
-    if (!dds::copy_sequence(g.pd_kp, e.kp) || !dds::copy_sequence(g.pd_kd, e.kd)) {
+    if (!transport::copy_string(g.group_name, e.name)) return "robot_motor_cfg_group_cmd: a group_name longer than 31 characters";
+    if (!transport::copy_sequence(g.pd_kp, e.kp) || !transport::copy_sequence(g.pd_kd, e.kd)) {
       return "robot_motor_cfg_group_cmd: a group with more than 8 gains";
     }
   }

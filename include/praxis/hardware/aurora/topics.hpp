@@ -107,7 +107,7 @@ struct WireOptions {
   // Put before every topic name (after the style's own "rt/"), e.g. "gr3/": a robot name without a
   // serial, as a third-party log shows client 0.1.8 doing. Empty: none.
   std::string topic_prefix;
-  dds::TopicQos qos{.reliable = false, .depth = 1, .transient_local = false};  // Fourier's client: best effort, volatile
+  transport::TopicQos qos{.reliable = false, .depth = 1, .transient_local = false};  // Fourier's client: best effort, volatile
   // The command's kp / kd go to robot_motor_cfg_group_cmd when they change, at most this often
   // (Aurora reports its motor configuration at 1 Hz; what rate it accepts is UNVERIFIED). false: the
   // gains acquire() sent stay, whatever the commands say.
@@ -356,31 +356,31 @@ struct AuroraTopics {
     const auto& y = o.wire.types;
     DecodedStateTopic<N, Context, GroupStateWire, GroupStateValue> groups;
     groups.name = t.group_state;
-    groups.descriptor = dds::with_type_name(&fourier_msgs_msg_RobotControlGroupState_desc, y.group_state);
+    groups.descriptor = transport::with_type_name(&fourier_msgs_msg_RobotControlGroupState_desc, y.group_state);
     groups.decode = &decode_groups;
     groups.to_value = &group_state_from_wire;
     groups.qos = o.wire.qos;
     DecodedStateTopic<N, Context, BaseDataWire, BaseValue> base;
     base.name = t.base_data;
-    base.descriptor = dds::with_type_name(&fourier_msgs_msg_BaseData_desc, y.base_data);
+    base.descriptor = transport::with_type_name(&fourier_msgs_msg_BaseData_desc, y.base_data);
     base.decode = &decode_imu;
     base.to_value = &base_from_wire;
     base.qos = o.wire.qos;
     DecodedStateTopic<N, Context, ContactDataWire, ContactValue> contact;
     contact.name = t.contact;
-    contact.descriptor = dds::with_type_name(&fourier_msgs_msg_ContactData_desc, y.contact);
+    contact.descriptor = transport::with_type_name(&fourier_msgs_msg_ContactData_desc, y.contact);
     contact.decode = &decode_contact;
     contact.to_value = &contact_from_wire;
     contact.qos = o.wire.qos;
     DecodedStateTopic<N, Context, AuroraStateWire, AuroraStateValue> fsm;
     fsm.name = t.aurora_state;
-    fsm.descriptor = dds::with_type_name(&fourier_msgs_msg_AuroraState_desc, y.aurora_state);
+    fsm.descriptor = transport::with_type_name(&fourier_msgs_msg_AuroraState_desc, y.aurora_state);
     fsm.decode = &decode_fsm;
     fsm.to_value = &aurora_state_from_wire;
     fsm.qos = o.wire.qos;
     DecodedStateTopic<N, Context, StandPoseStateWire, StandPoseValue> stand;
     stand.name = t.stand_pose;
-    stand.descriptor = dds::with_type_name(&fourier_msgs_msg_RobotStandPoseState_desc, y.stand_pose);
+    stand.descriptor = transport::with_type_name(&fourier_msgs_msg_RobotStandPoseState_desc, y.stand_pose);
     stand.decode = &decode_stand;
     stand.to_value = &stand_pose_from_wire;
     stand.qos = o.wire.qos;
@@ -392,12 +392,12 @@ struct AuroraTopics {
     const auto& y = o.wire.types;
     EncodedCommandTopic<N, Context, MotorConfigWire, MotorConfigValue, MotorConfigToWire> gains;
     gains.name = t.motor_config;
-    gains.descriptor = dds::with_type_name(&fourier_msgs_msg_RobotMotorCfgGroupCmd_desc, y.motor_config);
+    gains.descriptor = transport::with_type_name(&fourier_msgs_msg_RobotMotorCfgGroupCmd_desc, y.motor_config);
     gains.encode = &encode_gains;
     gains.qos = o.wire.qos;
     EncodedCommandTopic<N, Context, GroupCommandWire, GroupCommandValue, GroupCommandToWire> groups;
     groups.name = t.group_command;
-    groups.descriptor = dds::with_type_name(&fourier_msgs_msg_RobotControlGroupCmd_desc, y.group_command);
+    groups.descriptor = transport::with_type_name(&fourier_msgs_msg_RobotControlGroupCmd_desc, y.group_command);
     groups.encode = &encode_groups;
     groups.qos = o.wire.qos;
     return std::tuple{std::move(gains), std::move(groups)};

@@ -70,7 +70,7 @@ namespace praxis::booster {
 enum class Access : std::uint8_t { robot_modes, joints, upper_body };
 
 struct BackendOptions {
-  dds::DdsOptions dds{};  // Booster robots: domain 0
+  transport::DdsOptions dds{};  // Booster robots: domain 0
   Duration link_timeout = std::chrono::milliseconds(100);
   WireOptions wire{};
   InterfaceParams interface{};  // booster_interface.json5: RPC schedule, timeouts, start-up wait
@@ -141,10 +141,10 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
       light_ = std::make_unique<LightClient>(*light, o.lifecycle_rpc_timeout);
       kick_ = std::make_unique<KickPublisher>(this->context(), o.wire.topics.kick_ball, o.wire.types.kick);
       // Button events are rare and each one matters: reliable, and polled every worker period.
-      buttons_ = std::make_unique<dds::Subscriber<ButtonEventWire>>(
+      buttons_ = std::make_unique<transport::Subscriber<ButtonEventWire>>(
           this->context(), o.wire.topics.button_event,
-          dds::with_type_name(&booster_interface_msg_dds__ButtonEventMsg__desc, o.wire.types.button_event),
-          dds::TopicQos{.reliable = true, .depth = 16});
+          transport::with_type_name(&booster_interface_msg_dds__ButtonEventMsg__desc, o.wire.types.button_event),
+          transport::TopicQos{.reliable = true, .depth = 16});
     }
   }
   ~BoosterBackend() {
@@ -505,7 +505,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   std::unique_ptr<LocoClient> loco_;
   std::unique_ptr<LightClient> light_;
   std::unique_ptr<KickPublisher> kick_;
-  std::unique_ptr<dds::Subscriber<ButtonEventWire>> buttons_;
+  std::unique_ptr<transport::Subscriber<ButtonEventWire>> buttons_;
   std::uint64_t buttons_logged_ = 0;  // worker thread
   std::unique_ptr<RequestHandler> handler_;
   std::unique_ptr<RequestWorker<RequestHandler>> worker_;

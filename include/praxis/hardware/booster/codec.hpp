@@ -167,14 +167,14 @@ bool encode_low_cmd(const JointCommand<N>& c, const CodecOptions& o, LowCmdValue
   return any;
 }
 
-// dds::EncodingPublisher's encoder for rt/joint_ctrl: the motor sequence points at storage owned here.
+// transport::EncodingPublisher's encoder for rt/joint_ctrl: the motor sequence points at storage owned here.
 template <std::size_t N>
 class LowCmdToWire {
  public:
   bool operator()(const LowCmdValue<N>& v, LowCmdWire& out) {
     motors_ = v.motors;
     out.cmd_type = static_cast<booster_interface_msg_dds__CmdType>(v.space);
-    return dds::lend(out.motor_cmd, std::span<MotorCmd>(motors_), N);
+    return transport::lend(out.motor_cmd, std::span<MotorCmd>(motors_), N);
   }
 
  private:

@@ -61,7 +61,7 @@ struct EndReport {
     std::rethrow_exception(e);
   } catch (const RpcStatusError& x) {
     return {Completed::error, x.status(), x.what(), /*answered=*/true, retryable_status(x.status())};
-  } catch (const dds::RpcUnanswered& x) {  // RpcTimeout: nothing matched or nothing answered in time
+  } catch (const transport::RpcUnanswered& x) {  // RpcTimeout: nothing matched or nothing answered in time
     return {Completed::timeout, status::k_timeout, x.what(), /*answered=*/false, /*retryable=*/true};
   } catch (const std::exception& x) {
     return {Completed::error, -1, x.what(), /*answered=*/false, /*retryable=*/false};

@@ -74,7 +74,7 @@ struct InterfaceParams {
   Mode initial_mode = Mode::damping;
 };
 
-// Reads `file` (see above); throws praxis::ParamError naming the file and key on any problem.
+// Reads `file` (see above); throws praxis::io::ParamError naming the file and key on any problem.
 [[nodiscard]] InterfaceParams load_interface_params(const std::filesystem::path& file);
 
 // The same from text; `origin` names the source in error messages.

@@ -59,8 +59,8 @@ namespace praxis::booster {
 // rt/kick_ball (brain::msg::Kick). The header's stamp is wall-clock time, as ROS stamps are.
 class KickPublisher {
  public:
-  KickPublisher(const dds::Participant& participant, const std::string& topic, std::string_view type_name = {})
-      : publisher_(participant, topic, dds::with_type_name(&brain_msg_dds__Kick__desc, type_name)) {}
+  KickPublisher(const transport::Participant& participant, const std::string& topic, std::string_view type_name = {})
+      : publisher_(participant, topic, transport::with_type_name(&brain_msg_dds__Kick__desc, type_name)) {}
   bool publish(const KickMessage& k) {
     brain_msg_dds__Kick_ m{};
     const auto wall = std::chrono::system_clock::now().time_since_epoch();
@@ -79,7 +79,7 @@ class KickPublisher {
   }
 
  private:
-  dds::Publisher<brain_msg_dds__Kick_> publisher_;
+  transport::Publisher<brain_msg_dds__Kick_> publisher_;
   char empty_[1] = {'\0'};
 };
 

@@ -64,8 +64,8 @@ class LowStateToWire {
       serial_[j] = m;
       parallel_[j] = m;
     }
-    return dds::lend(out.motor_state_serial, std::span<MotorState>(serial_), N) &&
-           dds::lend(out.motor_state_parallel, std::span<MotorState>(parallel_), N);
+    return transport::lend(out.motor_state_serial, std::span<MotorState>(serial_), N) &&
+           transport::lend(out.motor_state_parallel, std::span<MotorState>(parallel_), N);
   }
 
  private:

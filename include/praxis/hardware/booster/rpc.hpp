@@ -3,7 +3,7 @@
 // booster_msgs RpcReqMsg {uuid, header, body}; the answer comes back on rt/<channel>Resp with the
 // same uuid and a header {"status": N}. This header gives
 //   RpcCall / RpcReply            one call and its final answer
-//   BoosterRpcTraits              the envelope for dds::RpcClient / dds::RpcServer
+//   BoosterRpcTraits              the envelope for transport::RpcClient / transport::RpcServer
 //   RpcStatusError and subclasses a non-zero status as a typed error; RpcTimeout: no final answer
 //   RpcChannel / DdsRpcChannel    where calls go (an interface, so tests and other transports plug in)
 //   LocoClient / LightClient      the loco and light services' APIs as functions
@@ -42,7 +42,7 @@ struct RpcReply {
 // ---- errors ------------------------------------------------------------------------------------
 
 // The server answered with a non-zero status.
-class RpcStatusError : public dds::RpcError {
+class RpcStatusError : public transport::RpcError {
  public:
   RpcStatusError(std::string_view channel, std::int64_t api_id, std::string_view api_name, std::int32_t status,
                  std::string_view body);
@@ -90,15 +90,15 @@ class UnknownStatus : public RpcStatusError {  // a code the SDK's rpc/error.hpp
 };
 
 // No final answer within the call's timeout (or no server matched in that time).
-class RpcTimeout : public dds::RpcUnanswered {
+class RpcTimeout : public transport::RpcUnanswered {
  public:
-  using dds::RpcUnanswered::RpcUnanswered;
+  using transport::RpcUnanswered::RpcUnanswered;
 };
 
 // An answer the client cannot read: a header that is not JSON, or a body without the expected key.
-class BadReply : public dds::RpcError {
+class BadReply : public transport::RpcError {
  public:
-  using dds::RpcError::RpcError;
+  using transport::RpcError::RpcError;
 };
 
 // Throws the RpcStatusError subclass for `status` (which must not be 0 or -1).
@@ -117,7 +117,7 @@ struct RequestHeader {
   std::int64_t api_id = 0;
   bool expect_response = true;  // a missing key means true (SDK before fw 1.6)
 };
-// Throws dds::RpcError naming the field and what was expected.
+// Throws transport::RpcError naming the field and what was expected.
 [[nodiscard]] RequestHeader parse_request_header(std::string_view header);
 [[nodiscard]] std::string response_header(std::int32_t status);
 // The status of a response header; a missing "status" is 0. Empty optional with `error` set when
@@ -161,13 +161,13 @@ class RpcChannel {
   [[nodiscard]] virtual const std::string& name() const = 0;
 };
 
-// QoS is dds::RpcClient's: reliable, keep-last 10, volatile on both topics. A third-party client
+// QoS is transport::RpcClient's: reliable, keep-last 10, volatile on both topics. A third-party client
 // asks for transient-local responses, but such a reader does not match a volatile server writer.
 class DdsRpcChannel final : public RpcChannel {
  public:
   // `channel` without the Req/Resp suffix, e.g. TopicNames{}.loco_channel; the envelope's DDS type
   // names (empty: the IDL's, booster_msgs::msg::dds_::RpcReqMsg_ / RpcRespMsg_).
-  DdsRpcChannel(const dds::Participant& participant, std::string channel, std::string_view request_type = {},
+  DdsRpcChannel(const transport::Participant& participant, std::string channel, std::string_view request_type = {},
                 std::string_view response_type = {});
   RpcReply call(const RpcCall& call, Duration timeout) override;
   [[nodiscard]] const std::string& name() const override { return channel_; }
@@ -177,7 +177,7 @@ class DdsRpcChannel final : public RpcChannel {
 
  private:
   std::string channel_;
-  dds::RpcClient<BoosterRpcTraits> client_;
+  transport::RpcClient<BoosterRpcTraits> client_;
 };
 
 // ---- the services' clients ---------------------------------------------------------------------

@@ -79,8 +79,8 @@ struct WireOptions {
   TopicNames topics{};
   TypeNames types{};
   CodecOptions codec{};
-  dds::TopicQos state_qos{};    // the vendor's QoS is UNVERIFIED: Cyclone's defaults
-  dds::TopicQos command_qos{};
+  transport::TopicQos state_qos{};    // the vendor's QoS is UNVERIFIED: Cyclone's defaults
+  transport::TopicQos command_qos{};
 };
 
 // How a command becomes rt/joint_ctrl's motors. AllJoints: every joint the command covers, with the
@@ -144,24 +144,24 @@ struct BoosterTopics {
   static auto state_topics(const Options& o) {
     DecodedStateTopic<N, Context, LowStateWire, LowStateValue<N>> low_state;
     low_state.name = o.wire.topics.low_state;
-    low_state.descriptor = dds::with_type_name(&booster_interface_msg_dds__LowState__desc, o.wire.types.low_state);
+    low_state.descriptor = transport::with_type_name(&booster_interface_msg_dds__LowState__desc, o.wire.types.low_state);
     low_state.decode = &decode_state;
     low_state.to_value = &low_state_from_wire<N>;
     low_state.qos = o.wire.state_qos;
     StateTopic<N, Context, FallDownWire> fall{
         o.wire.topics.fall_down,
-        dds::with_type_name(&booster_interface_msg_dds__FallDownState__desc, o.wire.types.fall_down), &decode_fall,
+        transport::with_type_name(&booster_interface_msg_dds__FallDownState__desc, o.wire.types.fall_down), &decode_fall,
         o.wire.state_qos};
     StateTopic<N, Context, RemoteWire> remote{
         o.wire.topics.remote_controller,
-        dds::with_type_name(&booster_interface_msg_dds__RemoteControllerState__desc, o.wire.types.remote_controller),
+        transport::with_type_name(&booster_interface_msg_dds__RemoteControllerState__desc, o.wire.types.remote_controller),
         &decode_remote, o.wire.state_qos};
     return std::tuple{std::move(low_state), std::move(fall), std::move(remote)};
   }
   static auto command_topics(const Options& o) {
     EncodedCommandTopic<N, Context, LowCmdWire, LowCmdValue<N>, LowCmdToWire<N>> joint_ctrl;
     joint_ctrl.name = o.wire.topics.joint_ctrl;
-    joint_ctrl.descriptor = dds::with_type_name(&booster_interface_msg_dds__LowCmd__desc, o.wire.types.low_cmd);
+    joint_ctrl.descriptor = transport::with_type_name(&booster_interface_msg_dds__LowCmd__desc, o.wire.types.low_cmd);
     joint_ctrl.encode = &encode;
     joint_ctrl.qos = o.wire.command_qos;
     return std::tuple{std::move(joint_ctrl)};

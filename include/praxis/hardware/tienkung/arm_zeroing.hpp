@@ -48,13 +48,13 @@ using StringWire = std_msgs_msg_dds__String_;
 
 // The fixed-size value of one zeroing request (motor ids have at most two digits).
 struct ZeroRequest {
-  dds::BoundedString<7> data;
+  transport::BoundedString<7> data;
 };
 
 class ZeroRequestToWire {
  public:
   bool operator()(const ZeroRequest& v, StringWire& out) {
-    return dds::lend_string(out.data, std::span<char>(text_), v.data.view());
+    return transport::lend_string(out.data, std::span<char>(text_), v.data.view());
   }
 
  private:
@@ -71,24 +71,24 @@ template <class Transport>
 struct ZeroPublisher {
   using type = transport::LoopbackPublisher<ZeroRequest>;
   static std::unique_ptr<type> make(typename Transport::Context& c, const std::string& topic, const std::string&,
-                                    const dds::TopicQos&) {
+                                    const transport::TopicQos&) {
     return std::make_unique<type>(c, topic);
   }
   static bool matched(const type&) { return true; }  // in process: the bus delivers to any reader
 };
 template <>
-struct ZeroPublisher<dds::DdsTransport> {
-  using type = dds::EncodingPublisher<StringWire, ZeroRequest, ZeroRequestToWire>;
-  static std::unique_ptr<type> make(dds::Participant& c, const std::string& topic, const std::string& type_name,
-                                    const dds::TopicQos& qos) {
-    return std::make_unique<type>(c, topic, dds::with_type_name(&std_msgs_msg_dds__String__desc, type_name),
+struct ZeroPublisher<transport::DdsTransport> {
+  using type = transport::EncodingPublisher<StringWire, ZeroRequest, ZeroRequestToWire>;
+  static std::unique_ptr<type> make(transport::Participant& c, const std::string& topic, const std::string& type_name,
+                                    const transport::TopicQos& qos) {
+    return std::make_unique<type>(c, topic, transport::with_type_name(&std_msgs_msg_dds__String__desc, type_name),
                                   ZeroRequestToWire{}, qos);
   }
   static bool matched(const type& p) { return p.matched() > 0; }
 };
 }  // namespace detail
 
-template <TienkungModel M, class Transport = dds::DdsTransport>
+template <TienkungModel M, class Transport = transport::DdsTransport>
 class ArmZeroing {
   using Publisher = detail::ZeroPublisher<Transport>;
 

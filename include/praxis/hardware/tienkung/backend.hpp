@@ -56,7 +56,7 @@ namespace detail {
 enum class Holder : std::uint8_t { nobody, control, zeroing };
 }  // namespace detail
 
-template <TienkungModel M, StatusLayout Layout = StatusLayout::with_error, class Transport = dds::DdsTransport>
+template <TienkungModel M, StatusLayout Layout = StatusLayout::with_error, class Transport = transport::DdsTransport>
 class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> {
   using Base = DdsBackend<TienkungTopics<M, Layout>, Transport>;
   using Topics = TienkungTopics<M, Layout>;
@@ -256,7 +256,7 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   // was (and always on a loopback transport, whose peers hand values over undecoded). Off the
   // control thread.
   [[nodiscard]] std::string rejection_report(std::size_t i) const {
-    if constexpr (std::is_same_v<Transport, dds::DdsTransport>) {
+    if constexpr (std::is_same_v<Transport, transport::DdsTransport>) {
       std::string out;
       [&]<std::size_t... I>(std::index_sequence<I...>) {
         ((I == i ? (out = this->template state_reader<I>().rejection_report(), 0) : 0), ...);

@@ -155,7 +155,7 @@ struct MotorReading {
 
 // One rt/<limb>/status sample, fixed-size.
 struct LimbStatus {
-  dds::BoundedSequence<MotorReading, k_max_limb_motors> motors;
+  transport::BoundedSequence<MotorReading, k_max_limb_motors> motors;
 };
 
 // Whether `status` is a complete, well-formed report of limb L of model M: nullptr if so, otherwise
@@ -313,15 +313,15 @@ struct ServoLimits {
 // One limb's cmd_ctrl / cmd_vel / cmd_pos, fixed-size.
 struct LimbCtrl {
   RosStamp stamp;
-  dds::BoundedSequence<MotorCtrlWire, k_max_limb_motors> cmds;
+  transport::BoundedSequence<MotorCtrlWire, k_max_limb_motors> cmds;
 };
 struct LimbSpeed {
   RosStamp stamp;
-  dds::BoundedSequence<SetMotorSpeedWire, k_max_limb_motors> cmds;
+  transport::BoundedSequence<SetMotorSpeedWire, k_max_limb_motors> cmds;
 };
 struct LimbPosition {
   RosStamp stamp;
-  dds::BoundedSequence<SetMotorPositionWire, k_max_limb_motors> cmds;
+  transport::BoundedSequence<SetMotorPositionWire, k_max_limb_motors> cmds;
 };
 
 // The hybrid-mode message of limb L: its joints in position mode (kp, kd, q, dq, tau_ff), torque
@@ -417,12 +417,12 @@ void fill_header(Header& h, const RosStamp& stamp, std::array<char, 1>& frame) {
 }
 }  // namespace detail
 
-// dds::EncodingPublisher's encoders: the sequences point at storage owned here, allocated once.
+// transport::EncodingPublisher's encoders: the sequences point at storage owned here, allocated once.
 class CtrlToWire {
  public:
   bool operator()(const LimbCtrl& v, CmdMotorCtrlWire& out) {
     detail::fill_header(out.header, v.stamp, frame_);
-    return dds::lend(out.cmds, std::span<MotorCtrlWire>(cmds_), v.cmds);
+    return transport::lend(out.cmds, std::span<MotorCtrlWire>(cmds_), v.cmds);
   }
 
  private:
@@ -434,7 +434,7 @@ class SpeedToWire {
  public:
   bool operator()(const LimbSpeed& v, CmdSetMotorSpeedWire& out) {
     detail::fill_header(out.header, v.stamp, frame_);
-    return dds::lend(out.cmds, std::span<SetMotorSpeedWire>(cmds_), v.cmds);
+    return transport::lend(out.cmds, std::span<SetMotorSpeedWire>(cmds_), v.cmds);
   }
 
  private:
@@ -446,7 +446,7 @@ class PositionToWire {
  public:
   bool operator()(const LimbPosition& v, CmdSetMotorPositionWire& out) {
     detail::fill_header(out.header, v.stamp, frame_);
-    return dds::lend(out.cmds, std::span<SetMotorPositionWire>(cmds_), v.cmds);
+    return transport::lend(out.cmds, std::span<SetMotorPositionWire>(cmds_), v.cmds);
   }
 
  private:

@@ -105,8 +105,8 @@ struct HricNames {
 struct HricOptions {
   HricNames names{};
   ServiceWire wire = ServiceWire::fastrtps;  // the robot's ROS middleware: UNVERIFIED (above)
-  dds::TopicQos status_qos{.reliable = true, .depth = 10};
-  dds::TopicQos cmd_vel_qos{.reliable = true, .depth = 10};
+  transport::TopicQos status_qos{.reliable = true, .depth = 10};
+  transport::TopicQos cmd_vel_qos{.reliable = true, .depth = 10};
 };
 
 struct ModeReply {
@@ -133,7 +133,7 @@ struct MotionReport {
   return false;
 }
 
-// ---- the service's envelopes, for dds::RpcClient ----
+// ---- the service's envelopes, for transport::RpcClient ----
 struct ModeCall {
   ModeRequest mode = ModeRequest::stand;
   bool swing_arms = false;

@@ -71,7 +71,7 @@ struct TypeNames {
 };
 
 struct BackendOptions {
-  dds::DdsOptions dds{};  // ROS_DOMAIN_ID 0 (UNVERIFIED), on the interface that reaches the robot
+  transport::DdsOptions dds{};  // ROS_DOMAIN_ID 0 (UNVERIFIED), on the interface that reaches the robot
   Duration link_timeout = std::chrono::milliseconds(100);  // no leg status this long: link down
   Duration limb_timeout = std::chrono::milliseconds(50);   // another limb silent this long: offline
   // The IMU silent this long: the state's IMU becomes NaN, an invalid state the runtime damps on
@@ -80,8 +80,8 @@ struct BackendOptions {
   Duration imu_timeout = std::chrono::milliseconds(100);
   TopicNames topics{};
   TypeNames types{};
-  dds::TopicQos state_qos{.reliable = true, .depth = 10};
-  dds::TopicQos command_qos{.reliable = true, .depth = 10};
+  transport::TopicQos state_qos{.reliable = true, .depth = 10};
+  transport::TopicQos command_qos{.reliable = true, .depth = 10};
   // JointMode::position on cmd_ctrl (hybrid, praxis' gains) or on cmd_pos (the motor's servo).
   PositionCommand position_command = PositionCommand::hybrid;
   ServoLimits servo{};  // speed in rad/s, converted to speed_unit on the wire
@@ -180,7 +180,7 @@ struct TienkungTopics {
     }(std::make_index_sequence<k_limbs>{});
     DecodedStateTopic<N, Context, ImuWire, ImuReading> imu;
     imu.name = o.topics.imu;
-    imu.descriptor = dds::with_type_name(&bodyctrl_msgs_msg_dds__Imu__desc, o.types.imu);
+    imu.descriptor = transport::with_type_name(&bodyctrl_msgs_msg_dds__Imu__desc, o.types.imu);
     imu.decode = &decode_imu_topic;
     imu.to_value = &imu_from_wire;
     imu.qos = o.state_qos;
@@ -211,7 +211,7 @@ struct TienkungTopics {
     constexpr Limb limb = M::limbs[I].limb;
     DecodedStateTopic<N, Context, StatusMessage, LimbStatus> t;
     t.name = o.topics.of(limb).status;
-    t.descriptor = dds::with_type_name(StatusWire<Layout>::descriptor(), o.types.motor_status);
+    t.descriptor = transport::with_type_name(StatusWire<Layout>::descriptor(), o.types.motor_status);
     t.decode = &decode_limb<I>;
     t.to_value = &limb_status_from_wire<M, limb, Layout>;
     t.qos = o.state_qos;
@@ -221,7 +221,7 @@ struct TienkungTopics {
   static auto ctrl_topic(const Options& o) {
     EncodedCommandTopic<N, Context, CmdMotorCtrlWire, LimbCtrl, CtrlToWire> t;
     t.name = o.topics.of(M::limbs[I].limb).cmd_ctrl;
-    t.descriptor = dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc, o.types.motor_ctrl);
+    t.descriptor = transport::with_type_name(&bodyctrl_msgs_msg_dds__CmdMotorCtrl__desc, o.types.motor_ctrl);
     t.encode = &encode_ctrl<I>;
     t.qos = o.command_qos;
     return t;
@@ -231,7 +231,7 @@ struct TienkungTopics {
     EncodedCommandTopic<N, Context, CmdSetMotorPositionWire, LimbPosition, PositionToWire> t;
     t.name = o.topics.of(M::limbs[I].limb).cmd_pos;
     t.descriptor =
-        dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorPosition__desc, o.types.motor_position);
+        transport::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorPosition__desc, o.types.motor_position);
     t.encode = &encode_position<I>;
     t.qos = o.command_qos;
     return t;
@@ -240,7 +240,7 @@ struct TienkungTopics {
   static auto speed_topic(const Options& o) {
     EncodedCommandTopic<N, Context, CmdSetMotorSpeedWire, LimbSpeed, SpeedToWire> t;
     t.name = o.topics.of(M::limbs[I].limb).cmd_vel;
-    t.descriptor = dds::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc, o.types.motor_speed);
+    t.descriptor = transport::with_type_name(&bodyctrl_msgs_msg_dds__CmdSetMotorSpeed__desc, o.types.motor_speed);
     t.encode = &encode_speed<I>;
     t.qos = o.command_qos;
     return t;

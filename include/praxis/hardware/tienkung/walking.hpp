@@ -51,7 +51,7 @@ struct WalkingOptions {
 };
 
 // Where the handler's messages go (the backend's service client and publisher, or a test). `call`
-// throws (dds::RpcUnanswered) when nothing answered.
+// throws (transport::RpcUnanswered) when nothing answered.
 struct WalkingSink {
   std::function<ModeReply(const ModeCall&, Duration)> call;
   std::function<void(double vx, double vy, double wz)> velocity;
@@ -198,7 +198,7 @@ class WalkingHandler {
     bool answered = true;
     try {
       reply = sink_.call(ModeCall{mode, mode == ModeRequest::walk && options_.swing_arms}, options_.call_timeout);
-    } catch (const std::exception&) {  // dds::RpcUnanswered: tried again like a refusal
+    } catch (const std::exception&) {  // transport::RpcUnanswered: tried again like a refusal
       answered = false;
     }
     if (answered && reply.success) {

@@ -7,7 +7,7 @@
 // the robot's controller drives. The safe state is the robot's own: stopped, standing, balancing.
 //
 //   praxis::tienkung::WalkingBackend<praxis::tienkung::Pro> robot(WalkingBackend<Pro>::robot("eth0"));
-//   praxis::MotionController<decltype(robot), MyBehaviour> controller(robot, library);
+//   praxis::control::MotionController<decltype(robot), MyBehaviour> controller(robot, library);
 //
 // acquire() takes nothing from the robot; it checks that praxis may steer: a valid state, a recent
 // MotionStatus, a program (not the remote) steering, the controller standing or walking (praxis
@@ -81,8 +81,8 @@ struct MotionStatusDecoder {
   }
 };
 using MotionStatusSubscriber =
-    dds::DecodingSubscriber<hric_msgs_msg_dds__MotionStatus_, MotionReport, MotionStatusDecoder>;
-using VelocityPublisher = dds::EncodingPublisher<hric_msgs_geometry_TwistStamped, Velocity, VelocityToWire>;
+    transport::DecodingSubscriber<hric_msgs_msg_dds__MotionStatus_, MotionReport, MotionStatusDecoder>;
+using VelocityPublisher = transport::EncodingPublisher<hric_msgs_geometry_TwistStamped, Velocity, VelocityToWire>;
 }  // namespace detail
 
 template <TienkungModel M, StatusLayout Layout = StatusLayout::with_error>
@@ -107,11 +107,11 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
         hric_(std::move(hric)),
         status_(std::make_unique<detail::MotionStatusSubscriber>(
             this->context(), hric_.names.status,
-            dds::with_type_name(&hric_msgs_msg_dds__MotionStatus__desc, hric_.names.status_type),
+            transport::with_type_name(&hric_msgs_msg_dds__MotionStatus__desc, hric_.names.status_type),
             detail::MotionStatusDecoder{&status_at_}, hric_.status_qos)),
         cmd_vel_(std::make_unique<detail::VelocityPublisher>(
             this->context(), hric_.names.cmd_vel,
-            dds::with_type_name(&hric_msgs_geometry_TwistStamped_desc, hric_.names.cmd_vel_type),
+            transport::with_type_name(&hric_msgs_geometry_TwistStamped_desc, hric_.names.cmd_vel_type),
             detail::VelocityToWire{}, hric_.cmd_vel_qos)),
         handler_([this] { return observe(); },
                  WalkingSink{make_caller(), [this](double vx, double vy, double wz) {
@@ -292,19 +292,19 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
   std::function<ModeReply(const ModeCall&, Duration)> make_caller() {
     const auto& n = hric_.names;
     if (hric_.wire == ServiceWire::fastrtps) {
-      fast_ = std::make_unique<dds::RpcClient<FastRtpsModeTraits>>(this->context(), n.service_request, n.service_reply,
+      fast_ = std::make_unique<transport::RpcClient<FastRtpsModeTraits>>(this->context(), n.service_request, n.service_reply,
                                                                    n.request_type, n.reply_type);
       return [c = fast_.get()](const ModeCall& call, Duration t) { return c->call(call, t); };
     }
-    cyclone_ = std::make_unique<dds::RpcClient<CycloneModeTraits>>(this->context(), n.service_request, n.service_reply,
+    cyclone_ = std::make_unique<transport::RpcClient<CycloneModeTraits>>(this->context(), n.service_request, n.service_reply,
                                                                    n.request_type, n.reply_type);
     return [c = cyclone_.get()](const ModeCall& call, Duration t) { return c->call(call, t); };
   }
 
   HricOptions hric_;
   std::atomic<Duration::rep> status_at_{0};  // the last MotionStatus' arrival, Clock ticks
-  std::unique_ptr<dds::RpcClient<FastRtpsModeTraits>> fast_;
-  std::unique_ptr<dds::RpcClient<CycloneModeTraits>> cyclone_;
+  std::unique_ptr<transport::RpcClient<FastRtpsModeTraits>> fast_;
+  std::unique_ptr<transport::RpcClient<CycloneModeTraits>> cyclone_;
   std::unique_ptr<detail::MotionStatusSubscriber> status_;
   std::unique_ptr<detail::VelocityPublisher> cmd_vel_;
   MotionReport last_report_{};

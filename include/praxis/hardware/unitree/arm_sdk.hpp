@@ -5,7 +5,7 @@
 // robot's own arm control (0) into praxis' (1).
 //
 //   praxis::unitree::ArmSdkBackend<praxis::unitree::G1> arms(praxis::unitree::ArmSdkOptions{.dds = {0, "eth0"}});
-//   praxis::RobotController<decltype(arms), MyArmController> controller(arms, options);
+//   praxis::control::RobotController<decltype(arms), MyArmController> controller(arms, options);
 //
 // Only the arm-SDK joints are sent (waist, shoulders, elbows, wrists, found by name in the model's
 // joint table); what a command says about the legs is not sent — the robot's controller has them.
@@ -53,11 +53,11 @@ template <UnitreeModel M>
 }
 
 struct ArmSdkOptions {
-  dds::DdsOptions dds{};
+  transport::DdsOptions dds{};
   Duration link_timeout = std::chrono::milliseconds(100);
   std::string arm_sdk_topic = "rt/arm_sdk";
   std::string lowstate_topic = "rt/lowstate";
-  dds::TopicQos qos{};
+  transport::TopicQos qos{};
   // The LowCmd slot whose q carries the weight: 29 on the G1 (unitree_sdk2's G1 arm SDK example;
   // docs/backends/unitree.md, "Wire facts and their sources"); on the H1-2 UNVERIFIED.
   std::size_t weight_slot = 29;
@@ -118,7 +118,7 @@ struct ArmSdkTopics {
   }
 };
 
-template <UnitreeModel M, class Transport = dds::DdsTransport>
+template <UnitreeModel M, class Transport = transport::DdsTransport>
 class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
   using Base = DdsBackend<ArmSdkTopics<M>, Transport>;
 

@@ -38,7 +38,7 @@
 namespace praxis::unitree {
 
 struct BackendOptions {
-  dds::DdsOptions dds{};
+  transport::DdsOptions dds{};
   bool release_motion_service = true;  // acquire(): release the robot's motion service first
   // A robot runs the motion switcher; Unitree's simulators run none (and the vendor's examples carry
   // on when CheckMode gets no answer). false: a switcher that does not answer is a logged notice.
@@ -50,7 +50,7 @@ struct BackendOptions {
   Duration link_timeout = std::chrono::milliseconds(100);  // no state this long: link reported down
   std::string lowcmd_topic = "rt/lowcmd";
   std::string lowstate_topic = "rt/lowstate";
-  dds::TopicQos qos{};  // the vendor's QoS is unverified: Cyclone's defaults, as its Python SDK gets
+  transport::TopicQos qos{};  // the vendor's QoS is unverified: Cyclone's defaults, as its Python SDK gets
   std::uint8_t mode_pr = 0;                  // hg: 0 = PR, 1 = AB
   std::optional<std::uint8_t> mode_machine;  // hg: unset = echo the robot's LowState.mode_machine
 };
@@ -115,8 +115,8 @@ struct UnitreeTopics {
   }
 };
 
-// Transport: praxis::dds::DdsTransport (the robot) or praxis::transport::LoopbackTransport (tests).
-template <UnitreeModel M, class Transport = dds::DdsTransport>
+// Transport: praxis::transport::DdsTransport (the robot) or praxis::transport::LoopbackTransport (tests).
+template <UnitreeModel M, class Transport = transport::DdsTransport>
 class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
   using Base = DdsBackend<UnitreeTopics<M>, Transport>;
 
@@ -146,7 +146,7 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
   // ---- lifecycle ----
 
   LifecycleResult acquire(Duration timeout)
-    requires std::is_same_v<Transport, dds::DdsTransport>
+    requires std::is_same_v<Transport, transport::DdsTransport>
   {
     const auto& options = this->options();
     std::string message;
@@ -155,7 +155,7 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
         const auto released = release_motion_control(options.release);
         message = released.empty() ? "no motion service was active" : "released motion service";
         for (std::size_t k = 0; k < released.size(); ++k) message += (k == 0 ? " \"" : ", \"") + released[k] + "\"";
-      } catch (const dds::RpcUnanswered& e) {
+      } catch (const transport::RpcUnanswered& e) {
         if (options.motion_switcher_required) {
           lifecycle_.store(LifecycleStage::failed);
           return {false, LifecycleStage::failed,
@@ -192,7 +192,7 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
                                                   options.lowstate_topic};
   }
   LifecycleResult release(Duration)
-    requires std::is_same_v<Transport, dds::DdsTransport>
+    requires std::is_same_v<Transport, transport::DdsTransport>
   {
     lifecycle_.store(LifecycleStage::released);
     return {true, LifecycleStage::released, "stopped sending " + this->options().lowcmd_topic +
@@ -213,7 +213,7 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
 
   // CheckMode / ReleaseMode until the robot's own motion service is off (see rpc.hpp).
   std::vector<std::string> release_motion_control(const ReleaseOptions& o = {})
-    requires std::is_same_v<Transport, dds::DdsTransport>
+    requires std::is_same_v<Transport, transport::DdsTransport>
   {
     return unitree::release_motion_control(this->context(), o);
   }

@@ -118,6 +118,6 @@ struct ReleaseOptions {
 // CheckMode / ReleaseMode until no motion service is active, as every Unitree low-level example
 // does before publishing rt/lowcmd. Returns the names released, in order; throws RpcError with the
 // last answer when the robot still runs a motion service after the overall timeout.
-std::vector<std::string> release_motion_control(const dds::Participant& participant, const ReleaseOptions& options = {});
+std::vector<std::string> release_motion_control(const transport::Participant& participant, const ReleaseOptions& options = {});
 
 }  // namespace praxis::unitree

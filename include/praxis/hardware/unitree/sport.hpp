@@ -140,7 +140,7 @@ struct SportOptions {
   double max_vx = 1.0, max_vy = 0.5, max_vyaw = 1.0;  // m/s, m/s, rad/s
 };
 
-// One call: the reply, or dds::RpcUnanswered when nothing answered within the timeout.
+// One call: the reply, or transport::RpcUnanswered when nothing answered within the timeout.
 using SportCaller = std::function<ApiReply(const ApiCall&, Duration)>;
 
 enum class SportPosture : std::uint8_t { unknown, damped, lying, standing, balancing, walking };
@@ -278,7 +278,7 @@ class SportHandler {
     bool answered = true;
     try {
       reply = call_(call, options_.call_timeout);
-    } catch (const std::exception&) {  // dds::RpcUnanswered, or no server: tried again like a refusal
+    } catch (const std::exception&) {  // transport::RpcUnanswered, or no server: tried again like a refusal
       answered = false;
     }
     status.last_request.finished = now;

@@ -9,7 +9,7 @@
 // drops it).
 //
 //   praxis::unitree::SportBackend<praxis::unitree::Go2> robot(praxis::unitree::SportBackend<Go2>::robot("eth0"));
-//   praxis::MotionController<decltype(robot), MyBehaviour> controller(robot, library);
+//   praxis::control::MotionController<decltype(robot), MyBehaviour> controller(robot, library);
 //
 // acquire() waits for a valid state and checks with the motion switcher that a motion service runs
 // (the robot's locomotion is on; praxis never switches it on: a robot whose service starts goes
@@ -117,10 +117,10 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
     }
     std::string service;
     try {
-      dds::RpcClient<UnitreeApiTraits> switcher(this->context(), api_request_topic(motion_switcher::k_service),
+      transport::RpcClient<UnitreeApiTraits> switcher(this->context(), api_request_topic(motion_switcher::k_service),
                                                 api_response_topic(motion_switcher::k_service));
       const auto check = switcher.call({motion_switcher::k_check_mode, "{}"}, o.release.call_timeout);
-      if (check.code != 0) throw dds::RpcError("CheckMode answered with code " + std::to_string(check.code));
+      if (check.code != 0) throw transport::RpcError("CheckMode answered with code " + std::to_string(check.code));
       service = mode_name_from(check.data);
     } catch (const std::exception& e) {
       lifecycle_.store(LifecycleStage::failed);
@@ -183,13 +183,13 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
     if (o.service.empty()) o.service = default_service();
     return o.service;
   }
-  static std::unique_ptr<dds::RpcClient<UnitreeApiTraits>> make_client(const dds::Participant& participant,
+  static std::unique_ptr<transport::RpcClient<UnitreeApiTraits>> make_client(const transport::Participant& participant,
                                                                       const std::string& service) {
-    return std::make_unique<dds::RpcClient<UnitreeApiTraits>>(participant, api_request_topic(service),
+    return std::make_unique<transport::RpcClient<UnitreeApiTraits>>(participant, api_request_topic(service),
                                                               api_response_topic(service));
   }
 
-  std::unique_ptr<dds::RpcClient<UnitreeApiTraits>> client_;
+  std::unique_ptr<transport::RpcClient<UnitreeApiTraits>> client_;
   SportHandler handler_;
   RequestWorker<SportHandler> worker_;
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};

@@ -374,12 +374,12 @@ TEST_CASE("aurora backend (loopback): the RobotController takes control - holds 
   praxis::transport::LoopbackBus bus;
   LoopbackGR2 backend(bus, quick_options());
   LoopbackAurora<> robot(bus);
-  praxis::ControllerOptions copts;
+  praxis::control::ControllerOptions copts;
   copts.print = false;
   copts.lifecycle_timeout = 3s;
   // Aurora's state carries no remote: RobotController takes a gamepad of the user's.
-  praxis::WithGamepad pad(backend);
-  praxis::RobotController<praxis::WithGamepad<LoopbackGR2>, Hold<a::GR2>> controller(pad, copts);
+  praxis::control::WithGamepad pad(backend);
+  praxis::control::RobotController<praxis::control::WithGamepad<LoopbackGR2>, Hold<a::GR2>> controller(pad, copts);
   const auto outcome = controller.run_for(500ms);
   REQUIRE(controller.acquired().has_value());
   INFO(controller.acquired()->message);
@@ -387,7 +387,7 @@ TEST_CASE("aurora backend (loopback): the RobotController takes control - holds 
   INFO(outcome.summary());
   CHECK(outcome.ok());
   CHECK(outcome.safe_state == praxis::SafeState::hand_back);
-  CHECK(controller.state() == praxis::ControlState::damping);  // nobody pressed a button
+  CHECK(controller.state() == praxis::control::ControlState::damping);  // nobody pressed a button
   CHECK(robot.state == 2);                                     // handed back: PdStand
   std::lock_guard lock(robot.received.mutex);
   REQUIRE(robot.received.commands.size() > 50);

@@ -43,7 +43,7 @@ TEST_CASE("aurora topics: type names - topic names - prefix - QoS and domain def
   const auto legacy = a::TypeNames::topic_names_as_types(a::TopicNames{});
   CHECK(legacy.aurora_state == "aurora_state");
   CHECK(legacy.motor_config == "robot_motor_cfg_group_cmd");
-  const auto* renamed = praxis::dds::with_type_name(&fourier_msgs_msg_AuroraState_desc, legacy.aurora_state);
+  const auto* renamed = praxis::transport::with_type_name(&fourier_msgs_msg_AuroraState_desc, legacy.aurora_state);
   CHECK(std::string(renamed->m_typename) == "aurora_state");
   CHECK(renamed->m_size == fourier_msgs_msg_AuroraState_desc.m_size);
 

@@ -111,8 +111,8 @@ class StatePublisher {
   StatePublisher& operator=(const StatePublisher&) = delete;
 
  private:
-  praxis::dds::Participant participant_;
-  praxis::dds::EncodingPublisher<b::LowStateWire, praxis::RobotState<N>, b::LowStateToWire<N>> publisher_;
+  praxis::transport::Participant participant_;
+  praxis::transport::EncodingPublisher<b::LowStateWire, praxis::RobotState<N>, b::LowStateToWire<N>> publisher_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };

@@ -138,11 +138,11 @@ TEST_CASE("booster codec: a command covering no joint sends nothing") {
 }
 
 TEST_CASE("booster RPC: the envelope registers under the type names it is given") {
-  praxis::dds::Participant p({static_cast<std::uint32_t>(150 + ::getpid() % 10), "lo"});
+  praxis::transport::Participant p({static_cast<std::uint32_t>(150 + ::getpid() % 10), "lo"});
   b::DdsRpcChannel named(p, "test/TypedChannel", "RpcReqMsg", "RpcRespMsg");
   b::DdsRpcChannel plain(p, "test/PlainChannel");
   bool typed = false, idl = false;
-  for (const auto& w : praxis::dds::discovered_writers(p)) {
+  for (const auto& w : praxis::transport::discovered_writers(p)) {
     typed = typed || (w.topic == "test/TypedChannelReq" && w.type == "RpcReqMsg");
     idl = idl || (w.topic == "test/PlainChannelReq" && w.type == "booster_msgs::msg::dds_::RpcReqMsg_");
   }

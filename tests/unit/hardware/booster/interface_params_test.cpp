@@ -40,7 +40,7 @@ struct TempFile {
 std::string error_of(const std::string& text) {
   try {
     (void)b::parse_interface_params(text, "booster_interface.json5");
-  } catch (const praxis::ParamError& e) {
+  } catch (const praxis::io::ParamError& e) {
     return e.what();
   }
   return "no error";

@@ -1,5 +1,5 @@
 // Booster's RPC over real Cyclone DDS in one process: a client participant and a robot participant
-// on one of the domains 94-96, the fake robot's services behind dds::RpcServer on a thread. Each
+// on one of the domains 94-96, the fake robot's services behind transport::RpcServer on a thread. Each
 // test uses its own channel names, so tests sharing a domain in parallel never answer each other.
 
 #include <catch2/catch.hpp>
@@ -19,7 +19,7 @@ namespace booster_rpc_dds_test {
 
 using namespace std::chrono_literals;
 namespace b = praxis::booster;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 namespace fb = praxis::fake_booster;
 using b::Mode;
 
@@ -30,7 +30,7 @@ namespace {
 template <class Service>
 class ServiceThread {
  public:
-  ServiceThread(const dds::Participant& robot, const std::string& channel, Service& service)
+  ServiceThread(const transport::Participant& robot, const std::string& channel, Service& service)
       : server_(robot, b::request_topic(channel), b::response_topic(channel)), thread_([this, &service] {
           while (!stop_) {
             server_.poll([&](const auto& request, auto& response) { return fb::serve(service, request, response); });
@@ -46,7 +46,7 @@ class ServiceThread {
   }
 
  private:
-  dds::RpcServer<b::BoosterRpcTraits> server_;
+  transport::RpcServer<b::BoosterRpcTraits> server_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
@@ -56,8 +56,8 @@ double elapsed_s(praxis::TimePoint since) { return praxis::to_seconds(praxis::Cl
 }  // namespace
 
 TEST_CASE("Booster RPC over DDS: modes change, Move is accepted, a kick in Prepare is a Conflict", "[booster][dds][rpc]") {
-  dds::Participant controller({94, "lo"});
-  dds::Participant robot({94, "lo"});
+  transport::Participant controller({94, "lo"});
+  transport::Participant robot({94, "lo"});
   fb::LocoService service;
   ServiceThread server(robot, "rt/LocoApiTopic", service);
   b::DdsRpcChannel channel(controller, b::TopicNames{}.loco_channel);
@@ -101,8 +101,8 @@ TEST_CASE("Booster RPC over DDS: modes change, Move is accepted, a kick in Prepa
 }
 
 TEST_CASE("Booster RPC over DDS: no answer is an RpcTimeout within the call's timeout", "[booster][dds][rpc]") {
-  dds::Participant controller({95, "lo"});
-  dds::Participant robot({95, "lo"});
+  transport::Participant controller({95, "lo"});
+  transport::Participant robot({95, "lo"});
   fb::LocoServiceOptions options;
   options.never_answer.insert(b::loco_api::k_move);
   options.answer_after[b::loco_api::k_get_status] = 400ms;
@@ -146,14 +146,14 @@ TEST_CASE("Booster RPC over DDS: no answer is an RpcTimeout within the call's ti
 }
 
 TEST_CASE("Booster RPC over DDS: interim answers and other uuids are skipped for the final answer", "[booster][dds][rpc]") {
-  dds::Participant controller({96, "lo"});
-  dds::Participant robot({96, "lo"});
+  transport::Participant controller({96, "lo"});
+  transport::Participant robot({96, "lo"});
   const std::string channel_name = "rt/InterimTestLocoApiTopic";
-  dds::RpcServer<b::BoosterRpcTraits> server(robot, b::request_topic(channel_name), b::response_topic(channel_name));
+  transport::RpcServer<b::BoosterRpcTraits> server(robot, b::request_topic(channel_name), b::response_topic(channel_name));
   // A second writer on the response topic for the answers RpcServer would not send.
-  dds::Publisher<booster_msgs_msg_dds__RpcRespMsg_> extra(robot, b::response_topic(channel_name),
+  transport::Publisher<booster_msgs_msg_dds__RpcRespMsg_> extra(robot, b::response_topic(channel_name),
                                                           &booster_msgs_msg_dds__RpcRespMsg__desc,
-                                                          dds::TopicQos{.reliable = true, .depth = 10});
+                                                          transport::TopicQos{.reliable = true, .depth = 10});
   std::atomic<bool> stop{false};
   std::atomic<int> served{0};
   std::thread serve([&] {
@@ -188,8 +188,8 @@ TEST_CASE("Booster RPC over DDS: interim answers and other uuids are skipped for
 }
 
 TEST_CASE("Booster RPC over DDS: calls from two threads and two clients are all answered", "[booster][dds][rpc]") {
-  dds::Participant controller({94, "lo"});
-  dds::Participant robot({94, "lo"});
+  transport::Participant controller({94, "lo"});
+  transport::Participant robot({94, "lo"});
   fb::LocoService service;
   ServiceThread server(robot, "rt/ConcurrentLocoApiTopic", service);
   b::DdsRpcChannel shared(controller, "rt/ConcurrentLocoApiTopic");
@@ -229,8 +229,8 @@ TEST_CASE("Booster RPC over DDS: calls from two threads and two clients are all 
 }
 
 TEST_CASE("Booster RPC over DDS: LightClient's colour reaches the light service", "[booster][dds][rpc]") {
-  dds::Participant controller({95, "lo"});
-  dds::Participant robot({95, "lo"});
+  transport::Participant controller({95, "lo"});
+  transport::Participant robot({95, "lo"});
   fb::LightService service;
   const std::string channel_name = b::TopicNames{}.light_channel;
   ServiceThread server(robot, channel_name, service);

@@ -189,7 +189,7 @@ TEST_CASE("each status is its own error type, naming channel, API, status, meani
   CHECK_THROWS_WITH(b::throw_for_status("rt/LocoApiTopic", 2046, b::loco_api_name(2046), 400, ""),
                     Catch::Contains("API 2046 failed with status 400 (bad request), empty reply body"));
   CHECK_THROWS_AS(b::throw_for_status("c", 1, "", 409, ""), b::Conflict);
-  CHECK_THROWS_AS(b::throw_for_status("c", 1, "", 502, ""), praxis::dds::RpcError);
+  CHECK_THROWS_AS(b::throw_for_status("c", 1, "", 502, ""), praxis::transport::RpcError);
 }
 
 TEST_CASE("LocoClient sends each API's id and JSON body with exactly the vendor's keys", "[booster][rpc]") {
@@ -259,7 +259,7 @@ TEST_CASE("LocoClient: fire-and-forget Move, GetMode's reply, refused inputs, ti
   } catch (const b::RpcTimeout& e) {
     CHECK_THAT(std::string(e.what()), Catch::Contains("rt/LocoApiTopic: LieDown (2007): RPC on") && Catch::Contains("100 ms"));
   }
-  CHECK_THROWS_AS(loco.lie_down(), praxis::dds::RpcUnanswered);
+  CHECK_THROWS_AS(loco.lie_down(), praxis::transport::RpcUnanswered);
 }
 
 TEST_CASE("LightClient sends SetLEDLightColor {r,g,b} and StopLEDLightControl on its channel", "[booster][rpc]") {

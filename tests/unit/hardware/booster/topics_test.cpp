@@ -80,21 +80,21 @@ TEST_CASE("booster button events: an event number outside ButtonEventType is nam
 
 TEST_CASE("booster type names: an UNVERIFIED type name is an option and only equal names connect",
           "[booster][dds]") {
-  namespace dds = praxis::dds;
+  namespace transport = praxis::transport;
   const auto* original = &booster_interface_msg_dds__FallDownState__desc;
-  CHECK(dds::with_type_name(original, "") == original);
-  CHECK(dds::with_type_name(original, original->m_typename) == original);
-  const auto* renamed = dds::with_type_name(original, "booster::msg::FallDownState");
+  CHECK(transport::with_type_name(original, "") == original);
+  CHECK(transport::with_type_name(original, original->m_typename) == original);
+  const auto* renamed = transport::with_type_name(original, "booster::msg::FallDownState");
   CHECK(std::string(renamed->m_typename) == "booster::msg::FallDownState");
-  CHECK(dds::with_type_name(original, "booster::msg::FallDownState") == renamed);
+  CHECK(transport::with_type_name(original, "booster::msg::FallDownState") == renamed);
   CHECK(renamed->m_size == original->m_size);
 
   // Over Cyclone (domain 5) a reader and a writer of the renamed type connect. (Between two Cyclone
   // peers XTypes matches by type identifier, so the name only matters to peers that match by name,
   // as vendor stacks without type information do.)
-  dds::Participant participant({5, "lo"});
-  dds::Subscriber<b::FallDownWire> reader(participant, "rt/type_name_test", renamed);
-  dds::Publisher<b::FallDownWire> same(participant, "rt/type_name_test", renamed);
+  transport::Participant participant({5, "lo"});
+  transport::Subscriber<b::FallDownWire> reader(participant, "rt/type_name_test", renamed);
+  transport::Publisher<b::FallDownWire> same(participant, "rt/type_name_test", renamed);
   const auto deadline = praxis::Clock::now() + std::chrono::seconds(5);
   while (same.matched() == 0 && praxis::Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   REQUIRE(same.matched() == 1);

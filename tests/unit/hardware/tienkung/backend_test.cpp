@@ -623,9 +623,9 @@ TEST_CASE("tienkung backend: a motor reporting offline sends RobotController fro
   LoopPro robot(bus, tk::BackendOptions{});
   LoopRobot pro(bus);
   PadBridge bridge{&robot};
-  praxis::ControllerOptions options;
+  praxis::control::ControllerOptions options;
   options.print = false;
-  praxis::RobotController<PadBridge, HoldController> controller(bridge, options);
+  praxis::control::RobotController<PadBridge, HoldController> controller(bridge, options);
   std::map<std::uint16_t, std::uint32_t> errors;
   praxis::TimePoint now{};
   const auto run_until = [&](double seconds) {
@@ -640,7 +640,7 @@ TEST_CASE("tienkung backend: a motor reporting offline sends RobotController fro
     }
   };
   run_until(1.6);
-  REQUIRE(controller.state() == praxis::ControlState::ctrl);
+  REQUIRE(controller.state() == praxis::control::ControlState::ctrl);
   CHECK_FALSE(controller.safety().joint_fault);
   praxis::transport::Stamped<tk::LimbCtrl> ctrl{};
   REQUIRE(pro.arm_ctrl.fetch(ctrl));
@@ -650,7 +650,7 @@ TEST_CASE("tienkung backend: a motor reporting offline sends RobotController fro
   run_until(1.7);
   CHECK(controller.safety().joint_fault);
   CHECK(controller.safety().faulted_joint == 21);
-  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(controller.state() == praxis::control::ControlState::damping);
   REQUIRE(pro.arm_ctrl.fetch(ctrl));
   for (std::size_t k = 0; k < ctrl.message.cmds.size; ++k) CHECK(ctrl.message.cmds[k].kp == 0.0f);
   controller.flush();
@@ -661,7 +661,7 @@ TEST_CASE("tienkung backend: a motor reporting offline sends RobotController fro
   // A motor fault code (encoder error) keeps it there, whatever the gamepad says.
   errors[22] = 8;
   run_until(2.0);
-  CHECK(controller.state() == praxis::ControlState::damping);
+  CHECK(controller.state() == praxis::control::ControlState::damping);
 }
 
 // ---- over Cyclone DDS ----

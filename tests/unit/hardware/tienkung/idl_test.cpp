@@ -94,7 +94,7 @@ TEST_CASE("bodyctrl_msgs: the DDS type names are ROS 2's", "[tienkung][idl]") {
   CHECK(std::string(bodyctrl_msgs_msg_dds__Imu__desc.m_typename) == "bodyctrl_msgs::msg::dds_::Imu_");
   CHECK(std::string(std_msgs_msg_dds__String__desc.m_typename) == "std_msgs::msg::dds_::String_");
   // The other layouts go out under the one name robots use for all of them.
-  const auto* renamed = praxis::dds::with_type_name(
+  const auto* renamed = praxis::transport::with_type_name(
       tk::StatusWire<tk::StatusLayout::without_error>::descriptor(), "bodyctrl_msgs::msg::dds_::MotorStatusMsg_");
   CHECK(std::string(renamed->m_typename) == "bodyctrl_msgs::msg::dds_::MotorStatusMsg_");
   CHECK(renamed->m_size == sizeof(tk::StatusWire<tk::StatusLayout::without_error>::Message));

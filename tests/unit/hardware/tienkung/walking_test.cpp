@@ -42,7 +42,7 @@ struct ScriptedHric {
   }
   tk::ModeReply call(const tk::ModeCall& c) {
     calls.push_back(c.mode);
-    if (!answers) throw praxis::dds::RpcUnanswered("no reply");
+    if (!answers) throw praxis::transport::RpcUnanswered("no reply");
     if (refuse) return {false, 7};
     if (!obeys) return {true, 0};
     if (c.mode == tk::ModeRequest::walk && mode == tk::WalkMode::stand) {

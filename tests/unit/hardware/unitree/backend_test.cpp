@@ -28,7 +28,7 @@ namespace unitree_backend_test {
 
 using namespace std::chrono_literals;
 namespace u = praxis::unitree;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 using Loopback = praxis::transport::LoopbackTransport;
 
 // ---- loopback ----
@@ -317,7 +317,7 @@ class StateStream {
  public:
   StateStream(std::uint32_t domain, bool signed_frames) : participant_({domain, "lo"}) {
     thread_ = std::thread([this, signed_frames] {
-      dds::Publisher<unitree_go_msg_dds__LowState_> states(participant_, "rt/lowstate",
+      transport::Publisher<unitree_go_msg_dds__LowState_> states(participant_, "rt/lowstate",
                                                            u::GoFamily::low_state_descriptor());
       praxis::RobotState<12> truth;
       truth.q.setConstant(0.5);
@@ -339,7 +339,7 @@ class StateStream {
   StateStream& operator=(const StateStream&) = delete;
 
  private:
-  dds::Participant participant_;
+  transport::Participant participant_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };

@@ -20,7 +20,7 @@ namespace unitree_sport_backend_test {
 
 using namespace std::chrono_literals;
 namespace u = praxis::unitree;
-namespace dds = praxis::dds;
+namespace transport = praxis::transport;
 
 TEST_CASE("sport backend: each robot's table and motion service by default, the H1-2 talking to loco, never damped", "[unitree][sport]") {
   using H1 = u::SportBackend<u::H1_2>;
@@ -99,8 +99,8 @@ TEST_CASE("sport backend: no joint is ever written and start-up fails without a 
 TEST_CASE("sport backend: start-up with a valid state fails naming the motion switcher when none answers",
           "[unitree][sport][dds]") {
   const auto d = no_switcher_domain();
-  dds::Participant robot({d, "lo"});
-  dds::Publisher<unitree_go_msg_dds__LowState_> states(robot, "rt/lowstate", u::GoFamily::low_state_descriptor());
+  transport::Participant robot({d, "lo"});
+  transport::Publisher<unitree_go_msg_dds__LowState_> states(robot, "rt/lowstate", u::GoFamily::low_state_descriptor());
   std::atomic<bool> stop{false};
   std::thread stream([&] {
     praxis::RobotState<12> truth;

@@ -30,7 +30,7 @@ struct Robot {
   u::SportCaller caller() {
     return [this](const u::ApiCall& c, praxis::Duration) {
       calls.push_back(c);
-      if (silent.count(c.api_id) != 0) throw praxis::dds::RpcUnanswered("no answer");
+      if (silent.count(c.api_id) != 0) throw praxis::transport::RpcUnanswered("no answer");
       return u::ApiReply{refuse.count(c.api_id) != 0 ? 4001 : 0, "{}"};
     };
   }
