@@ -80,19 +80,17 @@ struct motion_tag {
 // names in motion::command). Prepare, stand-up and scripts are not dispatched into: a script moves
 // from wherever the robot is; the robot gets up from its prepare mode.
 namespace motions {
-using M = MotionType;
-using Mode = RobotModeFor;
 // clang-format off
-struct Damping        : motion_tag<M::damping,         "damping",         Mode::damping,              RunBy::praxis,                true>  {};
-struct Prepare        : motion_tag<M::prepare,         "prepare",         Mode::prepare,              RunBy::modes,                 false> {};
-struct Stand          : motion_tag<M::stand,           "stand",           Mode::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
-struct StandUp        : motion_tag<M::stand_up,        "stand_up",        Mode::prepare,              RunBy::modes,                 false> {};
-struct Walk           : motion_tag<M::walk,            "walk",            Mode::locomotion_else_user, RunBy::locomotion,            true>  {};
-struct VisualKick     : motion_tag<M::visual_kick,     "visual_kick",     Mode::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
-struct Script         : motion_tag<M::script,          "script",          Mode::user,                 RunBy::praxis,                false> {};
-struct Dispatching    : motion_tag<M::dispatching,     "dispatching",     Mode::user,                 RunBy::praxis,                true>  {};
-struct FallProtection : motion_tag<M::fall_protection, "fall_protection", Mode::user,                 RunBy::praxis,                true>  {};
-struct UserControl    : motion_tag<M::user_control,    "user_control",    Mode::user,                 RunBy::praxis,                true>  {};
+struct Damping        : motion_tag<MotionType::damping,         "damping",         RobotModeFor::damping,              RunBy::praxis,                true>  {};
+struct Prepare        : motion_tag<MotionType::prepare,         "prepare",         RobotModeFor::prepare,              RunBy::modes,                 false> {};
+struct Stand          : motion_tag<MotionType::stand,           "stand",           RobotModeFor::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
+struct StandUp        : motion_tag<MotionType::stand_up,        "stand_up",        RobotModeFor::prepare,              RunBy::modes,                 false> {};
+struct Walk           : motion_tag<MotionType::walk,            "walk",            RobotModeFor::locomotion_else_user, RunBy::locomotion,            true>  {};
+struct VisualKick     : motion_tag<MotionType::visual_kick,     "visual_kick",     RobotModeFor::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
+struct Script         : motion_tag<MotionType::script,          "script",          RobotModeFor::user,                 RunBy::praxis,                false> {};
+struct Dispatching    : motion_tag<MotionType::dispatching,     "dispatching",     RobotModeFor::user,                 RunBy::praxis,                true>  {};
+struct FallProtection : motion_tag<MotionType::fall_protection, "fall_protection", RobotModeFor::user,                 RunBy::praxis,                true>  {};
+struct UserControl    : motion_tag<MotionType::user_control,    "user_control",    RobotModeFor::user,                 RunBy::praxis,                true>  {};
 // clang-format on
 }  // namespace motions
 

@@ -1,6 +1,6 @@
 #pragma once
 // What a command asks for, the selection, and the per-motion safe-exit table. The motions
-// themselves are listed in registry.hpp.
+// themselves are listed in core/motion_registry.hpp.
 
 #include <array>
 #include <cstddef>
