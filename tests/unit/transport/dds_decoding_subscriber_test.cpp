@@ -19,6 +19,7 @@
 #include "praxis/core/wakeup.hpp"
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/dds_decoding_subscriber.hpp"
+#include "../../support/dds_wait.hpp"
 
 namespace {
 namespace dds_decoding_subscriber_test {
@@ -38,20 +39,8 @@ struct Reading {
   float position = 0;
 };
 
-template <class A, class B>
-void wait_matched(const A& a, const B& b) {
-  const auto deadline = praxis::Clock::now() + 5s;
-  while ((a.matched() == 0 || b.matched() == 0) && praxis::Clock::now() < deadline) std::this_thread::sleep_for(5ms);
-  REQUIRE(a.matched() == 1);
-  REQUIRE(b.matched() == 1);
-}
-
-template <class Sub>
-bool wait_received(const Sub& sub, std::uint64_t n) {
-  const auto deadline = praxis::Clock::now() + 5s;
-  while (sub.received() < n && praxis::Clock::now() < deadline) std::this_thread::sleep_for(1ms);
-  return sub.received() >= n;
-}
+using praxis::test::wait_matched;
+using praxis::test::wait_received;
 
 // received() counts a sample before it is decoded: wait for the outcome itself.
 template <class Sub, class V>

@@ -15,6 +15,7 @@
 
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/dds_encoding_publisher.hpp"
+#include "../../support/dds_wait.hpp"
 
 namespace {
 namespace dds_encoding_publisher_test {
@@ -46,13 +47,7 @@ struct BoundedEncoder {
   }
 };
 
-template <class A, class B>
-void wait_matched(const A& a, const B& b) {
-  const auto deadline = praxis::Clock::now() + 5s;
-  while ((a.matched() == 0 || b.matched() == 0) && praxis::Clock::now() < deadline) std::this_thread::sleep_for(5ms);
-  REQUIRE(a.matched() == 1);
-  REQUIRE(b.matched() == 1);
-}
+using praxis::test::wait_matched;
 
 template <class Sub, class V>
 bool fetch_within(Sub& sub, praxis::transport::Stamped<V>& out) {

@@ -25,6 +25,7 @@
 #include "praxis/transport/dds_decoding_subscriber.hpp"
 #include "praxis/transport/dds_encoding_publisher.hpp"
 #include "praxis/transport/dds_sequence.hpp"
+#include "../../support/dds_wait.hpp"
 
 namespace dds_sequence_test {
 
@@ -108,20 +109,8 @@ using StatePublisher = transport::EncodingPublisher<praxis_test_State, StateValu
 constexpr const char* k_topic = "praxis_test/state";
 const transport::TopicQos k_reliable{.reliable = true, .depth = 16};
 
-template <class A, class B>
-void wait_matched(const A& a, const B& b) {
-  const auto deadline = praxis::Clock::now() + 5s;
-  while ((a.matched() == 0 || b.matched() == 0) && praxis::Clock::now() < deadline) std::this_thread::sleep_for(5ms);
-  REQUIRE(a.matched() == 1);
-  REQUIRE(b.matched() == 1);
-}
-
-template <class Sub>
-bool wait_received(const Sub& sub, std::uint64_t n) {
-  const auto deadline = praxis::Clock::now() + 5s;
-  while (sub.received() < n && praxis::Clock::now() < deadline) std::this_thread::sleep_for(1ms);
-  return sub.received() >= n;
-}
+using praxis::test::wait_matched;
+using praxis::test::wait_received;
 
 StateValue example_state() {
   StateValue v;

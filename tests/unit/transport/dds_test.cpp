@@ -19,6 +19,7 @@
 #include "praxis/core/wakeup.hpp"
 #include "praxis/hardware/unitree/wire.hpp"
 #include "praxis/transport/dds.hpp"
+#include "../../support/dds_wait.hpp"
 
 namespace {
 namespace dds_test {
@@ -32,20 +33,8 @@ std::uint32_t domain(std::uint32_t k) { return 22 + 2 * (k - 1) + static_cast<st
 
 const transport::TopicQos k_reliable{.reliable = true, .depth = 16};
 
-template <class A, class B>
-void wait_matched(const A& a, const B& b) {
-  const auto deadline = praxis::Clock::now() + 5s;
-  while ((a.matched() == 0 || b.matched() == 0) && praxis::Clock::now() < deadline) std::this_thread::sleep_for(5ms);
-  REQUIRE(a.matched() == 1);
-  REQUIRE(b.matched() == 1);
-}
-
-template <class Sub>
-bool wait_received(const Sub& sub, std::uint64_t n) {
-  const auto deadline = praxis::Clock::now() + 5s;
-  while (sub.received() < n && praxis::Clock::now() < deadline) std::this_thread::sleep_for(1ms);
-  return sub.received() >= n;
-}
+using praxis::test::wait_matched;
+using praxis::test::wait_received;
 
 TEST_CASE("a subscriber's mailbox holds the newest sample and its receive time", "[dds]") {
   const auto d = domain(1);
