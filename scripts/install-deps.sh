@@ -15,6 +15,8 @@ packages=(
   # (surfaceless platform) and its llvmpipe CPU renderer, libpng for the pictures
   libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
   time
+  # praxis::observe: MCAP chunk compression, and the live page's chart library (served as Debian installs it)
+  libzstd-dev liblz4-dev libjs-chart.js
 )
 
 missing=()

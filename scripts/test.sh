@@ -25,6 +25,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
 # gnuplot, so the plot-run.sh CTest runs here instead of skipping.
 bash "$root/scripts/install-bench-deps.sh"
+# Node.js, Chromium and the npm clients (pinned by tests/js/package-lock.json) that the observe tests
+# run against praxis: Foxglove's protocol client, the MCAP reader, puppeteer-core.
+bash "$root/scripts/install-js-test-deps.sh"
 
 jobs=$(nproc)
 stages=(${PRAXIS_TEST_STAGES:-gcc clang-asan gcc-asan})

@@ -1,0 +1,1 @@
+# placeholder: the tests of this part register here
