@@ -51,6 +51,7 @@
 #include <utility>
 #include <vector>
 
+#include "praxis/control/cycle_observer.hpp"
 #include "praxis/control/realtime.hpp"
 #include "praxis/control/reporter.hpp"
 #include "praxis/control/run_outcome.hpp"
@@ -116,13 +117,6 @@ struct RuntimeOptions {
   // anything else a thread needs. An exception from either ends the run like one from the cycle.
   std::function<void(ThreadRole)> on_thread_start;
   std::function<void(ThreadRole)> on_thread_exit;
-};
-
-template <std::size_t N>
-struct CycleInput {
-  RobotState<N> state;
-  CycleInfo info;
-  RobotStatus status;
 };
 
 // Hands what the runtime read from the backend to the graph.
@@ -234,6 +228,7 @@ class Runtime {
     read_status();
     cycle(now);
     hand_over(now, true);
+    observe_cycle();
   }
 
   // Real time (see the header comment). Blocks until request_stop() or until the loop ran for
@@ -277,6 +272,16 @@ class Runtime {
     stop_.store(false, std::memory_order_release);
     return outcome_;
   }
+
+  // Something that looks at every cycle after its command went out (observe/tap.hpp: recording, the
+  // live view); nullptr: none. Set it before step() or run(), never while run() executes.
+  void set_observer(control::CycleObserver<Graph, N>* observer) {
+    if (running_.load(std::memory_order_acquire)) {
+      throw std::logic_error("praxis: set_observer() while run() executes; set it before the run");
+    }
+    observer_.store(observer, std::memory_order_release);
+  }
+  [[nodiscard]] control::CycleObserver<Graph, N>* observer() const { return observer_.load(std::memory_order_acquire); }
 
   // ---- inspection (from the thread that calls step(), or after run() returned) ----
   [[nodiscard]] const motion::MotionSelection& selection() const {
@@ -450,6 +455,12 @@ class Runtime {
     const auto t1 = Clock::now();
     ++cycle_count_;
     report(now, t1 - t0, late);
+  }
+
+  // After the command went out: the observer, with what the graph saw (its cycle number is the one
+  // the cycle ran as).
+  void observe_cycle() noexcept {
+    if (auto* observer = observer_.load(std::memory_order_acquire)) observer->on_cycle(graph_, input_);
   }
 
   // After a cycle: the command (when it covers any joint) and the requests go to the backend.
@@ -829,6 +840,7 @@ class Runtime {
           read_status();
           cycle(now);
           hand_over(now, true);
+          observe_cycle();
           count_cycle_faults();
         }
       });
@@ -890,6 +902,7 @@ class Runtime {
         out.computed = Clock::now();
         commands_.publish();
         hand_over(now, false);
+        observe_cycle();
       }
     });
     stop_.store(true, std::memory_order_release);
@@ -984,6 +997,8 @@ class Runtime {
   B& backend_;
   RuntimeOptions options_;
   control::CycleInput<N> input_{};
+  // Atomic only so that a misplaced set_observer() during a run is a refusal, not a data race.
+  std::atomic<control::CycleObserver<Graph, N>*> observer_{nullptr};
   Graph graph_;
   std::uint64_t cycle_count_ = 0;
   TimePoint start_time_{};

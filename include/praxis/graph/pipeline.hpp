@@ -266,6 +266,15 @@ class BasicPipeline {
     return detail::slot_get<port_index<P>()>(ports_).value;
   }
 
+  // Port P (0 <= P < port_count, the order of port_names) and its current value: for observers
+  // that walk every port (observe/tap.hpp) without naming them.
+  template <std::size_t P>
+  using port_at = port_t<P>;
+  template <std::size_t P>
+  [[nodiscard]] const typename port_t<P>::type& port_value() const {
+    return detail::slot_get<P>(ports_).value;
+  }
+
   // Per-node timing in execution order (only with NodeTiming).
   [[nodiscard]] std::span<const NodeTimes, node_count> timings() const
     requires(Timing::enabled)
