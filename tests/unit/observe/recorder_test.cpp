@@ -1,0 +1,249 @@
+// observe/recorder.hpp: a stepped mock G1 run recorded to a real MCAP file and read back with
+// praxis' reader: one channel per port plus the event channels, one message per cycle per port,
+// the bytes decoding to what the controller held in that cycle; transitions by name; the run's
+// facts in the file; a failing disk stops the recording and not the run; no allocation on the
+// control thread.
+
+#include <chrono>
+#include <csignal>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <sys/resource.h>
+
+#include <catch2/catch.hpp>
+
+#include "../../support/alloc_counter.hpp"
+#include "../../support/hold.hpp"
+#include "../../support/scratch_dir.hpp"
+#include "praxis/control/robot_controller.hpp"
+#include "praxis/hardware/mock/mock_robot.hpp"
+#include "praxis/hardware/unitree/g1.hpp"
+#include "praxis/observe/recorder.hpp"
+
+namespace {
+namespace observe_recorder_test {
+
+using namespace std::chrono_literals;
+using G1 = praxis::unitree::G1;
+constexpr std::size_t N = G1::joint_count;
+using Mock = praxis::mock::MockRobot<G1>;
+using Controller = praxis::control::RobotController<Mock, praxis::test::Hold<G1>>;
+using Recorder = praxis::observe::Recorder<Controller>;
+namespace po = praxis::observe;
+
+const po::McapChannel* channel_by_topic(const po::McapReader& r, std::string_view topic) {
+  for (const auto& [id, c] : r.channels()) {
+    if (c.topic == topic) return &c;
+  }
+  return nullptr;
+}
+
+std::vector<const po::McapMessage*> messages_on(const po::McapReader& r, std::uint16_t channel) {
+  std::vector<const po::McapMessage*> out;
+  for (const auto& m : r.messages()) {
+    if (m.channel == channel) out.push_back(&m);
+  }
+  return out;
+}
+
+// The mock story: lying, R2 held (stand), A (user control), a tilt (damping).
+void script(Mock& robot) {
+  robot.hold(praxis::GamepadButton::R2, praxis::TimePoint{} + 100ms, 700ms);
+  robot.tap(praxis::GamepadButton::A, praxis::TimePoint{} + 900ms);
+  robot.tilt(2.0, 0.3, praxis::TimePoint{} + 1500ms);
+}
+
+TEST_CASE("recorder writes every port of every cycle and the bytes decode to what the cycle held") {
+  praxis::test::ScratchDir dir("recorder");
+  const auto file = dir.path() / "run.mcap";
+  Mock robot;
+  script(robot);
+  Controller controller(robot, {});
+  std::vector<praxis::JointCommand<N>> sent;
+  std::vector<praxis::RobotState<N>> seen;
+  {
+    po::RecorderOptions options;
+    options.file = file;
+    options.metadata = {{"robot", "g1"}, {"backend", "mock"}};
+    Recorder recorder(controller, options);
+    praxis::TimePoint t{};
+    for (int k = 0; k < 1000; ++k) {
+      controller.step(t += controller.period());
+      sent.push_back(controller.actuated());
+      seen.push_back(controller.last_state());
+      if (k % 200 == 199) std::this_thread::sleep_for(20ms);  // simulated time outruns the ring
+    }
+    (void)controller.finish();
+    recorder.close();
+    const auto stats = recorder.stats();
+    CHECK(stats.cycles_recorded == 1000);
+    CHECK(stats.cycles_dropped == 0);
+    CHECK(stats.bytes == std::filesystem::file_size(file));
+  }
+  const po::McapReader reader(file);
+  REQUIRE(reader.complete());
+  const std::size_t ports = Controller::graph_type::port_count;
+  CHECK(reader.channels().size() == ports + 2);
+  // Every port channel holds one message per cycle, in cycle order.
+  for (const auto& [id, c] : reader.channels()) {
+    if (c.topic.rfind("/praxis/events/", 0) == 0) continue;
+    INFO(c.topic);
+    const auto msgs = messages_on(reader, id);
+    REQUIRE(msgs.size() == 1000);
+    for (std::size_t k = 0; k < msgs.size(); ++k) CHECK(msgs[k]->sequence == k);
+    CHECK(reader.schemas().at(c.schema_id).encoding == "ros2msg");
+    CHECK(c.message_encoding == "cdr");
+  }
+  const auto* actuated = channel_by_topic(reader, "/praxis/actuated_command");
+  const auto* state = channel_by_topic(reader, "/praxis/robot_state");
+  REQUIRE(actuated != nullptr);
+  REQUIRE(state != nullptr);
+  const auto commands = messages_on(reader, actuated->id);
+  const auto states = messages_on(reader, state->id);
+  for (std::size_t k = 0; k < 1000; ++k) {
+    praxis::JointCommand<N> c;
+    REQUIRE(po::decode_cdr(std::span<const std::byte>(commands[k]->data), c));
+    CHECK(std::memcmp(c.q.data(), sent[k].q.data(), sizeof(double) * N) == 0);
+    CHECK(std::memcmp(c.kp.data(), sent[k].kp.data(), sizeof(double) * N) == 0);
+    CHECK(std::memcmp(c.kd.data(), sent[k].kd.data(), sizeof(double) * N) == 0);
+    CHECK(c.mode == sent[k].mode);
+    praxis::RobotState<N> s;
+    REQUIRE(po::decode_cdr(std::span<const std::byte>(states[k]->data), s));
+    CHECK(std::memcmp(s.q.data(), seen[k].q.data(), sizeof(double) * N) == 0);
+    CHECK(s.sequence == seen[k].sequence);
+    CHECK(commands[k]->log_time == states[k]->log_time);
+  }
+  // Log times are the cycles' times: one period apart.
+  const auto period_ns = static_cast<std::uint64_t>(std::chrono::nanoseconds(controller.period()).count());
+  CHECK(states[1]->log_time - states[0]->log_time == period_ns);
+  CHECK(states[999]->log_time == 1000 * period_ns);
+
+  // Transitions by name, in the order the reporter saw them.
+  const auto* transitions = channel_by_topic(reader, po::k_transitions_topic);
+  REQUIRE(transitions != nullptr);
+  const auto recorded = messages_on(reader, transitions->id);
+  const auto reported = controller.transitions();
+  REQUIRE(recorded.size() == reported.size());
+  REQUIRE(recorded.size() >= 3);
+  for (std::size_t k = 0; k < recorded.size(); ++k) {
+    po::TransitionMessage m;
+    REQUIRE(po::decode_cdr(std::span<const std::byte>(recorded[k]->data), m));
+    CHECK(m.cycle == reported[k].cycle);
+    CHECK(m.from == praxis::motion::to_string(reported[k].from));
+    CHECK(m.to == praxis::motion::to_string(reported[k].to));
+    CHECK(m.cause == praxis::motion::to_string(reported[k].cause));
+  }
+  // The run's facts.
+  bool found = false;
+  for (const auto& m : reader.metadata()) {
+    if (m.name != po::k_run_metadata) continue;
+    found = true;
+    CHECK(m.values.at("robot") == "g1");
+    CHECK(m.values.at("joints") == std::to_string(N));
+    CHECK(m.values.at("ports") == std::to_string(ports));
+  }
+  CHECK(found);
+}
+
+TEST_CASE("recorder refuses a file it cannot create naming it") {
+  Mock robot;
+  Controller controller(robot, {});
+  po::RecorderOptions options;
+  options.file = "/nonexistent-folder/run.mcap";
+  try {
+    Recorder recorder(controller, options);
+    FAIL("no error");
+  } catch (const std::exception& e) {
+    CHECK_THAT(e.what(), Catch::Contains("/nonexistent-folder/run.mcap"));
+  }
+  CHECK(controller.observer() == nullptr);  // nothing half-attached
+}
+
+// The file may not grow past `bytes` while it lives (RLIMIT_FSIZE, its signal ignored: writes past
+// the limit fail with EFBIG, as they would on a full disk). CTest runs each test case in a process of
+// its own, so no other test is affected.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    previous_signal_ = std::signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, &previous_);
+    rlimit limit = previous_;
+    limit.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &previous_);
+    std::signal(SIGXFSZ, previous_signal_);
+  }
+
+ private:
+  rlimit previous_{};
+  void (*previous_signal_)(int) = nullptr;
+};
+
+TEST_CASE("recorder refuses a file it cannot write at all naming it") {
+  Mock robot;
+  Controller controller(robot, {});
+  po::RecorderOptions options;
+  options.file = "/dev/full";
+  CHECK_THROWS_WITH(Recorder(controller, options), Catch::Contains("/dev/full"));
+  CHECK(controller.observer() == nullptr);
+}
+
+TEST_CASE("recorder on a disk that fills up stops recording and the run goes on") {
+  praxis::test::ScratchDir dir("recorder-full");
+  Mock robot;
+  script(robot);
+  Controller controller(robot, {});
+  po::RecorderOptions options;
+  options.file = dir.path() / "run.mcap";
+  options.mcap.chunk_bytes = 16 * 1024;  // chunks go to the disk often
+  const FileSizeLimit limit(200 * 1024);
+  Recorder recorder(controller, options);
+  praxis::TimePoint t{};
+  for (int k = 0; k < 400; ++k) {
+    controller.step(t += controller.period());
+    if (k % 100 == 99) std::this_thread::sleep_for(20ms);
+  }
+  CHECK(controller.cycles() == 400);
+  CHECK(controller.state() != praxis::control::ControlState::damping);  // standing by now: the run went on
+  try {
+    recorder.close();
+    FAIL("no error");
+  } catch (const std::exception& e) {
+    CHECK_THAT(e.what(), Catch::Contains("run.mcap") && Catch::Contains("recording stopped"));
+  }
+  CHECK(recorder.failed());
+  CHECK(recorder.stats().cycles_recorded == 400);  // encoded and served live all along
+}
+
+TEST_CASE("recorder costs the control thread no allocation") {
+  praxis::test::ScratchDir dir("recorder-alloc");
+  Mock robot;
+  script(robot);
+  Controller controller(robot, {});
+  po::RecorderOptions options;
+  options.file = dir.path() / "run.mcap";
+  Recorder recorder(controller, options);
+  praxis::TimePoint t{};
+  for (int k = 0; k < 20; ++k) controller.step(t += controller.period());  // start-up allocates
+  const auto before = praxis::test::thread_allocation_count();
+  for (int k = 0; k < 3000; ++k) {
+    controller.step(t += controller.period());
+    if (k % 500 == 499) std::this_thread::sleep_for(20ms);
+  }
+  CHECK(praxis::test::thread_allocation_count() - before == 0);
+  recorder.close();
+  CHECK(recorder.stats().cycles_recorded == 3020);
+}
+
+}  // namespace observe_recorder_test
+}  // namespace
