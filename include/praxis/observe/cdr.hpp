@@ -574,6 +574,71 @@ constexpr std::size_t cdr_max_size() {
   return 4 + counter.at;
 }
 
+namespace detail {
+
+// The same walk as count_type, naming each leaf: the leaf whose bytes hold `target` (an offset after
+// the header) is the answer.
+template <class T>
+void find_leaf(Counter& c, std::string& path, std::size_t target, std::string& found) {
+  if (!found.empty()) return;
+  const auto leaf = [&](std::size_t size) {
+    c.align(size);
+    if (target < c.at + size && found.empty()) found = path.empty() ? "value" : path;
+    c.at += size;
+  };
+  if constexpr (Projected<T>) {
+    find_leaf<typename Projection<T>::type>(c, path, target, found);
+  } else if constexpr (Boolean<T>) {
+    leaf(1);
+  } else if constexpr (Leaf<T>) {
+    leaf(sizeof(carrier_t<T>));
+  } else if constexpr (EigenQuaternion<T>) {
+    const std::size_t size = path.size();
+    for (const char* axis : {".x", ".y", ".z", ".w"}) {
+      path += axis;
+      leaf(8);
+      path.resize(size);
+    }
+  } else if constexpr (Optional<T>) {
+    const std::size_t size = path.size();
+    path += ".has_value";
+    leaf(1);
+    path.resize(size);
+    find_leaf<typename T::value_type>(c, path, target, found);
+  } else if constexpr (FixedArray<T>) {
+    const std::size_t size = path.size();
+    for (std::size_t i = 0; i < array_traits<T>::size && found.empty(); ++i) {
+      path += "[" + std::to_string(i) + "]";
+      find_leaf<typename array_traits<T>::element>(c, path, target, found);
+      path.resize(size);
+    }
+  } else if constexpr (String<T>) {
+    found = path;  // a string's length is its own: nothing after it can be placed by type alone
+  } else {
+    boost::hana::for_each(boost::hana::accessors<T>(), [&](const auto& pair) {
+      const std::size_t size = path.size();
+      if (!path.empty()) path += '.';
+      path += member_name(pair);
+      find_leaf<member_t<T, decltype(pair)>>(c, path, target, found);
+      path.resize(size);
+    });
+  }
+}
+
+}  // namespace detail
+
+// The field whose bytes hold `offset` of an encoding of T (header included), e.g. "q[3]" or
+// "imu.orientation.w": where two encodings first differ, for a person. Off the cycle.
+template <CdrEncodable T>
+std::string cdr_field_at(std::size_t offset) {
+  if (offset < 4) return "(CDR header)";
+  detail::Counter counter;
+  std::string path;
+  std::string found;
+  detail::find_leaf<T>(counter, path, offset - 4, found);
+  return found.empty() ? "(past the end)" : found;
+}
+
 // Encodes `value` into `out` (header first). Returns the bytes written, or 0 when `out` is too small
 // (nothing half-written is reported as a message). Allocates nothing.
 template <CdrEncodable T>

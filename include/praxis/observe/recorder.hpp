@@ -144,6 +144,14 @@ class Recorder {
     if (failed()) throw std::runtime_error(error());
   }
 
+  // Waits until every snapshot taken so far is recorded: for step()-driven runs faster than real
+  // time (replay, simulation), which would otherwise outrun the ring. Never call it in a real-time loop.
+  void drain() const {
+    while (recorded_.load(std::memory_order_acquire) < tap_.taken() && running_.load(std::memory_order_acquire)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+
   [[nodiscard]] RecorderStats stats() const {
     RecorderStats s;
     s.cycles_recorded = recorded_.load(std::memory_order_relaxed);
@@ -231,7 +239,7 @@ class Recorder {
     const auto sequence = static_cast<std::uint32_t>(s.cycle);
     record_ports(s, time, sequence, std::make_index_sequence<port_count>{});
     record_events(s, time, sequence);
-    recorded_.fetch_add(1, std::memory_order_relaxed);
+    recorded_.fetch_add(1, std::memory_order_release);
     if (writer_) bytes_.store(writer_->bytes(), std::memory_order_relaxed);
   }
 

@@ -70,6 +70,20 @@ TEST_CASE("cdr schema lists the fields in declaration order with nested messages
   CHECK(cdr_type_name<Sample>() == "Sample");
 }
 
+TEST_CASE("cdr field at an offset names the leaf holding it and padding belongs to the field after it") {
+  CHECK(cdr_field_at<Sample>(0) == "(CDR header)");
+  CHECK(cdr_field_at<Sample>(4 + 0) == "on");
+  CHECK(cdr_field_at<Sample>(4 + 5) == "x");  // padding before x
+  CHECK(cdr_field_at<Sample>(4 + 8) == "x");
+  CHECK(cdr_field_at<Sample>(4 + 20) == "axes[1]");
+  CHECK(cdr_field_at<Sample>(4 + 64) == "maybe.has_value");
+  CHECK(cdr_field_at<Sample>(4 + 100) == "pair[0].value");
+  CHECK(cdr_field_at<Sample>(4 + 152) == "orientation.w");
+  CHECK(cdr_field_at<Sample>(4 + 160) == "(past the end)");
+  CHECK(cdr_field_at<praxis::RobotState<12>>(4 + 8 * 3) == "q[3]");
+  CHECK(cdr_field_at<double>(4) == "value");
+}
+
 TEST_CASE("cdr schema of a plain value or array is one field named value") {
   CHECK(cdr_schema<double>() == "float64 value\n");
   CHECK(cdr_schema<std::array<std::int16_t, 4>>() == "int16[4] value\n");
