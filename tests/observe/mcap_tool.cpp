@@ -166,7 +166,9 @@ int write_sample(const std::filesystem::path& file, Compression compression, con
 int kill_writer(const std::filesystem::path& file, Compression compression) {
   McapOptions options;
   options.compression = compression;
-  McapWriter w(file, options);  // 1 MiB, 1 s chunks: the defaults a recorder uses
+  // Chunks closed by log time (1 s, the default), never by size: the bound under test.
+  options.chunk_bytes = 64 << 20;
+  McapWriter w(file, options);
   std::vector<std::uint16_t> channels;
   for (const auto& p : ports) {
     const auto schema = w.add_schema(std::string("praxis_msgs/msg/") + p.type, "ros2msg",
