@@ -10,3 +10,11 @@ add_test(NAME "live: Foxglove's ws-protocol client reads every channel of the sa
     $<TARGET_FILE:live_sample_server> "${PRAXIS_NODE}" ${PRAXIS_JS_DIR}/foxglove_client_check.mjs)
 set_tests_properties("live: Foxglove's ws-protocol client reads every channel of the sample server"
   PROPERTIES PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL:" TIMEOUT 60)
+
+# The page in headless Chromium; its screenshot (live_page.png) lands in this folder of the build.
+add_test(NAME "live: the page plots a field of the sample server in headless Chromium"
+  COMMAND ${PRAXIS_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/observe/live_node_check.sh
+    $<TARGET_FILE:live_sample_server> "${PRAXIS_NODE}" ${PRAXIS_JS_DIR}/page_check.mjs
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties("live: the page plots a field of the sample server in headless Chromium"
+  PROPERTIES PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL:" TIMEOUT 120)
