@@ -649,7 +649,11 @@ LiveServer::LiveServer(std::vector<LiveChannel> channels, LiveOptions options)
 }
 
 LiveServer::~LiveServer() {
-  asio::post(impl_->ioc, [impl = impl_.get()] { impl->shutdown(); });
+  try {
+    asio::post(impl_->ioc, [impl = impl_.get()] { impl->shutdown(); });
+  } catch (...) {
+    impl_->ioc.stop();  // no memory for the orderly way: stop the thread; the sockets close with impl_
+  }
   if (impl_->thread.joinable()) impl_->thread.join();
   // Sessions hold sockets of the io_context: they go before it does.
   impl_->sessions.clear();
