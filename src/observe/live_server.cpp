@@ -689,9 +689,17 @@ void LiveServer::publish(std::size_t channel, std::uint64_t log_time_ns, std::sp
 LiveStats LiveServer::stats() const {
   const auto& i = *impl_;
   constexpr auto r = std::memory_order_relaxed;
-  return LiveStats{i.clients.load(r),        i.subscriptions.load(r),    i.accepted.load(r),
-                   i.refused_full.load(r),   i.dropped_slow.load(r),     i.closed_malformed.load(r),
-                   i.messages_sent.load(r),  i.bytes_sent.load(r),       i.dropped_behind.load(r)};
+  LiveStats s;
+  s.clients = i.clients.load(r);
+  s.accepted = i.accepted.load(r);
+  s.refused_full = i.refused_full.load(r);
+  s.dropped_slow = i.dropped_slow.load(r);
+  s.closed_malformed = i.closed_malformed.load(r);
+  s.messages_sent = i.messages_sent.load(r);
+  s.bytes_sent = i.bytes_sent.load(r);
+  s.dropped_behind = i.dropped_behind.load(r);
+  s.subscriptions = i.subscriptions.load(r);
+  return s;
 }
 
 }  // namespace praxis::observe

@@ -47,9 +47,8 @@ struct LiveOptions {
 };
 
 struct LiveStats {
-  std::size_t clients = 0;        // WebSocket clients connected now
-  std::size_t subscriptions = 0;  // their subscriptions now
-  std::uint64_t accepted = 0;     // WebSocket clients accepted so far
+  std::size_t clients = 0;             // WebSocket clients connected now
+  std::uint64_t accepted = 0;          // WebSocket upgrades accepted so far
   std::uint64_t refused_full = 0;      // upgrades refused because max_clients were connected
   std::uint64_t dropped_slow = 0;      // clients dropped because their backlog exceeded the bound
   std::uint64_t closed_malformed = 0;  // clients closed for a message this server does not accept
@@ -58,6 +57,7 @@ struct LiveStats {
   // Published messages discarded before reaching any client because the server's thread was more
   // than max_backlog_bytes behind the publisher.
   std::uint64_t dropped_behind = 0;
+  std::size_t subscriptions = 0;       // the clients' subscriptions now
 };
 
 class LiveServer {
