@@ -171,11 +171,11 @@ struct HttpReply {
   std::string body;
 };
 
-HttpReply http_get(std::uint16_t port, const std::string& target) {
+HttpReply http_get(std::uint16_t port, const std::string& target, http::verb method = http::verb::get) {
   asio::io_context ioc;
   beast::tcp_stream stream(ioc);
   stream.socket().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  http::request<http::empty_body> req{http::verb::get, target, 11};
+  http::request<http::empty_body> req{method, target, 11};
   req.set(http::field::host, "127.0.0.1");
   http::write(stream, req);
   beast::flat_buffer buffer;
@@ -502,6 +502,28 @@ TEST_CASE("LiveServer closes a client that sends what it does not accept and liv
   CHECK(next.read_message().timestamp() == 77);
 }
 
+TEST_CASE("LiveServer closes a client whose message is over the size limit", "[observe][live]") {
+  LiveServer server({channel("/a")}, any_port());
+  Client client(server.port());
+  client.skip_greeting();
+  client.write(std::string(max_client_message_bytes + 1, ' '));
+  CHECK_FALSE(client.read());
+  CHECK(client.error() == websocket::error::closed);
+  CHECK(client.close_reason().code == websocket::close_code::too_big);
+  REQUIRE(wait_until([&] { return server.stats().clients == 0; }));
+  CHECK(server.stats().closed_malformed == 1);
+}
+
+TEST_CASE("LiveServer takes Foxglove's subprotocol from a list of offers", "[observe][live]") {
+  LiveServer server({channel("/a")}, any_port());
+  Client client(server.port(), "json, foxglove.websocket.v1 ,other");
+  REQUIRE(client.open());
+  CHECK(client.handshake_response()[http::field::sec_websocket_protocol] == "foxglove.websocket.v1");
+  Client wrong(server.port(), "foxglove.websocket.v2, xfoxglove.websocket.v1");
+  CHECK_FALSE(wrong.open());
+  CHECK(wrong.handshake_response().result() == http::status::bad_request);
+}
+
 TEST_CASE("LiveServer refuses the client after max_clients and counts it", "[observe][live]") {
   LiveOptions o = any_port();
   o.max_clients = 2;
@@ -600,6 +622,8 @@ TEST_CASE("LiveServer answers HTTP on the same port", "[observe][live]") {
   const auto other = http_get(server.port(), "/etc/passwd");
   CHECK(other.status == 404);
   CHECK_THAT(other.body, Catch::Contains("/chart.js"));
+  CHECK(http_get(server.port(), "/?channel=/a").status == 200);  // the page's own query: still the page
+  CHECK(http_get(server.port(), "/", http::verb::post).status == 405);
 
   // The file is read at each request: gone, it is a 404 that says where it was looked for.
   std::filesystem::remove_all(dir);
