@@ -51,6 +51,8 @@ async function plot(page, field, n, constant) {
   return data;
 }
 
+process.on("unhandledRejection", (e) => fail(`unexpected error: ${e?.stack ?? e}`));
+if (!fs.existsSync("/usr/bin/chromium")) await fail("no Chromium at /usr/bin/chromium (scripts/install-js-test-deps.sh installs it)");
 browser = await puppeteer.launch({
   executablePath: "/usr/bin/chromium",
   headless: true,
