@@ -28,9 +28,15 @@
 namespace example {
 
 // An arm joint by its name, in every vendor's naming (Unitree, Booster, Fourier, Tienkung).
+// Any case: Unitree names joints left_shoulder_pitch_joint, Booster LeftShoulderPitch.
 constexpr bool is_arm_joint(std::string_view name) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
   for (std::string_view part : {"shoulder", "elbow", "wrist"}) {
-    if (name.find(part) != std::string_view::npos) return true;
+    for (std::size_t at = 0; at + part.size() <= name.size(); ++at) {
+      std::size_t k = 0;
+      while (k < part.size() && lower(name[at + k]) == part[k]) ++k;
+      if (k == part.size()) return true;
+    }
   }
   return false;
 }

@@ -90,3 +90,15 @@ TEST_CASE("losing the robot's state ends in damping, and only R2 brings it back"
   CHECK(b.robot.non_finite_commands() == 0);
   CHECK(b.robot.out_of_limit_commands() == 0);
 }
+
+TEST_CASE("move arms finds the arm joints whatever the vendor's case", "[example]") {
+  // Unitree's snake case and Booster's camel case (found by replaying a T1 recording whose arms
+  // never moved: the match was lower case only).
+  CHECK(example::is_arm_joint("left_shoulder_pitch_joint"));
+  CHECK(example::is_arm_joint("LeftShoulderPitch"));
+  CHECK(example::is_arm_joint("RightElbowYaw"));
+  CHECK(example::is_arm_joint("left_wrist_roll_joint"));
+  CHECK_FALSE(example::is_arm_joint("LeftHipPitch"));
+  CHECK_FALSE(example::is_arm_joint("waist_yaw_joint"));
+  CHECK_FALSE(example::is_arm_joint("Should"));  // a prefix of a part is no match
+}

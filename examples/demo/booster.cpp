@@ -62,8 +62,11 @@ int dds_story(const Settings& s) {
   praxis::control::RobotController<Backend, Ctrl<Model>> controller(robot, options);
   controller.load_params(params);
   const praxis::control::StopOnSignals stop_on_signals(controller);
+  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
+                          folder_for_recording(s, {}), run_facts(s));
   const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
+  observation.finish();
   print_transitions(controller);
   praxis::LinkHealth link;
   robot.read_link(link);
@@ -79,8 +82,22 @@ int dds_story(const Settings& s) {
 }
 #endif
 
+// praxis-replay: the backend type the recording was made with.
+template <class Model>
+int replay_model(const Settings& s) {
+  if (s.backend == "mock") return replay_story<Model, praxis::mock::MockRobot<Model>>(s);
+#ifdef PRAXIS_WITH_DDS
+  namespace b = praxis::booster;
+  return s.arm_sdk ? replay_story<Model, b::BoosterBackend<Model, b::Access::upper_body>>(s)
+                   : replay_story<Model, b::BoosterBackend<Model, b::Access::joints>>(s);
+#else
+  throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
+#endif
+}
+
 template <class Model>
 int run_model(const Settings& s) {
+  if (!s.replay.empty()) return replay_model<Model>(s);
   if (s.backend == "mock") return mock_story<Model>(s, "booster");
 #ifdef PRAXIS_WITH_DDS
   namespace b = praxis::booster;

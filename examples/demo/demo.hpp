@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,7 @@
 #include <praxis/io/run_folder.hpp>
 
 #include "../custom_controller/sinusoid_controller.hpp"
+#include "observe.hpp"
 
 #ifndef PRAXIS_EXAMPLE_PARAMS_DIR
 #define PRAXIS_EXAMPLE_PARAMS_DIR "examples/custom_controller/params"
@@ -61,7 +63,20 @@ struct Settings {
   std::string status_layout = "with_error";  // Tienkung's MotorStatus layout
   std::vector<std::string> fake_args;        // appended to the fake robot's command line
   std::string self;      // argv[0], to find the fake robots next to this program
+  // Observing the run (observe.hpp, docs/observability.md).
+  bool record = false;                   // every port to <run folder>/run.mcap
+  std::string record_compression = "zstd";
+  std::string live;                      // [ADDRESS:]PORT of the live view; empty: none
+  double live_rate = 50.0;               // Hz per channel and client; 0: every cycle
+  std::string replay;                    // praxis-replay: the recording to replay
+  std::string replay_out;                // praxis-replay: where the replayed run goes (default: beside it)
 };
+
+// Every model's name and its vendor's, for the command line (dispatch.cpp).
+std::string model_choices();
+std::vector<std::string> all_models();
+// Checks the combination (robot, backend, options) and runs its vendor's story, or replays it.
+int run_robot(const Settings& s);
 
 // Each vendor's entry point (its own file).
 int run_unitree(const Settings& s);
@@ -77,6 +92,25 @@ using Ctrl = example::SinusoidController<Model>;
 inline std::filesystem::path params_folder(const Settings& s) {
   return s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / s.robot
                                 : std::filesystem::path(s.param_folder);
+}
+
+// What a recording says about its run, for replay (observe.hpp).
+inline std::map<std::string, std::string> run_facts(const Settings& s) {
+  return {{"robot", s.robot},
+          {"backend", s.backend},
+          {"arms_only", s.arm_sdk ? "1" : "0"},
+          {"param_folder", std::filesystem::absolute(params_folder(s)).string()},
+          {"runtime_params", s.runtime_params.empty() ? "" : std::filesystem::absolute(s.runtime_params).string()},
+          {"status_layout", s.status_layout},
+          {"controller", "example::SinusoidController"},
+          {"program", "praxis_demo"}};
+}
+
+// The run folder of a story that writes none of its own, when --record needs one.
+inline std::filesystem::path folder_for_recording(const Settings& s, std::filesystem::path run_folder) {
+  if (!s.record || !run_folder.empty()) return run_folder;
+  if (s.no_log) throw std::invalid_argument("--record writes run.mcap into the run folder: drop --no-log");
+  return praxis::io::create_run_folder(s.log_base);
 }
 
 // Options every story shares (statistics print once a second by default): the runtime's safety
@@ -159,6 +193,8 @@ int mock_story(const Settings& s, std::string_view vendor) {
   praxis::control::RobotController<Robot, Ctrl<Model>> controller(robot, options);
   const praxis::control::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends damped
   controller.load_params(params);
+  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
+                          folder_for_recording(s, run_folder), run_facts(s));
 
   std::printf("praxis demo: mock %s lying on the floor, %zu joints, control period %.1f ms, %s\n", s.robot.c_str(),
               Model::joint_count, praxis::to_seconds(controller.period()) * 1e3,
@@ -183,7 +219,10 @@ int mock_story(const Settings& s, std::string_view vendor) {
       // Simulated time outruns the reporter thread, whose cycle-log queue holds 2048 rows: without
       // a pause the log loses rows and the plots get gaps. Waiting here, between cycles, costs the
       // simulation nothing; a real-time run never waits.
-      if (++cycle % 1024 == 0) controller.flush();
+      if (++cycle % 1024 == 0) {
+        controller.flush();
+        observation.drain();
+      }
       if (t > at(0.40 * d) && t < at(0.45 * d)) {  // standing, before ctrl
         for (std::size_t j = 0; j < Model::joint_count; ++j) {
           const auto i = static_cast<Eigen::Index>(j);
@@ -194,6 +233,7 @@ int mock_story(const Settings& s, std::string_view vendor) {
   }
   if (!s.realtime) outcome = controller.finish();  // step()-driven: the safe state, the outcome
   controller.flush();
+  observation.finish();
 
   print_transitions(controller);
   const auto stats = controller.compute_stats();
@@ -211,6 +251,36 @@ int mock_story(const Settings& s, std::string_view vendor) {
   }
   if (!run_folder.empty()) std::printf("logs: %s\n", run_folder.string().c_str());
   return report_outcome(outcome, true);
+}
+
+// praxis-replay: the recording's cycle inputs through the configuration it was recorded with (the
+// robot, the backend's traits, the parameters — or the ones given now), every port compared
+// (observe/replay.hpp). 0: bit-identical; 1: it diverged (where, printed); 2: not replayable.
+template <class Model, class B>
+int replay_story(const Settings& s) {
+  const praxis::observe::McapReader recording(s.replay);
+  if (!recording.complete()) {
+    std::printf("note: %s ends early (a run that was killed): replaying its %zu complete chunks\n",
+                s.replay.c_str(), recording.chunks().size());
+  }
+  praxis::observe::ReplayBackend<B> robot(replay_facts<Model>(recording_facts(recording)));
+  const auto params = params_folder(s);
+  Ctrl<Model> probe;
+  probe.load_params(params);
+  auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
+  options.print = false;
+  praxis::control::RobotController<praxis::observe::ReplayBackend<B>, Ctrl<Model>> controller(robot, options);
+  controller.load_params(params);
+  praxis::observe::ReplayOptions ro;
+  ro.rerecord = s.replay_out.empty() ? std::filesystem::path(s.replay).replace_extension(".replay.mcap")
+                                     : std::filesystem::path(s.replay_out);
+  ro.metadata = run_facts(s);
+  ro.metadata["program"] = "praxis-replay";
+  std::printf("replaying %s: %s on %s, parameters %s\n", s.replay.c_str(), s.robot.c_str(), s.backend.c_str(),
+              params.string().c_str());
+  const auto report = praxis::observe::replay(controller, robot, recording, s.replay, ro);
+  std::printf("%s\n", report.summary().c_str());
+  return report.identical() ? 0 : 1;
 }
 
 // A fake robot as a child process, stopped (SIGTERM, waited for) when this goes. The fakes end by

@@ -64,8 +64,11 @@ int dds_story(const Settings& s) {
   praxis::control::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
   controller.load_params(params);
   const praxis::control::StopOnSignals stop_on_signals(controller);
+  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
+                          folder_for_recording(s, {}), run_facts(s));
   const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
+  observation.finish();
   print_transitions(controller);
   std::printf("group commands sent: %llu, refused by the backend: %llu\n",
               static_cast<unsigned long long>(robot.group_commands_sent()),
@@ -77,8 +80,20 @@ int dds_story(const Settings& s) {
 }
 #endif
 
+// praxis-replay: the backend type the recording was made with (the operator's script wraps it).
+template <class Model>
+int replay_model(const Settings& s) {
+  if (s.backend == "mock") return replay_story<Model, praxis::mock::MockRobot<Model>>(s);
+#ifdef PRAXIS_WITH_DDS
+  return replay_story<Model, ScriptedOperator<praxis::aurora::AuroraBackend<Model>>>(s);
+#else
+  throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
+#endif
+}
+
 template <class Model>
 int run_model(const Settings& s) {
+  if (!s.replay.empty()) return replay_model<Model>(s);
   if (s.backend == "mock") return mock_story<Model>(s, "fourier");
 #ifdef PRAXIS_WITH_DDS
   return dds_story<Model>(s);

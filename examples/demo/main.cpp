@@ -32,49 +32,12 @@
 
 #include "demo.hpp"
 
-namespace {
-
-struct Vendor {
-  const char* name;
-  std::vector<std::string> models;
-  int (*run)(const demo::Settings&);
-  std::vector<std::string> backends;
-};
-
-const std::vector<Vendor>& vendors() {
-  static const std::vector<Vendor> all{
-      {"Unitree", {"go2", "g1", "g1_23", "h1_2"}, &demo::run_unitree, {"mock", "fake-robot", "sim", "dds"}},
-      {"Booster", {"t1", "k1"}, &demo::run_booster, {"mock", "fake-robot", "dds"}},
-      {"Fourier", {"gr1", "gr2", "gr3", "n1"}, &demo::run_fourier, {"mock", "fake-robot", "dds"}},
-      {"Tienkung", {"pro", "lite"}, &demo::run_tienkung, {"mock", "fake-robot", "dds"}},
-  };
-  return all;
-}
-
-std::string model_choices() {
-  std::string out;
-  for (const auto& v : vendors()) {
-    if (!out.empty()) out += "; ";
-    out += v.name;
-    out += ":";
-    for (const auto& m : v.models) out += " " + m;
-  }
-  return out;
-}
-
-std::vector<std::string> all_models() {
-  std::vector<std::string> out;
-  for (const auto& v : vendors()) out.insert(out.end(), v.models.begin(), v.models.end());
-  return out;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   demo::Settings s;
   CLI::App app{"praxis demo: a robot through damping, stand, the user's controller and the end of control"};
-  app.add_option("-r,--robot", s.robot, "robot model (required): " + model_choices())
-      ->check(CLI::IsMember(all_models()));
+  app.add_option("-r,--robot", s.robot, "robot model (required): " + demo::model_choices())
+      ->check(CLI::IsMember(demo::all_models()));
   app.add_option("-d,--duration", s.duration, "seconds to run")->check(CLI::Range(2.0, 3600.0));
   app.add_option("-p,--param", s.param_folder,
                  "folder with the controller's params.json (default: examples/custom_controller/params/<robot>)");
@@ -121,37 +84,22 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"with_error", "without_error", "with_voltage"}));
   app.add_flag("--no-state-crc", s.no_state_crc,
                "Unitree: accept LowState without checking its CRC (Unitree's Python simulator sends crc = 0)");
+  app.add_flag("--record", s.record,
+               "record every port of the run (the cycle's inputs included) to <run folder>/run.mcap, for Foxglove, "
+               "PlotJuggler and praxis-replay (docs/observability.md)");
+  app.add_option("--record-compression", s.record_compression, "the recording's chunk compression")
+      ->check(CLI::IsMember({"zstd", "lz4", "none"}));
+  app.add_option("--live", s.live,
+                 "serve the run live on [ADDRESS:]PORT: the Foxglove WebSocket protocol and a page of its own at "
+                 "http://ADDRESS:PORT/ (ADDRESS 127.0.0.1 unless given; read-only)");
+  app.add_option("--live-rate", s.live_rate, "the live view's rate per channel and client, Hz (0: every cycle)")
+      ->check(CLI::Range(0.0, 100000.0));
   CLI11_PARSE(app, argc, argv);
   s.self = argv[0];
   s.domain_given = app.count("--domain") > 0;
 
   try {
-    if (s.robot.empty()) {
-      throw std::invalid_argument("--robot is required: which robot is this? One of " + model_choices());
-    }
-    for (const auto& v : vendors()) {
-      for (const auto& m : v.models) {
-        if (m != s.robot) continue;
-        bool offered = false;
-        for (const auto& b : v.backends) offered = offered || b == s.backend;
-        if (!offered) {
-          std::string list;
-          for (const auto& b : v.backends) list += (list.empty() ? "" : ", ") + b;
-          throw std::invalid_argument("--backend " + s.backend + ": not for " + std::string(v.name) + " robots (" +
-                                      list + ")");
-        }
-        if (s.backend == "mock" && (!s.backend_params.empty() || !s.settings.empty())) {
-          throw std::invalid_argument("--backend-params / --set: they set a DDS backend's options; the mock robot has "
-                                      "none (use --backend fake-robot or dds)");
-        }
-        if (s.backend == "mock" && s.arm_sdk) {
-          throw std::invalid_argument("--arms-only: the robot's own controller keeps the legs, which a mock robot has "
-                                      "not; use --backend fake-robot or dds");
-        }
-        return v.run(s);
-      }
-    }
-    throw std::invalid_argument("unknown robot \"" + s.robot + "\": one of " + model_choices());
+    return demo::run_robot(s);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

@@ -57,8 +57,11 @@ int dds_story(const Settings& s) {
   praxis::control::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
   controller.load_params(params);
   const praxis::control::StopOnSignals stop_on_signals(controller);
+  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
+                          folder_for_recording(s, {}), run_facts(s));
   const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
+  observation.finish();
   print_transitions(controller);
   praxis::LinkHealth link;
   robot.read_link(link);
@@ -73,8 +76,22 @@ int dds_story(const Settings& s) {
 }
 #endif
 
+// praxis-replay: the backend type the recording was made with. The MotorStatus layout changes how
+// the wire is read, never the backend's traits or the graph, so one layout's type replays them all.
+template <class Model>
+int replay_model(const Settings& s) {
+  if (s.backend == "mock") return replay_story<Model, praxis::mock::MockRobot<Model>>(s);
+#ifdef PRAXIS_WITH_DDS
+  namespace tk = praxis::tienkung;
+  return replay_story<Model, ScriptedOperator<tk::TienkungBackend<Model, tk::StatusLayout::with_error>>>(s);
+#else
+  throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
+#endif
+}
+
 template <class Model>
 int run_model(const Settings& s) {
+  if (!s.replay.empty()) return replay_model<Model>(s);
   if (s.backend == "mock") return mock_story<Model>(s, "tienkung");
 #ifdef PRAXIS_WITH_DDS
   // The MotorStatus layout is the message type itself (UNVERIFIED per firmware): one backend each.

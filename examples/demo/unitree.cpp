@@ -119,8 +119,11 @@ int run_demo_dds(const Settings& s) {
   praxis::control::RobotController<Backend, Ctrl> controller(robot, options);
   controller.load_params(params);
   const praxis::control::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends in the robot's safe state
+  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
+                          folder_for_recording(s, run_folder), run_facts(s));
   const auto outcome = controller.run_for(praxis::from_seconds(d));
   controller.flush();
+  observation.finish();
   print_transitions(controller);
   praxis::LinkHealth link;
   robot.read_link(link);
@@ -146,8 +149,23 @@ int run_demo_dds(const Settings& s) {
 }
 #endif
 
+// praxis-replay: the backend type the recording was made with.
+template <class Model>
+int replay_model(const Settings& s) {
+  if (s.backend == "mock") return replay_story<Model, praxis::mock::MockRobot<Model>>(s);
+#ifdef PRAXIS_WITH_DDS
+  if constexpr (!std::is_same_v<Model, praxis::unitree::Go2>) {
+    if (s.arm_sdk) return replay_story<Model, praxis::unitree::ArmSdkBackend<Model>>(s);
+  }
+  return replay_story<Model, praxis::unitree::UnitreeBackend<Model>>(s);
+#else
+  throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
+#endif
+}
+
 template <class Model>
 int run_model(const Settings& s) {
+  if (!s.replay.empty()) return replay_model<Model>(s);
   if (s.backend == "mock") return mock_story<Model>(s, "unitree");
 #ifdef PRAXIS_WITH_DDS
   if (s.arm_sdk) {

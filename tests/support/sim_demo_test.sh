@@ -3,12 +3,17 @@
 # real time, over DDS), takes the Go2 lying on the ground through damping -> stand -> ctrl and lets
 # it down with L2+B. The run folder must hold the controller's logs, praxis-sim's pictures (frames
 # and a contact sheet of the size asked for) and, drawn by scripts/plot-run.sh, the run's plots.
-#   sim_demo_test.sh PRAXIS_DEMO PLOT_RUN_SH DOMAIN
+# With PRAXIS_REPLAY, NODE and JS_DIR the run is also recorded (--record): Foxglove's readers check
+# the file (tests/js/record_check.mjs) and praxis-replay replays the physics run bit for bit.
+#   sim_demo_test.sh PRAXIS_DEMO PLOT_RUN_SH DOMAIN [PRAXIS_REPLAY NODE JS_DIR]
 # Exits 77 (CTest's skip) when no OpenGL context can be made here, which praxis-sim reports.
 set -euo pipefail
 demo=$1
 plot=$2
 domain=$3
+replay=${4:-} node=${5:-} js=${6:-}
+record=()
+[[ -n $replay ]] && record=(--record)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -18,7 +23,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 source "$(dirname "${BASH_SOURCE[0]}")/png_size.sh"
 
 status=0
-"$demo" --backend sim --robot go2 --duration 10 --domain "$domain" --log-folder "$work/logs" >"$work/out.txt" 2>&1 ||
+"$demo" --backend sim --robot go2 --duration 10 --domain "$domain" --log-folder "$work/logs" "${record[@]}" >"$work/out.txt" 2>&1 ||
   status=$?
 cat "$work/out.txt"
 [[ $status -eq 0 ]] || { echo "FAIL: praxis_demo --backend sim exited $status"; exit 1; }
@@ -62,6 +67,19 @@ if command -v gnuplot >/dev/null; then
   done
 else
   echo "note: gnuplot missing, the physics run's plots were not drawn"
+fi
+
+if [[ -n $replay ]]; then
+  file="$run/run.mcap"
+  [[ -s $file ]] || fail "--record wrote no $file"
+  grep -qE "^recorded: .* \(0 dropped\)" "$work/out.txt" || fail "the recorder dropped cycles"
+  (cd "$js" && "$node" record_check.mjs "$file" --robot go2 --joints 12 \
+    --transitions "damping>stand,stand>user_control,user_control>damping") >"$work/check.txt" 2>&1
+  cat "$work/check.txt"
+  grep -q "^PASS:" "$work/check.txt" || fail "Foxglove's readers did not accept the physics run's recording"
+  "$replay" "$file" >"$work/replay.txt" 2>&1
+  cat "$work/replay.txt"
+  grep -q "every port bit-identical" "$work/replay.txt" || fail "the physics run did not replay bit for bit"
 fi
 
 if [[ $failures -gt 0 ]]; then
