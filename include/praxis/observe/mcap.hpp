@@ -255,4 +255,11 @@ class McapReader {
   std::uint64_t truncated_at_ = 0;
 };
 
+namespace detail {
+// CRC-32 of zlib (ISO-HDLC: reflected polynomial 0x04C11DB7, initial and final XOR 0xFFFFFFFF), the
+// one MCAP uses. `crc` is the result over the bytes before `data` (0 to start), so a CRC can be
+// carried across buffers.
+[[nodiscard]] std::uint32_t crc32(std::uint32_t crc, std::span<const std::byte> data);
+}  // namespace detail
+
 }  // namespace praxis::observe
