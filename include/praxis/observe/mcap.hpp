@@ -16,6 +16,8 @@
 // they are added. A writer killed with SIGKILL loses only its open chunk: at most chunk_duration_ns of
 // log time (when messages keep coming) plus what arrived since the last flush().
 //
+// Errors: a failed write(2) (a full disk) throws std::runtime_error naming the file and how many
+// bytes reached it; what was handed to the OS before stays readable as a file cut short.
 // Threads: neither class is thread-safe; a McapWriter belongs to one (recorder) thread.
 
 #include <cstddef>
