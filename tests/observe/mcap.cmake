@@ -22,3 +22,13 @@ add_test(NAME "observe mcap: a writer killed with SIGKILL loses at most its last
           $<TARGET_FILE:observe_mcap_tool> "${PRAXIS_NODE}" ${PRAXIS_JS_DIR} zstd 1500)
 set_tests_properties("observe mcap: a writer killed with SIGKILL loses at most its last second"
   PROPERTIES PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL:" TIMEOUT 120)
+
+# The other way round: files Foxglove's own writer made (schemas and channels inside its chunks,
+# channel ids from 0, its summary layout) read by praxis' reader.
+foreach(compression none zstd)
+  add_test(NAME "observe mcap: praxis reads a ${compression} file @mcap/core wrote"
+    COMMAND ${PRAXIS_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/observe/mcap_foreign_test.sh
+            $<TARGET_FILE:observe_mcap_tool> ${compression} "${PRAXIS_NODE}" ${PRAXIS_JS_DIR})
+  set_tests_properties("observe mcap: praxis reads a ${compression} file @mcap/core wrote"
+    PROPERTIES PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL:" TIMEOUT 120)
+endforeach()

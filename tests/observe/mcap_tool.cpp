@@ -10,6 +10,10 @@
 //       reads the killed writer's file with praxis' reader: it opens, holds every flushed message
 //       (sequences 0..n-1 on each channel, nothing lost in between), its newest message is at most
 //       <max lag> older than the kill; writes what @mcap/core must find to <expect.json>.
+//   observe_mcap_tool read <file> <expect.json>
+//       reads a file another writer made (tests/js/mcap_write.mjs: @mcap/core's McapWriter) with
+//       praxis' reader, which checks its CRCs, indexes and summary, and compares what it holds with
+//       <expect.json>: messages, per-topic counts, the sum of every data byte, metadata, attachments.
 // Exits 1 with a line starting "FAIL:" naming what differed.
 
 #include <algorithm>
@@ -245,6 +249,42 @@ int check_killed(const std::filesystem::path& file, std::uint64_t flushed, std::
   return 0;
 }
 
+int read_foreign(const std::filesystem::path& file, const std::filesystem::path& expect_file) {
+  std::ifstream in(expect_file);
+  const auto expect = nlohmann::json::parse(in);
+  const McapReader r(file);
+  std::vector<std::string> failures;
+  auto check = [&](const std::string& what, const nlohmann::json& found, const nlohmann::json& expected) {
+    if (found != expected) failures.push_back(what + ": found " + found.dump() + ", expected " + expected.dump());
+  };
+  std::map<std::string, std::uint64_t> counts;
+  std::uint64_t data_sum = 0;
+  for (const auto& m : r.messages()) {
+    ++counts[r.channels().at(m.channel).topic];
+    for (const auto b : m.data) data_sum += std::to_integer<std::uint8_t>(b);
+  }
+  std::vector<std::string> metadata;
+  for (const auto& m : r.metadata()) metadata.push_back(m.name);
+  std::vector<std::string> attachments;
+  for (const auto& a : r.attachments()) attachments.push_back(a.name);
+  check("complete", r.complete(), true);
+  check("messages", r.messages().size(), expect.at("messages"));
+  check("messages per topic", counts, expect.at("channels"));
+  check("sum of the data bytes", data_sum, expect.at("data_sum"));
+  check("metadata", metadata, expect.at("metadata"));
+  check("attachments", attachments, expect.at("attachments"));
+  check("schemas", r.schemas().size(), expect.at("schemas"));
+  check("statistics present", r.statistics().has_value(), true);
+  check("chunk indexes", r.chunk_indexes().size(), r.chunks().size());
+  for (const auto& c : r.chunks()) check("chunk compression", c.compression, expect.at("compression"));
+  if (r.chunks().size() < 2) failures.push_back("fewer than two chunks: the test needs several");
+  for (const auto& f : failures) std::cout << "FAIL: " << file.string() << ": " << f << "\n";
+  if (!failures.empty()) return 1;
+  std::cout << "praxis' reader: " << r.messages().size() << " messages in " << r.chunks().size()
+            << " chunks from " << r.library() << ", every CRC, index and the summary checked\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -252,12 +292,14 @@ int main(int argc, char** argv) {
   try {
     if (args.size() == 4 && args[0] == "write") return write_sample(args[1], parse_compression(args[2]), args[3]);
     if (args.size() == 3 && args[0] == "kill-writer") return kill_writer(args[1], parse_compression(args[2]));
+    if (args.size() == 3 && args[0] == "read") return read_foreign(args[1], args[2]);
     if (args.size() == 6 && args[0] == "check-killed") {
       return check_killed(args[1], std::stoull(args[2]), std::stoull(args[3]), std::stoull(args[4]), args[5]);
     }
     std::cerr << "usage: observe_mcap_tool write <file> <none|zstd|lz4> <expect.json>\n"
                  "       observe_mcap_tool kill-writer <file> <none|zstd|lz4>\n"
-                 "       observe_mcap_tool check-killed <file> <flushed> <kill ns> <max lag ns> <expect.json>\n";
+                 "       observe_mcap_tool check-killed <file> <flushed> <kill ns> <max lag ns> <expect.json>\n"
+                 "       observe_mcap_tool read <file> <expect.json>\n";
     return 2;
   } catch (const Failure& f) {
     std::cout << "FAIL: " << f.what << "\n";
