@@ -1,6 +1,7 @@
 // The live server's own page in headless Chromium (puppeteer-core), against
 // tests/observe/live_sample_server:
 //   node page_check.mjs <port>
+//   node page_check.mjs <port> --demo <joints> [field] [points]   against praxis_demo --live instead
 // Opens http://127.0.0.1:<port>/, checks the channel list and the flattened numeric fields of a
 // nested schema, picks a channel and fields, waits until the plot has points whose values change,
 // checks decoded values the sample server fixes (accel.z = 9.81, error_code = -1, gyro in [-1, 1]),
@@ -68,6 +69,37 @@ page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
 const response = await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: "load" });
 if (response.status() !== 200) await fail(`GET / answered ${response.status()}`);
 if (!(await page.evaluate(() => typeof Chart === "function"))) await fail("Chart.js did not load from /chart.js");
+
+if (process.argv[3] === "--demo") await demo(page);
+
+// praxis_demo --live (tests/support/live_demo_test.sh): a real controller's channels, schemas from
+// observe/cdr.hpp; the target of a joint the user's sinusoid moves, plotted as it moves.
+async function demo(page) {
+  const joints = Number(process.argv[4]);
+  await waitFor(page, "the demo's channels listed", () => document.querySelectorAll("#channel option").length >= 30);
+  const listed = await page.$$eval("#channel option", (os) => os.map((o) => ({ value: o.value, text: o.textContent })));
+  for (const t of ["/praxis/robot_state", "/praxis/actuated_command", "/praxis/motion_selection", "/praxis/events/transitions"]) {
+    if (!listed.some((o) => o.text.startsWith(t + " "))) await fail(`channel ${t} not listed`);
+  }
+  const state = listed.find((o) => o.text.startsWith("/praxis/robot_state "));
+  await page.select("#channel", state.value);
+  await waitFor(page, "robot_state's fields", () => document.querySelectorAll("#field option").length > 0);
+  const fields = await page.$$eval("#field option", (os) => os.map((o) => o.value));
+  for (const f of ["q[0]", `q[${joints - 1}]`, "imu.orientation.w", "projected_gravity[2]", `health[${joints - 1}].temperature`, "sequence"]) {
+    if (!fields.includes(f)) await fail(`robot_state has no field ${f} in the page: ${fields.slice(0, 12).join(",")}...`);
+  }
+  // The robot's measured joint, which the stand-up and the user's sinusoid move.
+  const field = process.argv[5] ?? "q[3]";
+  const points = Number(process.argv[6] ?? 200);
+  const data = await plot(page, field, points, false);
+  if (errors.length > 0) await fail(`errors in the page: ${errors.join("; ")}`);
+  const screenshot = path.resolve("live_page_demo.png");
+  await page.screenshot({ path: screenshot });
+  await browser.close();
+  fs.rmSync(userDataDir, { recursive: true, force: true });
+  console.log(`PASS: the page plotted ${data.length} points of the demo's /praxis/robot_state ${field}; screenshot: ${screenshot}`);
+  process.exit(0);
+}
 
 await waitFor(page, "three channels listed", () => document.querySelectorAll("#channel option").length === 3);
 const options = await page.$$eval("#channel option", (os) => os.map((o) => ({ value: o.value, text: o.textContent })));

@@ -68,6 +68,8 @@ inline constexpr std::string_view k_guard_topic = "/praxis/events/guard";
 // The file's metadata record with the run's facts (RecorderOptions::metadata), and what replay
 // needs to know about the recording itself.
 inline constexpr std::string_view k_run_metadata = "praxis";
+// Written when the file is closed: cycles recorded and dropped.
+inline constexpr std::string_view k_recorder_metadata = "praxis.recorder";
 
 struct RecorderOptions {
   std::optional<std::filesystem::path> file;  // the MCAP file; none: no recording
@@ -123,6 +125,13 @@ class Recorder {
     }
   }
 
+  // A metadata record written when the file is closed: facts known only once the run went, such as
+  // the stand pose a robot reported when it was taken (replay needs it). Any thread, before close().
+  void add_metadata(std::string name, std::map<std::string, std::string> values) {
+    std::lock_guard lock(error_mutex_);
+    pending_metadata_.emplace_back(std::move(name), std::move(values));
+  }
+
   // After the run: detaches the tap, records what is still queued, writes the file's summary and
   // stops the live server. Throws the first write error, if there was one, naming the file.
   void close() {
@@ -131,9 +140,15 @@ class Recorder {
     controller_.set_observer(nullptr);
     running_.store(false, std::memory_order_release);
     if (thread_.joinable()) thread_.join();
+    if (live_) final_live_ = live_->stats();
     live_.reset();
     if (writer_ && !failed()) {
       try {
+        for (const auto& [name, values] : pending_metadata_) writer_->add_metadata(name, values);
+        // How complete the file is: replay refuses one that lost cycles, wherever they were lost.
+        writer_->add_metadata(k_recorder_metadata,
+                              {{"cycles_recorded", std::to_string(recorded_.load(std::memory_order_acquire))},
+                               {"cycles_dropped", std::to_string(tap_.dropped())}});
         writer_->close();
         final_bytes_ = writer_->bytes();
       } catch (const std::exception& e) {
@@ -160,6 +175,7 @@ class Recorder {
     s.bytes = closed_ ? final_bytes_ : bytes_.load(std::memory_order_relaxed);
     s.writer_cpu_seconds = static_cast<double>(cpu_ns_.load(std::memory_order_relaxed)) * 1e-9;
     if (live_) s.live = live_->stats();
+    if (closed_ && final_live_) s.live = final_live_;
     return s;
   }
   // The first write error ("" while all is well).
@@ -347,8 +363,10 @@ class Recorder {
   std::atomic<bool> running_{false}, failed_{false};
   std::atomic<std::uint64_t> recorded_{0}, messages_{0}, bytes_{0}, cpu_ns_{0};
   std::uint64_t final_bytes_ = 0;
-  mutable std::mutex error_mutex_;
+  std::optional<LiveStats> final_live_;  // the server's last word, kept when close() stops it
+  mutable std::mutex error_mutex_;  // the error and the pending metadata
   std::string error_;
+  std::vector<std::pair<std::string, std::map<std::string, std::string>>> pending_metadata_;
   bool closed_ = false;
 };
 

@@ -240,6 +240,17 @@ ReplayReport replay(Controller& controller, ReplayBackend<B>& backend, const Mca
     }
   }
 
+  // A recorder that fell behind says so when it closes the file (dropped cycles at the end leave no
+  // gap in the sequence numbers to find).
+  for (const auto& m : recording.metadata()) {
+    if (m.name != k_recorder_metadata) continue;
+    const auto dropped = m.values.find("cycles_dropped");
+    if (dropped != m.values.end() && dropped->second != "0") {
+      throw fail("the recorder dropped " + dropped->second +
+                 " cycles (the writer fell behind): an exact replay needs every cycle");
+    }
+  }
+
   // The recorded cycles in order, each with its message per port.
   struct Cycle {
     std::uint32_t sequence = 0;
@@ -252,7 +263,7 @@ ReplayReport replay(Controller& controller, ReplayBackend<B>& backend, const Mca
     if (cycles.empty() || cycles.back().sequence != m.sequence) {
       if (!cycles.empty() && m.sequence != cycles.back().sequence + 1) {
         throw fail("cycles " + std::to_string(cycles.back().sequence + 1) + " to " + std::to_string(m.sequence - 1) +
-                   " are missing (the recorder fell behind and dropped them): an exact replay needs every cycle");
+                   " are missing (the recorder dropped them: the writer fell behind): an exact replay needs every cycle");
       }
       cycles.push_back(Cycle{m.sequence, {}});
     }

@@ -238,29 +238,6 @@ TEST_CASE("cdr type names drop namespaces and integer suffixes for g++ and clang
   CHECK(sanitized_type_name("no template here") == "Type");
 }
 
-TEST_CASE("cdr projections show a variant and a class with private state but are never decoded") {
-  STATIC_REQUIRE(CdrEncodable<praxis::motion::MotionCommand>);
-  STATIC_REQUIRE_FALSE(cdr_decodable<praxis::motion::MotionCommand>());
-  STATIC_REQUIRE(cdr_decodable<praxis::RobotState<12>>());
-  STATIC_REQUIRE(cdr_decodable<praxis::RobotStatus>());
-  STATIC_REQUIRE(cdr_decodable<praxis::CycleInfo>());
-  praxis::motion::MotionCommand walk = praxis::motion::command::WalkWithVelocity{};
-  const auto bytes = encode_cdr(walk);
-  REQUIRE(bytes.size() == 6);
-  CHECK(read_at<std::uint8_t>(bytes, 4) == walk.index());
-  CHECK(read_at<std::uint8_t>(bytes, 5) == static_cast<std::uint8_t>(praxis::motion::requested_type(walk)));
-  praxis::Gamepad pad;
-  praxis::GamepadState raw;
-  raw.set(praxis::GamepadButton::A, true);
-  pad.update(raw);
-  const auto view = Projection<praxis::Gamepad>::project(pad);
-  CHECK(view.pressed == praxis::button_bit(praxis::GamepadButton::A));
-  CHECK(view.on_press == praxis::button_bit(praxis::GamepadButton::A));
-  raw.set(praxis::GamepadButton::A, false);
-  pad.update(raw);
-  CHECK(Projection<praxis::Gamepad>::project(pad).on_release == praxis::button_bit(praxis::GamepadButton::A));
-}
-
 TEST_CASE("cdr refuses types it cannot carry at compile time") {
   struct Opaque {
     int hidden = 0;

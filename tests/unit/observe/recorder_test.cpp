@@ -225,6 +225,27 @@ TEST_CASE("recorder on a disk that fills up stops recording and the run goes on"
   CHECK(recorder.stats().cycles_recorded == 400);  // encoded and served live all along
 }
 
+TEST_CASE("recorder serves live without a file and keeps the server's counts after close") {
+  Mock robot;
+  Controller controller(robot, {});
+  po::RecorderOptions options;
+  options.live = po::LiveOptions{};
+  options.live->port = 0;
+  Recorder recorder(controller, options);
+  CHECK(recorder.live_port() != 0);
+  CHECK(recorder.channels().size() == Controller::graph_type::port_count + 2);
+  praxis::TimePoint t{};
+  for (int k = 0; k < 50; ++k) controller.step(t += controller.period());
+  recorder.drain();
+  recorder.close();
+  const auto stats = recorder.stats();
+  CHECK(stats.cycles_recorded == 50);
+  CHECK(stats.messages == 0);  // no file
+  REQUIRE(stats.live.has_value());
+  CHECK(stats.live->accepted == 0);
+  CHECK(recorder.live_port() == 0);  // stopped
+}
+
 TEST_CASE("recorder costs the control thread no allocation") {
   praxis::test::ScratchDir dir("recorder-alloc");
   Mock robot;

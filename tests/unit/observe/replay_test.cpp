@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -130,7 +131,32 @@ TEST_CASE("replay refuses a recording with cycles missing naming the file") {
   po::ReplayBackend<Mock> robot;
   Replaying controller(robot, quiet());
   CHECK_THROWS_WITH(po::replay(controller, robot, recording, file),
-                    Catch::Contains(file.string()) && Catch::Contains("missing"));
+                    Catch::Contains(file.string()) && Catch::Contains("dropped"));
+}
+
+TEST_CASE("replay refuses a recording with a cycle missing in the middle naming the cycle") {
+  praxis::test::ScratchDir dir("replay-hole");
+  const auto file = dir.path() / "run.mcap";
+  record_story(file);
+  // The same file without cycle 500 (and without the recorder's closing counts): a hole only the
+  // sequence numbers show.
+  const auto holed = dir.path() / "holed.mcap";
+  {
+    const po::McapReader whole(file);
+    po::McapWriter writer(holed);
+    std::map<std::uint16_t, std::uint16_t> schema, channel;
+    for (const auto& [id, sc] : whole.schemas()) schema[id] = writer.add_schema(sc.name, sc.encoding, sc.data);
+    for (const auto& [id, c] : whole.channels()) channel[id] = writer.add_channel(schema[c.schema_id], c.topic, c.message_encoding);
+    for (const auto& m : whole.messages()) {
+      if (m.sequence != 500) writer.write(channel[m.channel], m.sequence, m.log_time, m.publish_time, m.data);
+    }
+    writer.close();
+  }
+  const po::McapReader recording(holed);
+  po::ReplayBackend<Mock> robot;
+  Replaying controller(robot, quiet());
+  CHECK_THROWS_WITH(po::replay(controller, robot, recording, holed),
+                    Catch::Contains("holed.mcap") && Catch::Contains("cycles 500 to 500 are missing"));
 }
 
 TEST_CASE("replay refuses a recording without the cycle inputs") {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# CTest for the live view of a running praxis_demo (docs/observability.md): the demo runs the mock G1
+# in real time with --live on a free loopback port; Foxglove's own client (tests/js/demo_live_check.mjs)
+# subscribes to every channel and decodes what arrives; the page (tests/js/page_check.mjs --demo)
+# plots a joint target in headless Chromium and leaves its screenshot, live_page_demo.png, in the
+# working directory. The demo must end normally and report the clients it served.
+#   live_demo_test.sh DEMO NODE JS_DIR
+set -uo pipefail
+demo=$1 node=$2 js=$3
+fail() { echo "FAIL: $*"; exit 1; }
+[[ -x $node ]] || fail "no Node.js (\"$node\"): bash scripts/install-js-test-deps.sh installs it"
+[[ -d $js/node_modules/@foxglove/ws-protocol ]] || fail "$js/node_modules is missing: bash scripts/install-js-test-deps.sh"
+
+work=$(mktemp -d)
+"$demo" --robot g1 --realtime --duration 12 --no-log --live 127.0.0.1:0 >"$work/demo.txt" 2>&1 &
+pid=$!
+trap 'kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+port=""
+for _ in $(seq 200); do
+  port=$(sed -n 's#^live: ws://127.0.0.1:\([0-9]*\) .*#\1#p' "$work/demo.txt")
+  [[ -n $port ]] && break
+  kill -0 "$pid" 2>/dev/null || { cat "$work/demo.txt"; fail "praxis_demo ended before it served"; }
+  sleep 0.1
+done
+[[ -n $port ]] || { cat "$work/demo.txt"; fail "praxis_demo printed no live port within 20 s"; }
+
+status=0
+(cd "$js" && "$node" demo_live_check.mjs "$port" 29) || status=$?
+[[ $status -eq 0 ]] || fail "Foxglove's client did not pass against the demo"
+"$node" "$js/page_check.mjs" "$port" --demo 29 q[3] 200 || status=$?
+[[ $status -eq 0 ]] || fail "the page did not plot the demo"
+
+# Ctrl-C ends the run as always: the robot's safe state, then the live server's summary.
+kill -INT "$pid"
+wait "$pid"
+code=$?
+trap 'rm -rf "$work"' EXIT
+grep -v '^\[' "$work/demo.txt" | tail -12
+[[ $code -eq 0 ]] || fail "praxis_demo exited $code after Ctrl-C"
+grep -qE "^live: [2-9][0-9]* clients served|^live: [0-9]{2,} clients served" "$work/demo.txt" ||
+  fail "the demo does not report the two clients it served"
+# Ctrl-C ends it normally; on a machine so loaded that the checks outlast 9 s, the story's scripted tilt
+# ends it first, which the demo reports as such.
+grep -qE "run ended: normal|the fault is the story's scripted tilt" "$work/demo.txt" ||
+  fail "the run ended neither normally on Ctrl-C nor by the story's tilt"
+echo "PASS: the running demo was read by Foxglove's client and plotted by its page"
