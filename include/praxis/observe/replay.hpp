@@ -161,6 +161,7 @@ struct ReplayReport {
   std::vector<Divergence> first;   // every port that differed in the first cycle that did, upstream first
   std::vector<std::string> not_recorded;  // ports of the graph the recording has no channel for
   std::optional<std::filesystem::path> rerecorded;
+  bool cut_cycle = false;          // a file cut short ended inside a cycle, which was left out
   [[nodiscard]] bool identical() const { return first.empty() && not_recorded.empty(); }
   [[nodiscard]] static std::string seconds(double s) {
     char text[32];
@@ -182,6 +183,7 @@ struct ReplayReport {
       s += "\n  not in the recording (not compared):";
       for (const auto& p : not_recorded) s += " " + p;
     }
+    if (cut_cycle) s += "\n  (the file ends inside a cycle: that cycle was left out)";
     if (rerecorded) s += "\nthe replayed run: " + rerecorded->string();
     return s;
   }
@@ -268,6 +270,17 @@ ReplayReport replay(Controller& controller, ReplayBackend<B>& backend, const Mca
       cycles.push_back(Cycle{m.sequence, {}});
     }
     cycles.back().messages[it->second] = &m;
+  }
+
+  // A file cut short (a killed run) may end inside a cycle: a last cycle without all of its inputs
+  // was never whole on the disk and is left out; one with its inputs is replayed, its ports that
+  // made it compared.
+  if (!recording.complete() && !cycles.empty()) {
+    const auto& last = cycles.back();
+    if (!std::all_of(input_port.begin(), input_port.end(), [&](std::size_t p) { return last.messages[p] != nullptr; })) {
+      cycles.pop_back();
+      report.cut_cycle = true;
+    }
   }
 
   // Upstream first: the producing node's execution position, by port name.

@@ -22,7 +22,9 @@
 #include "../../support/hold.hpp"
 #include "../../support/scratch_dir.hpp"
 #include "praxis/control/robot_controller.hpp"
+#include "praxis/control/motion_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
+#include "praxis/hardware/mock/modal_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/observe/recorder.hpp"
 
@@ -244,6 +246,40 @@ TEST_CASE("recorder serves live without a file and keeps the server's counts aft
   REQUIRE(stats.live.has_value());
   CHECK(stats.live->accepted == 0);
   CHECK(recorder.live_port() == 0);  // stopped
+}
+
+TEST_CASE("recorder records a behaviour-driven MotionController and shows its command by projection") {
+  using Modal = praxis::mock::ModalRobot<G1>;
+  using Motions = praxis::control::MotionController<Modal, praxis::control::CommandInput>;
+  praxis::test::ScratchDir dir("recorder-motion");
+  const auto file = dir.path() / "run.mcap";
+  Modal robot;
+  praxis::script::ScriptLibrary<G1> library;
+  praxis::control::MotionOptions mo;
+  mo.print = false;
+  Motions controller(robot, library, mo);
+  {
+    po::RecorderOptions options;
+    options.file = file;
+    po::Recorder<Motions> recorder(controller, options);
+    CHECK(recorder.unrecorded_ports().empty());
+    praxis::TimePoint t{};
+    for (int k = 0; k < 300; ++k) {
+      if (k == 100) controller.behaviour().command = praxis::motion::command::Prepare{};
+      controller.step(t += controller.period());
+    }
+    recorder.close();
+  }
+  const po::McapReader reader(file);
+  const auto* command = channel_by_topic(reader, "/motion_command");
+  REQUIRE(command != nullptr);
+  CHECK(reader.schemas().at(command->schema_id).name == "praxis_msgs/msg/MotionCommandView");
+  const auto msgs = messages_on(reader, command->id);
+  REQUIRE(msgs.size() == 300);
+  const auto alternative = [&](std::size_t k) { return static_cast<std::uint8_t>(msgs[k]->data[4]); };
+  CHECK(alternative(99) == praxis::motion::MotionCommand{praxis::motion::command::Unset{}}.index());
+  CHECK(alternative(100) == praxis::motion::MotionCommand{praxis::motion::command::Prepare{}}.index());
+  CHECK(channel_by_topic(reader, "/praxis/robot_requests") != nullptr);
 }
 
 TEST_CASE("recorder costs the control thread no allocation") {

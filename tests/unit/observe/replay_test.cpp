@@ -159,6 +159,56 @@ TEST_CASE("replay refuses a recording with a cycle missing in the middle naming 
                     Catch::Contains("holed.mcap") && Catch::Contains("cycles 500 to 500 are missing"));
 }
 
+TEST_CASE("replay of a file cut inside a cycle leaves that cycle out and replays the rest") {
+  praxis::test::ScratchDir dir("replay-cut");
+  const auto file = dir.path() / "run.mcap";
+  record_story(file);
+  // Cycles 0..600 whole, then cycle 601 without its robot state: as a killed recorder leaves a file
+  // whose last whole chunk ended inside a cycle. Copied while the writer is open: no summary, no
+  // footer, the file as the disk holds it.
+  const auto cut = dir.path() / "cut.mcap";
+  const auto whole_but_partial = dir.path() / "partial.mcap";
+  for (const bool complete : {false, true}) {
+    const po::McapReader source(file);
+    const auto out = complete ? whole_but_partial : dir.path() / "writing.mcap";
+    po::McapWriter writer(out);
+    std::map<std::uint16_t, std::uint16_t> schema, channel;
+    std::uint16_t state_channel = 0;
+    for (const auto& [id, sc] : source.schemas()) schema[id] = writer.add_schema(sc.name, sc.encoding, sc.data);
+    for (const auto& [id, c] : source.channels()) {
+      channel[id] = writer.add_channel(schema[c.schema_id], c.topic, c.message_encoding);
+      if (c.topic == "/praxis/robot_state") state_channel = id;
+    }
+    for (const auto& m : source.messages()) {
+      if (m.sequence > 601 || (m.sequence == 601 && m.channel == state_channel)) continue;
+      writer.write(channel[m.channel], m.sequence, m.log_time, m.publish_time, m.data);
+    }
+    writer.flush();
+    if (!complete) std::filesystem::copy_file(out, cut);
+    writer.close();
+  }
+  {
+    const po::McapReader recording(cut);
+    REQUIRE_FALSE(recording.complete());
+    po::ReplayBackend<Mock> robot;
+    Replaying controller(robot, quiet());
+    const auto report = po::replay(controller, robot, recording, cut);
+    INFO(report.summary());
+    CHECK(report.identical());
+    CHECK(report.cut_cycle);
+    CHECK(report.cycles == 601);
+  }
+  {
+    // The same cycle in a complete file is damage, not a cut: refused, naming the cycle and topic.
+    const po::McapReader recording(whole_but_partial);
+    REQUIRE(recording.complete());
+    po::ReplayBackend<Mock> robot;
+    Replaying controller(robot, quiet());
+    CHECK_THROWS_WITH(po::replay(controller, robot, recording, whole_but_partial),
+                      Catch::Contains("cycle 601 has no message on /praxis/robot_state"));
+  }
+}
+
 TEST_CASE("replay refuses a recording without the cycle inputs") {
   praxis::test::ScratchDir dir("replay-inputs");
   const auto file = dir.path() / "other.mcap";
