@@ -10,7 +10,7 @@ cmake -S "$root" -B "$root/build/release" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 # The other programs the README names are built too, so each of its commands works after this.
 # praxis_demo depends on praxis-sim (--backend sim) where MuJoCo was found, so it comes along.
 cmake --build "$root/build/release" --target praxis_demo praxis-fake-robot praxis_graph_demo \
-      praxis_motion_demo praxis-fake-booster praxis-fake-aurora praxis-fake-tienkung praxis-script
+      praxis_motion_demo praxis-fake-booster praxis-fake-aurora praxis-fake-tienkung praxis-script praxis-replay
 
 # The demo's own "logs: <folder>" line says where the run went (whatever --log-folder was given).
 # stdbuf keeps its output line by line, as on a terminal, although it goes through a pipe; tee
