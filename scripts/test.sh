@@ -5,10 +5,11 @@
 #      corpora and regression inputs replayed without libFuzzer.
 #   2. clang++-14 with AddressSanitizer + UndefinedBehaviorSanitizer, warnings are errors: every test
 #      and example, DDS included, plus the libFuzzer targets, each run for a bounded time on the
-#      seed corpus kept in fuzz/corpus.
+#      seed corpus kept in fuzz/corpus. praxis-replay and the demo's record/replay/live tests are left
+#      out (PRAXIS_DEMO_REPLAY=OFF: they double the demo's compile time; build 1 runs them).
 #   3. g++ with AddressSanitizer + UndefinedBehaviorSanitizer: the library and every test that needs
 #      no example program (the fake robots, the demos and the suites that run against them are
-#      instrumented in build 2). Warnings are not errors here (the instrumentation misleads g++'s flow
+#      instrumented in build 2), praxis::observe left out (build 2 instruments observe_tests). Warnings are not errors here (the instrumentation misleads g++'s flow
 #      analysis; build 1 holds g++ to -Werror). The examples were dropped from this build to keep CI
 #      within its budget (docs/reliability.md, "Time").
 # The sanitized builds are -O0 -g1: g++ and clang compile this template-heavy code two to three
@@ -69,7 +70,7 @@ for stage in "${stages[@]}"; do
       configure "$dir" clang++-14 -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DPRAXIS_WARNINGS_AS_ERRORS=ON -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
-                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_FUZZERS=ON
+                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_FUZZERS=ON -DPRAXIS_DEMO_REPLAY=OFF
       cmake --build "$dir" -j "$jobs"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES_SANITIZED:-30000} \
         ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only" -LE more_models
@@ -82,7 +83,7 @@ for stage in "${stages[@]}"; do
       configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DPRAXIS_WARNINGS_AS_ERRORS=OFF -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
-                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_EXAMPLES=OFF
+                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_EXAMPLES=OFF -DPRAXIS_WITH_OBSERVE=OFF
       cmake --build "$dir" -j "$jobs"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES_SANITIZED:-30000} \
         ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only" -LE more_models

@@ -82,6 +82,7 @@ int dds_story(const Settings& s) {
 }
 #endif
 
+#ifndef PRAXIS_DEMO_NO_REPLAY
 // praxis-replay: the backend type the recording was made with.
 template <class Model>
 int replay_model(const Settings& s) {
@@ -94,10 +95,13 @@ int replay_model(const Settings& s) {
   throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
 #endif
 }
+#endif
 
 template <class Model>
 int run_model(const Settings& s) {
+#ifndef PRAXIS_DEMO_NO_REPLAY
   if (!s.replay.empty()) return replay_model<Model>(s);
+#endif
   if (s.backend == "mock") return mock_story<Model>(s, "booster");
 #ifdef PRAXIS_WITH_DDS
   namespace b = praxis::booster;

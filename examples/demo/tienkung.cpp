@@ -76,6 +76,7 @@ int dds_story(const Settings& s) {
 }
 #endif
 
+#ifndef PRAXIS_DEMO_NO_REPLAY
 // praxis-replay: the backend type the recording was made with. The MotorStatus layout changes how
 // the wire is read, never the backend's traits or the graph, so one layout's type replays them all.
 template <class Model>
@@ -88,10 +89,13 @@ int replay_model(const Settings& s) {
   throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
 #endif
 }
+#endif
 
 template <class Model>
 int run_model(const Settings& s) {
+#ifndef PRAXIS_DEMO_NO_REPLAY
   if (!s.replay.empty()) return replay_model<Model>(s);
+#endif
   if (s.backend == "mock") return mock_story<Model>(s, "tienkung");
 #ifdef PRAXIS_WITH_DDS
   // The MotorStatus layout is the message type itself (UNVERIFIED per firmware): one backend each.

@@ -149,6 +149,7 @@ int run_demo_dds(const Settings& s) {
 }
 #endif
 
+#ifndef PRAXIS_DEMO_NO_REPLAY
 // praxis-replay: the backend type the recording was made with.
 template <class Model>
 int replay_model(const Settings& s) {
@@ -162,10 +163,13 @@ int replay_model(const Settings& s) {
   throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
 #endif
 }
+#endif
 
 template <class Model>
 int run_model(const Settings& s) {
+#ifndef PRAXIS_DEMO_NO_REPLAY
   if (!s.replay.empty()) return replay_model<Model>(s);
+#endif
   if (s.backend == "mock") return mock_story<Model>(s, "unitree");
 #ifdef PRAXIS_WITH_DDS
   if (s.arm_sdk) {

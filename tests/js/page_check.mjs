@@ -1,7 +1,7 @@
 // The live server's own page in headless Chromium (puppeteer-core), against
 // tests/observe/live_sample_server:
 //   node page_check.mjs <port>
-//   node page_check.mjs <port> --demo <joints> [field] [points]   against praxis_demo --live instead
+//   node page_check.mjs <port> --demo <joints> [topic] [field] [points]   against praxis_demo --live instead
 // Opens http://127.0.0.1:<port>/, checks the channel list and the flattened numeric fields of a
 // nested schema, picks a channel and fields, waits until the plot has points whose values change,
 // checks decoded values the sample server fixes (accel.z = 9.81, error_code = -1, gyro in [-1, 1]),
@@ -88,16 +88,23 @@ async function demo(page) {
   for (const f of ["q[0]", `q[${joints - 1}]`, "imu.orientation.w", "projected_gravity[2]", `health[${joints - 1}].temperature`, "sequence"]) {
     if (!fields.includes(f)) await fail(`robot_state has no field ${f} in the page: ${fields.slice(0, 12).join(",")}...`);
   }
-  // The robot's measured joint, which the stand-up and the user's sinusoid move.
-  const field = process.argv[5] ?? "q[3]";
-  const points = Number(process.argv[6] ?? 200);
+  // A channel and field of the caller's choice (default: the cycle's clock, which moves whatever
+  // the robot does, so a loaded machine's late start cannot find it standing still).
+  const topic = process.argv[5] ?? "/praxis/cycle";
+  const field = process.argv[6] ?? "now";
+  const points = Number(process.argv[7] ?? 200);
+  const chosen = listed.find((o) => o.text.startsWith(topic + " "));
+  if (chosen === undefined) await fail(`channel ${topic} not listed`);
+  await page.select("#channel", chosen.value);
+  await waitFor(page, `${topic}'s fields`, (f) => [...document.querySelectorAll("#field option")].some((o) => o.value === f),
+    field);
   const data = await plot(page, field, points, false);
   if (errors.length > 0) await fail(`errors in the page: ${errors.join("; ")}`);
   const screenshot = path.resolve("live_page_demo.png");
   await page.screenshot({ path: screenshot });
   await browser.close();
   fs.rmSync(userDataDir, { recursive: true, force: true });
-  console.log(`PASS: the page plotted ${data.length} points of the demo's /praxis/robot_state ${field}; screenshot: ${screenshot}`);
+  console.log(`PASS: the page plotted ${data.length} points of the demo's ${topic} ${field}; screenshot: ${screenshot}`);
   process.exit(0);
 }
 
