@@ -78,7 +78,9 @@ int run_demo_dds(const Settings& s) {
   }
   const bool simulator = s.target == "simulator" || (s.target == "auto" && s.domain != 0);
   auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
-  options.lifecycle_timeout = std::chrono::seconds(5);
+  // praxis-sim, started here, loads MuJoCo and its renderer before its first state: under
+  // sanitizers on a loaded machine that took longer than a robot's 5 s (seen once in CI).
+  options.lifecycle_timeout = physics ? std::chrono::seconds(20) : std::chrono::seconds(5);
   auto bo = [&] {
     if constexpr (ArmSdk) {
       praxis::unitree::ArmSdkOptions o;
