@@ -52,7 +52,6 @@ namespace detail {
 using io::detail::Boolean;
 using io::detail::Duration;
 using io::detail::Enum;
-using io::detail::FixedVector;
 using io::detail::HanaStruct;
 using io::detail::member_name;
 using io::detail::member_t;
@@ -73,26 +72,11 @@ concept Integer = std::is_integral_v<T> && !Boolean<T>;
 template <class T>
 concept Floating = std::is_floating_point_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
 
+// std::array and fixed-size Eigen vectors: io::detail's Sequence, read as T[N].
 template <class T>
-struct is_std_array : std::false_type {};
-template <class X, std::size_t N>
-struct is_std_array<std::array<X, N>> : std::true_type {};
-
+concept FixedArray = io::detail::Sequence<T>;
 template <class T>
-concept FixedArray = is_std_array<T>::value || FixedVector<T>;
-
-template <class T>
-struct array_traits;
-template <class X, std::size_t N>
-struct array_traits<std::array<X, N>> {
-  using element = X;
-  static constexpr std::size_t size = N;
-};
-template <FixedVector T>
-struct array_traits<T> {
-  using element = typename T::Scalar;
-  static constexpr std::size_t size = static_cast<std::size_t>(T::SizeAtCompileTime);
-};
+using array_traits = io::detail::sequence_traits<T>;
 
 // The primitive a leaf is carried as (an enum as its underlying type, a duration as its tick count).
 template <class T>
