@@ -116,10 +116,10 @@ using HoldOffset = praxis::test::HoldOffset<Model, 1, 100>;
 
 template <class Model>
 void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
-  // Button times leave the controller (which first takes control: releases the sport mode and waits
-  // for the first state) a margin: a button already held when control starts has no press edge, like
-  // on the real remote.
-  FakeRobot fake(robot_name, domain, "R2:1.5-3.0,A:3.5", "normal");
+  // The buttons are timed from the controller's first command, not from the fake's start: taking
+  // control (release the sport mode, wait for the first state) took over 1.5 s once under TSan in CI,
+  // and a button already held when control starts has no press edge, like on the real remote.
+  FakeRobot fake(robot_name, domain, "R2:1.5-3.0,A:3.5", "normal", {"--script-start", "first-command"});
   auto backend_options = u::UnitreeBackend<Model>::simulator(domain);
   backend_options.release = {.call_timeout = 5s, .overall_timeout = 10s, .retry_interval = 100ms};
   backend_options.link_timeout = 500ms;  // see stale_timeout below
@@ -444,7 +444,7 @@ TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, m
           "[unitree][dds][two-process]") {
   using Model = u::G1;
   const auto domain = unique_domain(8);
-  FakeRobot fake("g1", domain, "R2:1.5-3.0,A:3.5", "", {"--simulator"});
+  FakeRobot fake("g1", domain, "R2:1.5-3.0,A:3.5", "", {"--simulator", "--script-start", "first-command"});
   praxis::control::ControllerOptions options;
   options.print = false;
   options.safety.stale_timeout = 500ms;  // as in stand_and_control: a starved fake is not what is tested
@@ -506,7 +506,7 @@ TEST_CASE("arm SDK over DDS: a fake G1 keeps its motion service and its legs, pr
           "[unitree][dds][two-process][arm_sdk]") {
   using Model = u::G1;
   const auto domain = unique_domain(9);
-  FakeRobot fake("g1", domain, "R2:1.0-2.0,A:2.5", "normal");
+  FakeRobot fake("g1", domain, "R2:1.0-2.0,A:2.5", "normal", {"--script-start", "first-command"});
   u::ArmSdkOptions arm_options;
   arm_options.dds = {domain, "lo"};
   arm_options.weight_rate = 2.0;  // 0.5 s in and out, so the story fits the test
