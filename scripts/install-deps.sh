@@ -17,6 +17,9 @@ packages=(
   time
   # praxis::observe: MCAP chunk compression, and the live page's chart library (served as Debian installs it)
   libzstd-dev liblz4-dev libjs-chart.js
+  # praxis::policy: ONNX models read and checked by Debian's ONNX library (protobuf underneath); the
+  # tests build models with python3-onnx and numpy (Debian's python3, /usr/bin/python3)
+  libonnx-dev libprotobuf-dev python3-onnx python3-numpy
 )
 
 missing=()

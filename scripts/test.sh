@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what is missing, then builds and runs the whole suite three times. This is what CI runs.
+# Installs what is missing, then builds and runs the whole suite twice. This is what CI runs.
 #   1. g++ -O2, warnings are errors: every test, example and benchmark; the threaded runtime under
 #      ThreadSanitizer (its own targets); the fault soak at full length (1,000,000 cycles); the fuzz
 #      corpora and regression inputs replayed without libFuzzer.
@@ -7,20 +7,21 @@
 #      and example, DDS included, plus the libFuzzer targets, each run for a bounded time on the
 #      seed corpus kept in fuzz/corpus. praxis-replay and the demo's record/replay/live tests are left
 #      out (PRAXIS_DEMO_REPLAY=OFF: they double the demo's compile time; build 1 runs them).
-#   3. g++ with AddressSanitizer + UndefinedBehaviorSanitizer: the library and every test that needs
-#      no example program (the fake robots, the demos and the suites that run against them are
-#      instrumented in build 2), praxis::observe left out (build 2 instruments observe_tests). Warnings are not errors here (the instrumentation misleads g++'s flow
-#      analysis; build 1 holds g++ to -Werror). The examples were dropped from this build to keep CI
-#      within its budget (docs/reliability.md, "Time").
-# The sanitized builds are -O0 -g1: g++ and clang compile this template-heavy code two to three
-# times faster than at -O1 with the instrumentation, with line numbers in every report. Every build
-# links with lld (about twice as fast as ld.bfd). A shared precompiled header was tried and measured
+#   gcc-asan (not run by default): g++ with AddressSanitizer + UndefinedBehaviorSanitizer, the library
+#      and every test that needs no example program. It ran in CI until 2026-11-28 and found nothing
+#      stage 2 did not; it was dropped to keep CI within its 45 minutes (docs/reliability.md, "Time").
+#      PRAXIS_TEST_STAGES="gcc-asan" still runs it.
+# The plain build is -O2 -g0 (its TSan targets keep -g1 of their own: their reports need lines); the
+# sanitized builds are -O0 -g1: g++ and clang compile this template-heavy code two to three times
+# faster than at -O1 with the instrumentation, with line numbers in every report. Every build links
+# with lld (about twice as fast as ld.bfd). A shared precompiled header was tried and measured
 # slower here: a TU then loads and emits far more than it uses, and most of its time is the
 # instantiation of its own templates.
 #
-# Environment: PRAXIS_TEST_STAGES (default "gcc clang-asan gcc-asan"), PRAXIS_FUZZ_SECONDS (default
-# 10 per fuzzer), PRAXIS_SOAK_CYCLES_SANITIZED (default 30000, the soak's length under sanitizers:
-# enough to start every fault kind in every state; the plain build runs the full 1,000,000).
+# Environment: PRAXIS_TEST_STAGES (default "gcc clang-asan"; also "gcc-asan"), PRAXIS_FUZZ_SECONDS
+# (default 5 per fuzzer), PRAXIS_SOAK_CYCLES_SANITIZED (default 30000, the soak's length under
+# sanitizers: enough to start every fault kind in every state; the plain build runs the full
+# 1,000,000).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/scripts/install-deps.sh"
@@ -31,7 +32,7 @@ bash "$root/scripts/install-bench-deps.sh"
 bash "$root/scripts/install-js-test-deps.sh"
 
 jobs=$(nproc)
-stages=(${PRAXIS_TEST_STAGES:-gcc clang-asan gcc-asan})
+stages=(${PRAXIS_TEST_STAGES:-gcc clang-asan})
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 sanitized_flags="-O0 -g1"
@@ -59,7 +60,7 @@ for stage in "${stages[@]}"; do
     gcc)
       dir="$root/build/test-g++"
       stamp "g++ -O2, warnings as errors: configure, build, test ($dir)"
-      configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DPRAXIS_WARNINGS_AS_ERRORS=ON \
+      configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g0 -DNDEBUG" -DPRAXIS_WARNINGS_AS_ERRORS=ON \
                 -DPRAXIS_BUILD_BENCHMARKS=ON -DPRAXIS_TSAN_TESTS=ON -DPRAXIS_BUILD_FUZZERS=ON
       cmake --build "$dir" -j "$jobs"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES:-1000000} ctest --test-dir "$dir" -j "$jobs" --output-on-failure
@@ -74,8 +75,8 @@ for stage in "${stages[@]}"; do
       cmake --build "$dir" -j "$jobs"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES_SANITIZED:-30000} \
         ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only" -LE more_models
-      stamp "fuzzers, ${PRAXIS_FUZZ_SECONDS:-10} s each"
-      bash "$root/scripts/fuzz.sh" --build-dir "$dir" --no-build --seconds "${PRAXIS_FUZZ_SECONDS:-10}" --jobs "$jobs"
+      stamp "fuzzers, ${PRAXIS_FUZZ_SECONDS:-5} s each"
+      bash "$root/scripts/fuzz.sh" --build-dir "$dir" --no-build --seconds "${PRAXIS_FUZZ_SECONDS:-5}" --jobs "$jobs"
       ;;
     gcc-asan)
       dir="$root/build/test-g++-asan"

@@ -30,7 +30,7 @@ int dds_story(const Settings& s) {
   constexpr bool arms_only = A == b::Access::upper_body;
   const auto params = params_folder(s);
   Ctrl<Model> probe;
-  probe.load_params(params);
+  load_controller(probe, s);
   auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   options.lifecycle_timeout = std::chrono::seconds(10);
 
@@ -60,7 +60,7 @@ int dds_story(const Settings& s) {
                         : "Prepare, then Custom (joint control)");
 
   praxis::control::RobotController<Backend, Ctrl<Model>> controller(robot, options);
-  controller.load_params(params);
+  load_controller_of(controller, s);
   const praxis::control::StopOnSignals stop_on_signals(controller);
   Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
                           folder_for_recording(s, {}), run_facts(s));

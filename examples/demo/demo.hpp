@@ -30,11 +30,16 @@
 #include <praxis/io/reflect_load.hpp>
 #include <praxis/io/run_folder.hpp>
 
-#include "../custom_controller/sinusoid_controller.hpp"
+#include "controller.hpp"
 #include "observe.hpp"
 
 #ifndef PRAXIS_EXAMPLE_PARAMS_DIR
 #define PRAXIS_EXAMPLE_PARAMS_DIR "examples/custom_controller/params"
+#endif
+// The example policies: each robot's deploy file next to the network the build generated for it
+// (examples/policy/make_example_policy.py).
+#ifndef PRAXIS_EXAMPLE_POLICY_DIR
+#define PRAXIS_EXAMPLE_POLICY_DIR "examples/policy"
 #endif
 
 extern char** environ;
@@ -70,6 +75,10 @@ struct Settings {
   double live_rate = 50.0;               // Hz per channel and client; 0: every cycle
   std::string replay;                    // praxis-replay: the recording to replay
   std::string replay_out;                // praxis-replay: where the replayed run goes (default: beside it)
+  // The USER_CTRL (controller.hpp): the example sinusoid, or a trained policy.
+  std::string controller = "sinusoid";   // sinusoid | policy
+  std::string policy;                    // policy: the network (default: the deploy file's "policy")
+  std::string deploy;                    // policy: the deploy file (default: the robot's example policy)
 };
 
 // Every model's name and its vendor's, for the command line (dispatch.cpp).
@@ -85,13 +94,49 @@ int run_fourier(const Settings& s);
 int run_tienkung(const Settings& s);
 
 // The USER_CTRL of every story: the example sinusoid, its parameters per robot in
-// examples/custom_controller/params/<robot>/ (or --param).
+// examples/custom_controller/params/<robot>/ (or --param), or a trained policy (--controller policy).
 template <class Model>
-using Ctrl = example::SinusoidController<Model>;
+using Ctrl = DemoController<Model>;
 
+inline std::filesystem::path deploy_file(const Settings& s) {
+  return s.deploy.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_POLICY_DIR) / s.robot / "deploy.json"
+                          : std::filesystem::path(s.deploy);
+}
+
+// The sinusoid's parameter folder; a policy's is the folder of its deploy file.
 inline std::filesystem::path params_folder(const Settings& s) {
+  if (s.controller == "policy") return deploy_file(s).parent_path();
   return s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / s.robot
                                 : std::filesystem::path(s.param_folder);
+}
+
+inline ControllerChoice controller_choice(const Settings& s) {
+  ControllerChoice c;
+  c.kind = s.controller;
+  if (s.controller == "policy") {
+    c.deploy = deploy_file(s);
+    if (!s.policy.empty()) c.policy = std::filesystem::path(s.policy);
+  }
+  return c;
+}
+
+// The controller chosen and loaded, checked before a run folder or a robot exists: the probe...
+template <class Model>
+void load_controller(Ctrl<Model>& probe, const Settings& s) {
+  probe.choose(controller_choice(s));
+  probe.load_params(params_folder(s));
+  if (const auto* c = probe.policy().config(); probe.runs_policy() && c != nullptr) {
+    std::printf("controller: policy %s (network %s): %zu of %zu joints, %.0f Hz in the %.0f Hz loop, %zu observation "
+                "values, targets blended in over %.2f s\n",
+                c->file.string().c_str(), (s.policy.empty() ? c->policy.string() : s.policy).c_str(), c->joint_count(),
+                Model::joint_count, c->policy_hz, c->loop_hz, c->observation_size(), c->blend_in);
+  }
+}
+// ... and the RobotController's own (its load_params checks what praxis relies on).
+template <class Controller>
+void load_controller_of(Controller& controller, const Settings& s) {
+  controller.user().choose(controller_choice(s));
+  controller.load_params(params_folder(s));
 }
 
 // What a recording says about its run, for replay (observe.hpp).
@@ -102,7 +147,9 @@ inline std::map<std::string, std::string> run_facts(const Settings& s) {
           {"param_folder", std::filesystem::absolute(params_folder(s)).string()},
           {"runtime_params", s.runtime_params.empty() ? "" : std::filesystem::absolute(s.runtime_params).string()},
           {"status_layout", s.status_layout},
-          {"controller", "example::SinusoidController"},
+          {"controller", s.controller},
+          {"deploy", s.controller == "policy" ? std::filesystem::absolute(deploy_file(s)).string() : ""},
+          {"policy", s.policy.empty() ? "" : std::filesystem::absolute(s.policy).string()},
           {"program", "praxis_demo"}};
 }
 
@@ -166,7 +213,7 @@ int mock_story(const Settings& s, std::string_view vendor) {
   using Robot = praxis::mock::MockRobot<Model>;
   const auto params = params_folder(s);
   Ctrl<Model> probe;  // read and check the parameters before a run folder or a robot exists
-  probe.load_params(params);
+  load_controller(probe, s);
 
   auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   std::filesystem::path run_folder;
@@ -192,7 +239,7 @@ int mock_story(const Settings& s, std::string_view vendor) {
 
   praxis::control::RobotController<Robot, Ctrl<Model>> controller(robot, options);
   const praxis::control::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends damped
-  controller.load_params(params);
+  load_controller_of(controller, s);
   Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
                           folder_for_recording(s, run_folder), run_facts(s));
 
@@ -266,11 +313,11 @@ int replay_story(const Settings& s) {
   praxis::observe::ReplayBackend<B> robot(replay_facts<Model>(recording_facts(recording)));
   const auto params = params_folder(s);
   Ctrl<Model> probe;
-  probe.load_params(params);
+  load_controller(probe, s);
   auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   options.print = false;
   praxis::control::RobotController<praxis::observe::ReplayBackend<B>, Ctrl<Model>> controller(robot, options);
-  controller.load_params(params);
+  load_controller_of(controller, s);
   praxis::observe::ReplayOptions ro;
   ro.rerecord = s.replay_out.empty() ? std::filesystem::path(s.replay).replace_extension(".replay.mcap")
                                      : std::filesystem::path(s.replay_out);

@@ -10,6 +10,9 @@
 //   praxis_demo --robot g1 --backend fake-robot --arms-only    the arms only (G1: rt/arm_sdk, with the
 //                                                              waist), while the robot's own controller
 //                                                              keeps the legs
+//   praxis_demo --robot g1 --controller policy [--policy policy.onnx --deploy deploy.json]
+//                                              a trained policy as the user's controller (docs/policy.md);
+//                                              without --deploy, the robot's example policy
 //
 // On mock hardware (the default) the robot lies on the floor and a scripted tilt ends the story in
 // damping; every model runs there, with praxis owning every joint. Over DDS each vendor's robot is
@@ -94,8 +97,25 @@ int main(int argc, char** argv) {
                  "http://ADDRESS:PORT/ (ADDRESS 127.0.0.1 unless given; read-only)");
   app.add_option("--live-rate", s.live_rate, "the live view's rate per channel and client, Hz (0: every cycle)")
       ->check(CLI::Range(0.0, 100000.0));
+  app.add_option("--controller", s.controller,
+                 "the user's controller: the example sinusoid, or a trained ONNX policy (docs/policy.md)")
+      ->check(CLI::IsMember({"sinusoid", "policy"}));
+  app.add_option("--deploy", s.deploy,
+                 "--controller policy: its deploy file (default: the robot's example policy, "
+                 "examples/policy/<robot>/deploy.json)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--policy", s.policy, "--controller policy: the network (default: the deploy file's \"policy\")")
+      ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
   s.self = argv[0];
+  if (s.controller != "policy" && (!s.deploy.empty() || !s.policy.empty())) {
+    std::cerr << "error: --deploy and --policy choose a trained policy's files: add --controller policy\n";
+    return 2;
+  }
+  if (s.controller == "policy" && app.count("--param") > 0) {
+    std::cerr << "error: --param is the sinusoid's parameter folder; a policy's settings are its deploy file (--deploy)\n";
+    return 2;
+  }
   s.domain_given = app.count("--domain") > 0;
 
   try {

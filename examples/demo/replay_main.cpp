@@ -22,12 +22,15 @@
 #include "demo.hpp"
 
 int main(int argc, char** argv) {
-  std::string file, param_folder, runtime_params, out;
+  std::string file, param_folder, runtime_params, out, deploy, policy;
   CLI::App app{"praxis-replay: a recorded run's inputs through the same controller again, every port compared"};
   app.add_option("recording", file, "the run's MCAP file (praxis_demo --record)")->required()->check(CLI::ExistingFile);
   app.add_option("-p,--param", param_folder, "the controller's parameter folder (default: the recorded one)");
   app.add_option("--runtime-params", runtime_params, "the runtime's safety settings (default: the recorded ones)")
       ->check(CLI::ExistingFile);
+  app.add_option("--deploy", deploy, "a policy run: the deploy file (default: the recorded one)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--policy", policy, "a policy run: the network (default: the recorded one)")->check(CLI::ExistingFile);
   app.add_option("-o,--out", out, "where the replayed run is recorded (default: <recording>.replay.mcap)");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -50,6 +53,17 @@ int main(int argc, char** argv) {
     s.arm_sdk = fact("arms_only") == "1";
     s.status_layout = fact("status_layout");
     s.param_folder = param_folder.empty() ? fact("param_folder") : param_folder;
+    // A policy run replays with the recorded deploy file and network (or the ones given now).
+    if (facts.count("controller") > 0) s.controller = fact("controller");
+    if (s.controller == "policy") {
+      s.deploy = deploy.empty() ? fact("deploy") : deploy;
+      s.policy = policy.empty() ? fact("policy") : policy;
+      for (const auto& f : {s.deploy, s.policy}) {
+        if (!f.empty() && !std::filesystem::exists(f)) {
+          throw std::runtime_error("the recorded policy file " + f + " is not here: give it with --deploy / --policy");
+        }
+      }
+    }
     s.runtime_params = app.count("--runtime-params") > 0 ? runtime_params : fact("runtime_params");
     if (!s.runtime_params.empty() && !std::filesystem::exists(s.runtime_params)) {
       throw std::runtime_error("the recorded runtime parameters " + s.runtime_params +

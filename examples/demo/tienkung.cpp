@@ -27,7 +27,7 @@ int dds_story(const Settings& s) {
   using Backend = tk::TienkungBackend<Model, Layout>;
   const auto params = params_folder(s);
   Ctrl<Model> probe;
-  probe.load_params(params);
+  load_controller(probe, s);
   auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
   options.lifecycle_timeout = std::chrono::seconds(10);
 
@@ -55,7 +55,7 @@ int dds_story(const Settings& s) {
               0.1 * d, 0.4 * d, 0.5 * d);
 
   praxis::control::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
-  controller.load_params(params);
+  load_controller_of(controller, s);
   const praxis::control::StopOnSignals stop_on_signals(controller);
   Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
                           folder_for_recording(s, {}), run_facts(s));

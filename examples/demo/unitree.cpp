@@ -35,7 +35,7 @@ int run_demo_dds(const Settings& s) {
   using Ctrl = demo::Ctrl<Model>;
   const auto params = params_folder(s);
   Ctrl probe;
-  probe.load_params(params);
+  load_controller(probe, s);
 
   FakeProcess fake;
   const double d = s.duration;
@@ -119,7 +119,7 @@ int run_demo_dds(const Settings& s) {
                                       {"interface", s.interface}});
   }
   praxis::control::RobotController<Backend, Ctrl> controller(robot, options);
-  controller.load_params(params);
+  load_controller_of(controller, s);
   const praxis::control::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends in the robot's safe state
   Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
                           folder_for_recording(s, run_folder), run_facts(s));

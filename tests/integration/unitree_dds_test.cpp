@@ -506,7 +506,9 @@ TEST_CASE("arm SDK over DDS: a fake G1 keeps its motion service and its legs, pr
           "[unitree][dds][two-process][arm_sdk]") {
   using Model = u::G1;
   const auto domain = unique_domain(9);
-  FakeRobot fake("g1", domain, "R2:1.0-2.0,A:2.5", "normal", {"--script-start", "first-command"});
+  // Timed from the fake's start: ArmSdkBackend sends nothing on rt/arm_sdk before STAND, so there is
+  // no first command to time from.
+  FakeRobot fake("g1", domain, "R2:1.0-2.0,A:2.5", "normal");
   u::ArmSdkOptions arm_options;
   arm_options.dds = {domain, "lo"};
   arm_options.weight_rate = 2.0;  // 0.5 s in and out, so the story fits the test

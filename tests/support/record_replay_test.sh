@@ -46,8 +46,18 @@ replayed="${file%.mcap}.replay.mcap"
 [[ -s $replayed ]] || fail "no replayed run beside the recording ($replayed)"
 
 # 4. One gain changed: the parameter folder copied, kp + 1 (the amplitude + 0.01 where kp is the model's).
+# A trained policy's (--controller policy) gains are in its deploy file, replayed with --deploy.
 params=$(sed -n 's/^replaying .*, parameters //p' "$work/replay.txt")
-[[ -f $params/params.json ]] || { echo "FAIL: the recorded parameter folder \"$params\" has no params.json"; exit 1; }
+if [[ -f $params/params.json ]]; then
+  changed=params.json
+  replay_args=(--param "$work/params")
+elif [[ -f $params/deploy.json ]]; then
+  changed=deploy.json
+  replay_args=(--deploy "$work/params/deploy.json")
+else
+  echo "FAIL: the recorded parameter folder \"$params\" has no params.json or deploy.json"
+  exit 1
+fi
 mkdir -p "$work/params"
 cp -r "$params/." "$work/params/"
 "$node" -e '
@@ -58,9 +68,9 @@ cp -r "$params/." "$work/params/"
   if (typeof p.kp === "number") p.kp += 1;
   else if (Array.isArray(p.kp)) p.kp[0] += 1;
   else p.amplitude += 0.01;
-  fs.writeFileSync(f, JSON.stringify(p, null, 2));' "$work/params/params.json"
+  fs.writeFileSync(f, JSON.stringify(p, null, 2));' "$work/params/$changed"
 status=0
-"$replay" "$file" --param "$work/params" --out "$work/changed.mcap" >"$work/changed.txt" 2>&1 || status=$?
+"$replay" "$file" "${replay_args[@]}" --out "$work/changed.mcap" >"$work/changed.txt" 2>&1 || status=$?
 cat "$work/changed.txt"
 [[ $status -eq 1 ]] || fail "praxis-replay with one parameter changed exited $status, expected 1 (diverged)"
 [[ -s $work/changed.mcap ]] || fail "no replayed run at --out"
