@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test-only clients that robot tools publish on npm, which the observe tests run against praxis
-# (Foxglove's protocol client, the MCAP reader, puppeteer-core driving Debian's Chromium): Node.js and
+# The test-only clients that robot tools publish on npm, which the tests run against praxis
+# (Foxglove's protocol client, the MCAP reader, puppeteer-core driving Debian's Chromium, ONNX
+# Runtime's onnxruntime-node; tests/js/README.md): Node.js and
 # Chromium from Debian when missing, then exactly the versions in tests/js/package-lock.json
 # (`npm ci --ignore-scripts`: no install script runs, no browser is downloaded). Idempotent: nothing
 # is fetched when node_modules already matches the lock file.

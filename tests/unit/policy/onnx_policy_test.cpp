@@ -23,7 +23,9 @@
 
 #include "../../support/onnx_model_builder.hpp"
 #include "../../support/scratch_dir.hpp"
+#include "praxis/control/motion_controller.hpp"
 #include "praxis/control/robot_controller.hpp"
+#include "praxis/control/user_control_motion.hpp"
 #include "praxis/control/user_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
@@ -630,6 +632,66 @@ TEST_CASE("onnx policy: RobotController stands a mock G1 up and the policy takes
   }
   // The log carries the raw actions in wire order.
   CHECK(rig.controller.user().log()[25] == Approx(0.4f));
+}
+
+// ---- the policy as a motion of a behaviour-driven MotionController ----
+
+// The walk motion's node on a mock that does not walk by itself (MotionController needs one).
+struct StillWalk {
+  static constexpr std::string_view name = "still_walk";
+  using outputs = praxis::ports<praxis::motion::BodyCommandPort<praxis::motion::MotionType::walk, N>,
+                                praxis::motion::SafeExitPort<praxis::motion::MotionType::walk>>;
+  void cycle(praxis::JointCommand<N>&, bool& safe) const { safe = true; }
+};
+using PolicyMotion = praxis::control::UserControlMotion<G1, Policy>;
+using Behaviour = praxis::control::MotionController<praxis::mock::MockRobot<G1>, praxis::control::CommandInput,
+                                                    StillWalk, PolicyMotion>;
+
+TEST_CASE("onnx policy: a MotionController's behaviour runs it as its user_control motion",
+          "[policy][onnx_policy][story]") {
+  Setup setup;
+  const std::vector<float> action{0.2f, -0.3f, 0.3f, 0.4f};
+  constant_model(setup.model(), action);
+  auto j = deploy();
+  j["blend_in"] = 0.2;
+  setup.write(j);
+  praxis::mock::MockRobot<G1> robot;
+  robot.set_joint_positions(G1::stand_pose);
+  praxis::script::ScriptLibrary<G1> library;
+  praxis::control::MotionOptions options;
+  options.print = false;
+  Behaviour c(robot, library, options);
+  c.node<PolicyMotion>().adapter.load_params(setup.dir.path());
+  praxis::TimePoint now{};
+  const auto run_for = [&](double seconds) {
+    const auto end = now + praxis::from_seconds(seconds);
+    while (now < end) {
+      now += 2ms;
+      c.step(now);
+    }
+  };
+  c.behaviour().command = praxis::motion::command::UserControl{};
+  run_for(0.1);
+  // Dispatching first leads the robot to the policy's start pose (its default pose, init_pos).
+  REQUIRE(c.selection().current == praxis::motion::MotionType::dispatching);
+  CHECK(c.selection().dispatching_to == praxis::motion::MotionType::user_control);
+  run_for(2.5);
+  REQUIRE(c.selection().current == praxis::motion::MotionType::user_control);
+  const auto& cmd = robot.last_command().command;
+  for (std::size_t i = 0; i < n; ++i) {
+    INFO("policy joint " << i);
+    const auto e = static_cast<Eigen::Index>(k_wire[i]);
+    const double target = k_default[i] + 0.5 * static_cast<double>(action[i]);
+    CHECK(cmd.q[e] == Approx(target));
+    CHECK(cmd.kp[e] == k_kp[i]);
+    CHECK(robot.q()[e] == Approx(target).margin(1e-3));
+  }
+  CHECK(c.node<PolicyMotion>().adapter.controller().inferences() > 0);
+  // Damping from the behaviour ends it: the policy's targets no longer reach the robot.
+  c.behaviour().command = praxis::motion::command::Damping{};
+  run_for(0.1);
+  CHECK(c.selection().current == praxis::motion::MotionType::damping);
+  CHECK(robot.last_command().command.kp[static_cast<Eigen::Index>(k_wire[0])] == 0.0);
 }
 
 }  // namespace onnx_policy_test
