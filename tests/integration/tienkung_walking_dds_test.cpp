@@ -69,9 +69,13 @@ Backend make_backend(std::uint32_t domain, tk::ServiceWire wire = tk::ServiceWir
   options.link_timeout = 500ms;
   options.limb_timeout = 500ms;
   options.imu_timeout = 500ms;
+  // The same for the walking controller's MotionStatus (300 ms by default): under TSan in CI a
+  // Ctrl-C test ended "control lost (link lost)" at 1.6 s, before its disturbance at 2 s.
+  tk::WalkingOptions walking;
+  walking.sample_timeout = 500ms;
   tk::HricOptions hric;
   hric.wire = wire;
-  return Backend(options, tk::WalkingOptions{}, hric);
+  return Backend(options, walking, hric);
 }
 
 // The fake's record of a run praxis ended the robot's way: never stop or zero, never stood up from
