@@ -9,12 +9,14 @@
 
 #include <cstddef>
 #include <string_view>
+#include <variant>
 
 #include "praxis/control/gamepad_selector.hpp"
 #include "praxis/control/user_controller.hpp"
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/ports.hpp"
 #include "praxis/core/robot_model.hpp"
+#include "praxis/motion/motion_command.hpp"
 #include "praxis/motion/ports.hpp"
 
 namespace praxis::control {
@@ -63,6 +65,26 @@ struct UserControlMotion {
 
  private:
   bool ran_ = false;
+};
+
+// UserControlMotion steered by the behaviour, for a MotionController: command::UserControl's
+// velocity reaches a USER_CTRL that follows a velocity command (`set_velocity_command(vx, vy, wz)`,
+// such as a trained policy whose deploy file says "source": "behaviour"), every cycle before it
+// runs. A controller without that member compiles and runs as under UserControlMotion.
+template <RobotModel M, class Ctrl>
+struct SteeredUserControlMotion : UserControlMotion<M, Ctrl> {
+  static constexpr std::size_t N = M::joint_count;
+  using inputs = ports<motion::MotionSelectionPort, StatePort<N>, GamepadPort, motion::MotionCommandPort>;
+
+  void cycle(const motion::MotionSelection& sel, const RobotState<N>& state, const Gamepad& pad,
+             const motion::MotionCommand& command, JointCommand<N>& cmd, bool& safe) {
+    if constexpr (requires(Ctrl& c) { c.set_velocity_command(0.0, 0.0, 0.0); }) {
+      if (const auto* u = std::get_if<motion::command::UserControl>(&command)) {
+        this->adapter.controller().set_velocity_command(u->velocity.x(), u->velocity.y(), u->angular_velocity);
+      }
+    }
+    UserControlMotion<M, Ctrl>::cycle(sel, state, pad, cmd, safe);
+  }
 };
 
 }  // namespace praxis::control

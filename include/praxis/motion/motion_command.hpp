@@ -251,8 +251,13 @@ struct Script {
   std::uint32_t id = 0;  // a new id starts the request again; the same id keeps it running
 };
 // Joint control by the user's controller (USER_CTRL), e.g. a learned walking policy the behaviour
-// chooses; runs with the same safety rules as RobotController's CTRL state.
-struct UserControl {};
+// chooses; runs with the same safety rules as RobotController's CTRL state. The velocity is for a
+// controller that follows one (control::SteeredUserControlMotion hands it to a trained policy whose
+// deploy file takes its command from the behaviour); others ignore it.
+struct UserControl {
+  Vector2 velocity = Vector2::Zero();  // m/s in the robot frame
+  double angular_velocity = 0.0;       // rad/s
+};
 // Any motion that takes no parameters, by its type: how a motion added to the registry is asked
 // for without a command of its own (docs/motion.md). A motion with parameters of its own (walk,
 // visual kick, script) or one the selector enters by itself (dispatching, fall protection) is not

@@ -643,17 +643,20 @@ struct StillWalk {
                                 praxis::motion::SafeExitPort<praxis::motion::MotionType::walk>>;
   void cycle(praxis::JointCommand<N>&, bool& safe) const { safe = true; }
 };
-using PolicyMotion = praxis::control::UserControlMotion<G1, Policy>;
+// Steered: the behaviour's command::UserControl carries the velocity command to the policy.
+using PolicyMotion = praxis::control::SteeredUserControlMotion<G1, Policy>;
 using Behaviour = praxis::control::MotionController<praxis::mock::MockRobot<G1>, praxis::control::CommandInput,
                                                     StillWalk, PolicyMotion>;
 
-TEST_CASE("onnx policy: a MotionController's behaviour runs it as its user_control motion",
+TEST_CASE("onnx policy: a MotionController's behaviour runs it as its user_control motion and steers it",
           "[policy][onnx_policy][story]") {
   Setup setup;
-  const std::vector<float> action{0.2f, -0.3f, 0.3f, 0.4f};
-  constant_model(setup.model(), action);
+  // Actions 0-2 are the velocity command (vx, vy, wz) the observation carries: the target shows
+  // what reached the network.
+  linear_model(setup.model(), K, n, pick(k_command_at, 3), {0.0f, 0.0f, 0.0f, 0.4f});
   auto j = deploy();
   j["blend_in"] = 0.2;
+  j["command"] = {{"source", "behaviour"}, {"max", {0.5, 0.5, 1.0}}};
   setup.write(j);
   praxis::mock::MockRobot<G1> robot;
   robot.set_joint_positions(G1::stand_pose);
@@ -670,23 +673,29 @@ TEST_CASE("onnx policy: a MotionController's behaviour runs it as its user_contr
       c.step(now);
     }
   };
-  c.behaviour().command = praxis::motion::command::UserControl{};
+  praxis::motion::command::UserControl steer;
+  steer.velocity = {0.3, 0.8};  // vy beyond the deploy file's 0.5: limited
+  steer.angular_velocity = -0.2;
+  c.behaviour().command = steer;
   run_for(0.1);
   // Dispatching first leads the robot to the policy's start pose (its default pose, init_pos).
   REQUIRE(c.selection().current == praxis::motion::MotionType::dispatching);
   CHECK(c.selection().dispatching_to == praxis::motion::MotionType::user_control);
   run_for(2.5);
   REQUIRE(c.selection().current == praxis::motion::MotionType::user_control);
+  const auto& policy = c.node<PolicyMotion>().adapter.controller();
+  CHECK(policy.velocity_command() == std::array<double, 3>{0.3, 0.5, -0.2});
+  CHECK(policy.inferences() > 0);
+  const std::array<double, n> action{0.3, 0.5, -0.2, 0.4};
   const auto& cmd = robot.last_command().command;
   for (std::size_t i = 0; i < n; ++i) {
     INFO("policy joint " << i);
     const auto e = static_cast<Eigen::Index>(k_wire[i]);
-    const double target = k_default[i] + 0.5 * static_cast<double>(action[i]);
-    CHECK(cmd.q[e] == Approx(target));
+    const double target = k_default[i] + 0.5 * action[i];
+    CHECK(cmd.q[e] == Approx(target).margin(1e-6));
     CHECK(cmd.kp[e] == k_kp[i]);
     CHECK(robot.q()[e] == Approx(target).margin(1e-3));
   }
-  CHECK(c.node<PolicyMotion>().adapter.controller().inferences() > 0);
   // Damping from the behaviour ends it: the policy's targets no longer reach the robot.
   c.behaviour().command = praxis::motion::command::Damping{};
   run_for(0.1);
