@@ -3,10 +3,11 @@
 #   1. g++ -O2, warnings are errors: every test, example and benchmark; the threaded runtime under
 #      ThreadSanitizer (its own targets); the fault soak at full length (1,000,000 cycles); the fuzz
 #      corpora and regression inputs replayed without libFuzzer.
-#   2. clang++-14 with AddressSanitizer + UndefinedBehaviorSanitizer, warnings are errors: every test
-#      and example, DDS included, plus the libFuzzer targets, each run for a bounded time on the
-#      seed corpus kept in fuzz/corpus. praxis-replay and the demo's record/replay/live tests are left
-#      out (PRAXIS_DEMO_REPLAY=OFF: they double the demo's compile time; build 1 runs them).
+#   2. clang++-14 with AddressSanitizer + UndefinedBehaviorSanitizer, warnings are errors: every test,
+#      the fake robots and the DDS suites that run against them, plus the libFuzzer targets, each run
+#      for a bounded time on the seed corpus kept in fuzz/corpus. The demo programs (praxis_demo,
+#      praxis-replay, praxis_motion_demo, the first programs) and their tests are left out
+#      (PRAXIS_BUILD_DEMOS=OFF: a third of this stage's compile time; build 1 runs them).
 #   gcc-asan (not run by default): g++ with AddressSanitizer + UndefinedBehaviorSanitizer, the library
 #      and every test that needs no example program. It ran in CI until 2026-11-28 and found nothing
 #      stage 2 did not; it was dropped to keep CI within its 45 minutes (docs/reliability.md, "Time").
@@ -72,7 +73,7 @@ for stage in "${stages[@]}"; do
       configure "$dir" clang++-14 -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DPRAXIS_WARNINGS_AS_ERRORS=ON -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
-                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_FUZZERS=ON -DPRAXIS_DEMO_REPLAY=OFF
+                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_FUZZERS=ON -DPRAXIS_BUILD_DEMOS=OFF
       cmake --build "$dir" -j "$jobs"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES_SANITIZED:-30000} \
         ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only" -LE more_models
