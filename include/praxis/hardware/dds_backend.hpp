@@ -183,6 +183,11 @@ class DdsBackend {
     [&]<std::size_t... I>(std::index_sequence<I...>) { (take_state<I>(fresh), ...); }
     (std::make_index_sequence<k_state_topics>{});
     if (!fresh) return false;
+    // Judged once every topic's latest sample is in: a check across topics made while decoding the
+    // primary one would see the others' samples of the previous read (topic_table.hpp).
+    if constexpr (requires { V::complete_state(assembled_.stamp, assembled_, context_); }) {
+      V::complete_state(assembled_.stamp, assembled_, context_);
+    }
     out = assembled_;
     return true;
   }

@@ -22,6 +22,12 @@
 //   encode(const JointCommand<N>&, TimePoint now, Context&, Value&) -> bool
 //       on the thread that calls write(), with write()'s time (for ramps); false sends nothing this
 //       time (the command does not cover the topic's joints, or the robot is not ready for it)
+// Optional, on the vendor: complete_state(TimePoint primary_received, RobotState<N>& assembled, Context&)
+//       on the thread that calls read(), after every state topic's latest sample was decoded, when the
+//       primary topic brought a new state: for checks across topics (Tienkung: a limb or the IMU
+//       silent while the legs speak). Made while decoding the primary topic, such a check would see
+//       the other topics as of the previous read, and a read delayed by longer than their timeout
+//       would find them all silent although their samples wait in the same read.
 // Context is the vendor's codec state shared by both directions (e.g. a value the robot reports and
 // commands must echo); decode and encode run on different threads, so what they share is atomic.
 

@@ -6,9 +6,13 @@
 // 1000 Hz against 500 Hz for arm, head and waist; docs/backends/tienkung.md, "Wire facts and their
 // sources"), so waking on it gives the control loop the freshest data, and the legs are the joints
 // a standing robot cannot do without. The other topics are merged in as they arrive; a limb whose
-// status has been silent for longer than `limb_timeout` when a leg status arrives has its joints
-// reported offline, and an IMU silent for longer than `imu_timeout` makes the state invalid (both
-// make the runtime damp).
+// status has been silent for longer than `limb_timeout` while the legs spoke has its joints reported
+// offline, and an IMU silent for longer than `imu_timeout` while the legs spoke makes the state
+// invalid (both make the runtime damp). "While the legs spoke": silence is judged once a read has
+// taken every topic's latest sample (complete_state), and counted from the end of the legs' own
+// last gap longer than the timeout, because when the whole link pauses (a network or a scheduler
+// hiccup the runtime's stale-state timeout tolerates) the legs' status arrives a little before the
+// others', and judging the others then would fault a robot whose every topic is alive.
 // Commands: per limb, rt/<limb>/cmd_vel (CmdSetMotorSpeed), rt/<limb>/cmd_ctrl (CmdMotorCtrl) and,
 // with BackendOptions::position_command = servo, rt/<limb>/cmd_pos (CmdSetMotorPosition),
 // each sent only when the command has something for it (codec.hpp). A write sends them in that
@@ -21,6 +25,7 @@
 // mapping) are options with those defaults. The QoS (RELIABLE + VOLATILE, rclcpp's depth 10) is the
 // observed one; ROS_DOMAIN_ID 0 is ROS' default and UNVERIFIED on the robot.
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -131,6 +136,11 @@ struct TienkungTopics {
     bool upper_body_only;
     // Reader side: when each state topic last delivered a valid sample (limbs, then the IMU).
     std::array<TimePoint, k_limbs + 1> last_seen{};
+    // Reader side: the legs' last status, and the ends of their last gap longer than limb_timeout
+    // and imu_timeout: silence of the others is counted from there (mark_silent_limbs).
+    TimePoint legs_seen{};
+    TimePoint legs_back_limbs{};
+    TimePoint legs_back_imu{};
     // Velocity mode's stops: the statuses observed on the reader side, each joint's phase on the
     // writer side (velocity_stops.hpp).
     VelocityStops<N> stops;
@@ -147,7 +157,12 @@ struct TienkungTopics {
     for (const MotorReading& m : in.motors.view()) {
       c.stops.observe(joint_of_motor<M>(m.name), m.speed / c.speed_scale, m.error, received);
     }
-    if constexpr (I == 0) mark_silent_limbs(received, out, c);
+    if constexpr (I == 0) {
+      const bool first = c.legs_seen == TimePoint{};
+      if (first || received - c.legs_seen > c.limb_timeout) c.legs_back_limbs = received;
+      if (first || received - c.legs_seen > c.imu_timeout) c.legs_back_imu = received;
+      c.legs_seen = received;
+    }
     return true;
   }
   static bool decode_imu_topic(const ImuReading& in, TimePoint received, RobotState<N>& out, Context& c) {
@@ -155,6 +170,10 @@ struct TienkungTopics {
     c.last_seen[k_imu_topic] = received;
     return true;
   }
+
+  // After a read that brought a leg status (DdsBackend::read, with every topic's latest sample in):
+  // the state is as of the legs' status, `legs`.
+  static void complete_state(TimePoint legs, RobotState<N>& out, const Context& c) { mark_silent_limbs(legs, out, c); }
 
   template <std::size_t I>
   static bool encode_ctrl(const JointCommand<N>& command, TimePoint, Context& c, LimbCtrl& out) {
@@ -246,19 +265,20 @@ struct TienkungTopics {
     return t;
   }
 
-  // On a leg status: every other limb silent for longer than limb_timeout (or never heard) has its
-  // joints reported offline until its status speaks again; an IMU silent for longer than
-  // imu_timeout (or never heard) leaves NaN in the state's IMU (RobotState has no IMU health: an invalid state is
-  // how the runtime learns it) until the IMU speaks again.
+  // Every other limb silent for longer than limb_timeout while the legs spoke (or never heard) has
+  // its joints reported offline until its status speaks again; an IMU silent for longer than
+  // imu_timeout while the legs spoke (or never heard) leaves NaN in the state's IMU (RobotState has
+  // no IMU health: an invalid state is how the runtime learns it) until the IMU speaks again.
   static void mark_silent_limbs(TimePoint now, RobotState<N>& out, const Context& c) {
     for (std::size_t k = 1; k < k_limbs; ++k) {
-      const bool silent = c.last_seen[k] == TimePoint{} || now - c.last_seen[k] > c.limb_timeout;
+      const bool silent =
+          c.last_seen[k] == TimePoint{} || now - std::max(c.last_seen[k], c.legs_back_limbs) > c.limb_timeout;
       if (!silent) continue;
       const LimbSpec& limb = M::limbs[k];
       for (std::size_t j = limb.first; j < limb.first + limb.count; ++j) out.health[j].faults |= k_joint_offline;
     }
     const TimePoint imu = c.last_seen[k_imu_topic];
-    if (imu == TimePoint{} || now - imu > c.imu_timeout) {  // never heard counts as silent
+    if (imu == TimePoint{} || now - std::max(imu, c.legs_back_imu) > c.imu_timeout) {  // never heard: silent
       const double nan = std::numeric_limits<double>::quiet_NaN();
       out.imu.orientation = Quaternion(nan, nan, nan, nan);
       out.imu.gyro.setConstant(nan);

@@ -169,11 +169,17 @@ TEST_CASE("tienkung backend: a limb whose status stops is reported offline until
   REQUIRE(robot.read(s, praxis::Clock::now()));
   CHECK(s.first_faulted_joint() == P);
 
-  std::this_thread::sleep_for(40ms);
-  pro.arm.write(status_of<Pro>(Limb::arm, 0.0));
-  pro.waist.write(status_of<Pro>(Limb::waist, 0.0));
-  pro.imu.write(level_imu());
-  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));  // the head has been silent for 40 ms
+  // Every topic but the head's speaks on, read every 2 ms, for 40 ms.
+  const auto until = praxis::Clock::now() + 40ms;
+  while (praxis::Clock::now() < until) {
+    pro.arm.write(status_of<Pro>(Limb::arm, 0.0));
+    pro.waist.write(status_of<Pro>(Limb::waist, 0.0));
+    pro.imu.write(level_imu());
+    pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
+    REQUIRE(robot.read(s, praxis::Clock::now()));
+    std::this_thread::sleep_for(2ms);
+  }
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
   REQUIRE(robot.read(s, praxis::Clock::now()));
   for (std::size_t j = 27; j < 30; ++j) CHECK(s.health[j].faults == praxis::k_joint_offline);
   CHECK(s.first_faulted_joint() == 27);
@@ -199,7 +205,13 @@ TEST_CASE("tienkung backend: an IMU that stops makes the state invalid until it 
   REQUIRE(robot.read(s, praxis::Clock::now()));
   REQUIRE(s.all_finite());
 
-  std::this_thread::sleep_for(40ms);
+  // The legs speak on, read every 2 ms, for 40 ms; the IMU does not.
+  const auto until = praxis::Clock::now() + 40ms;
+  while (praxis::Clock::now() < until) {
+    pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
+    REQUIRE(robot.read(s, praxis::Clock::now()));
+    std::this_thread::sleep_for(2ms);
+  }
   pro.leg.write(status_of<Pro>(Limb::leg, 0.0));
   REQUIRE(robot.read(s, praxis::Clock::now()));
   CHECK_FALSE(s.all_finite());  // SafetyMonitor: invalid state, damping
@@ -210,6 +222,35 @@ TEST_CASE("tienkung backend: an IMU that stops makes the state invalid until it 
   REQUIRE(robot.read(s, praxis::Clock::now()));
   CHECK(s.all_finite());
   CHECK(s.projected_gravity.z() == Approx(-1.0));
+}
+
+// The control thread held up (or the whole link paused) for longer than every timeout: the legs'
+// status is taken first, but the others' samples that came meanwhile wait in the same read. Judged
+// before they were taken, every limb would be offline and the IMU NaN: a fault on a robot whose
+// every topic is alive.
+TEST_CASE("tienkung backend: a read held up longer than the timeouts finds every topic that spoke meanwhile alive",
+          "[tienkung][backend][faults]") {
+  praxis::transport::LoopbackBus bus;
+  tk::BackendOptions options;
+  options.limb_timeout = 20ms;
+  options.imu_timeout = 20ms;
+  LoopPro robot(bus, options);
+  LoopRobot pro(bus);
+  praxis::RobotState<P> s;
+  pro.all(0.0);
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  REQUIRE(s.first_faulted_joint() == P);
+
+  std::this_thread::sleep_for(60ms);
+  pro.leg.write(status_of<Pro>(Limb::leg, 0.1));  // the legs first, as after a pause
+  pro.arm.write(status_of<Pro>(Limb::arm, 0.1));
+  pro.waist.write(status_of<Pro>(Limb::waist, 0.1));
+  pro.head.write(status_of<Pro>(Limb::head, 0.1));
+  pro.imu.write(level_imu());
+  REQUIRE(robot.read(s, praxis::Clock::now()));
+  CHECK(s.first_faulted_joint() == P);
+  CHECK(s.all_finite());
+  CHECK(s.q[29] == Approx(0.1 + 0.29));  // the head's new sample is in this state
 }
 
 TEST_CASE("tienkung backend: each limb's topics get only that limb's joints", "[tienkung][backend][command]") {

@@ -1,7 +1,7 @@
 // Unit tests for include/praxis/hardware/tienkung/topics.hpp: the ROS 2 names on DDS and their QoS
 // by default, the order of the state and command tables (a limb's cmd_vel before its cmd_ctrl, the
 // servo topics last), upper-body-only and servo mode choosing which topics a command reaches, and
-// the legs' status judging the other limbs and the IMU silent. Fact sheet
+// the other limbs and the IMU judged silent while the legs speak, and not after a pause of all. Fact sheet
 // (/work/shared/vendors/aurora-and-tienkung.md): B.3 (topic map), B.5 (rates, QoS), B.7 (ROS 2 topic and
 // type names on DDS).
 
@@ -147,6 +147,12 @@ TEST_CASE("tienkung topics: upper-body-only never writes the legs - servo mode m
   CHECK(ProTopics::encode_position<3>(c, now, servo_upper, position));
 }
 
+// What DdsBackend::read() does with a leg status: decode it, then judge the others.
+void legs_at(praxis::TimePoint t, praxis::RobotState<P>& s, ProTopics::Context& c) {
+  REQUIRE(ProTopics::decode_limb<0>(status_of<Pro>(Limb::leg), t, s, c));
+  ProTopics::complete_state(t, s, c);
+}
+
 TEST_CASE("tienkung topics: on a leg status the other limbs and the IMU are judged silent or heard",
           "[tienkung][topics]") {
   tk::BackendOptions o;  // limb_timeout 50 ms, imu_timeout 100 ms
@@ -155,7 +161,7 @@ TEST_CASE("tienkung topics: on a leg status the other limbs and the IMU are judg
   const praxis::TimePoint t0 = praxis::TimePoint{} + 10s;
 
   // Only the legs heard: every other limb offline, the IMU NaN (never heard counts as silent).
-  REQUIRE(ProTopics::decode_limb<0>(status_of<Pro>(Limb::leg), t0, s, c));
+  legs_at(t0, s, c);
   CHECK_FALSE(offline(s, 0));
   for (const std::size_t j : {12, 13, 26, 27, 29}) CHECK(offline(s, j));
   CHECK(std::isnan(s.imu.gyro.x()));
@@ -165,22 +171,61 @@ TEST_CASE("tienkung topics: on a leg status the other limbs and the IMU are judg
   REQUIRE(ProTopics::decode_limb<2>(status_of<Pro>(Limb::arm), t0 + 1ms, s, c));
   REQUIRE(ProTopics::decode_limb<3>(status_of<Pro>(Limb::head), t0 + 1ms, s, c));
   REQUIRE(ProTopics::decode_imu_topic(tk::ImuReading{{0, 0, 0, 1}, {0.1, 0, 0}, {0, 0, 9.81}, 0}, t0 + 1ms, s, c));
-  REQUIRE(ProTopics::decode_limb<0>(status_of<Pro>(Limb::leg), t0 + 2ms, s, c));
+  legs_at(t0 + 2ms, s, c);
   for (std::size_t j = 0; j < P; ++j) CHECK_FALSE(offline(s, j));
   CHECK(s.imu.gyro.x() == Approx(0.1));
 
-  // 51 ms later the other limbs are silent; the IMU is not yet (its timeout is 100 ms).
-  REQUIRE(ProTopics::decode_limb<0>(status_of<Pro>(Limb::leg), t0 + 52ms, s, c));
+  // The legs speak every 10 ms, the others fall silent: 51 ms later the other limbs are offline;
+  // the IMU is not yet (its timeout is 100 ms).
+  for (int ms = 12; ms <= 42; ms += 10) legs_at(t0 + std::chrono::milliseconds(ms), s, c);
+  CHECK_FALSE(offline(s, 13));
+  legs_at(t0 + 52ms, s, c);
   CHECK(offline(s, 13));
   CHECK(offline(s, 12));
   CHECK_FALSE(offline(s, 0));
   CHECK_FALSE(std::isnan(s.imu.gyro.x()));
   // A limb that speaks again is online at once; the IMU silent for 101 ms is NaN.
+  for (int ms = 62; ms <= 92; ms += 10) legs_at(t0 + std::chrono::milliseconds(ms), s, c);
   REQUIRE(ProTopics::decode_limb<2>(status_of<Pro>(Limb::arm), t0 + 100ms, s, c));
-  REQUIRE(ProTopics::decode_limb<0>(status_of<Pro>(Limb::leg), t0 + 102ms, s, c));
+  legs_at(t0 + 102ms, s, c);
   CHECK_FALSE(offline(s, 13));
   CHECK(offline(s, 12));  // the waist is still silent
   CHECK(std::isnan(s.imu.gyro.x()));
+}
+
+TEST_CASE("tienkung topics: after a pause of the whole link the others are judged from the legs' return",
+          "[tienkung][topics][faults]") {
+  tk::BackendOptions o;  // limb_timeout 50 ms, imu_timeout 100 ms
+  ProTopics::Context c(o);
+  praxis::RobotState<P> s;
+  const praxis::TimePoint t0 = praxis::TimePoint{} + 10s;
+  const auto everyone_at = [&](praxis::TimePoint t) {
+    REQUIRE(ProTopics::decode_limb<1>(status_of<Pro>(Limb::waist), t, s, c));
+    REQUIRE(ProTopics::decode_limb<2>(status_of<Pro>(Limb::arm), t, s, c));
+    REQUIRE(ProTopics::decode_limb<3>(status_of<Pro>(Limb::head), t, s, c));
+    REQUIRE(ProTopics::decode_imu_topic(tk::ImuReading{{0, 0, 0, 1}, {0.1, 0, 0}, {0, 0, 9.81}, 0}, t, s, c));
+  };
+  everyone_at(t0);
+  legs_at(t0, s, c);
+  REQUIRE(s.first_faulted_joint() == P);
+
+  // Nothing at all for 300 ms, then the legs' status a moment before the others': nobody was silent
+  // while the legs spoke, so nothing is offline and the IMU is kept.
+  legs_at(t0 + 300ms, s, c);
+  CHECK(s.first_faulted_joint() == P);
+  CHECK(s.all_finite());
+  // The others come back, except the head; the legs speak on every 10 ms.
+  REQUIRE(ProTopics::decode_limb<1>(status_of<Pro>(Limb::waist), t0 + 301ms, s, c));
+  REQUIRE(ProTopics::decode_limb<2>(status_of<Pro>(Limb::arm), t0 + 301ms, s, c));
+  for (int ms = 310; ms <= 350; ms += 10) legs_at(t0 + std::chrono::milliseconds(ms), s, c);
+  CHECK(s.first_faulted_joint() == P);  // the head silent for 50 ms since the legs came back: not yet
+  legs_at(t0 + 351ms, s, c);
+  CHECK(s.first_faulted_joint() == 27);  // now it is: the pause does not hide a limb that stayed away
+  CHECK(s.all_finite());                 // the IMU has had 51 of its 100 ms
+  for (int ms = 360; ms <= 400; ms += 10) legs_at(t0 + std::chrono::milliseconds(ms), s, c);
+  CHECK(s.all_finite());
+  legs_at(t0 + 401ms, s, c);
+  CHECK_FALSE(s.all_finite());  // and neither an IMU that stayed away
 }
 
 TEST_CASE("tienkung topics: speeds on an rpm wire are read back in rad/s and feed the stops in rad/s",
