@@ -7,29 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "praxis/io/detail/json_text.hpp"
+
 namespace praxis::io {
 
 struct ParamFile::Json {
   nlohmann::json value;
 };
 
-namespace {
-
-std::string describe(const nlohmann::json& v) {
-  switch (v.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::boolean: return "a boolean";
-    case nlohmann::json::value_t::string: return "a string";
-    case nlohmann::json::value_t::array: return "an array of " + std::to_string(v.size());
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned:
-    case nlohmann::json::value_t::number_float: return "a number";
-    default: return "an unsupported value";
-  }
-}
-
-}  // namespace
 
 ParamFile::ParamFile(std::filesystem::path path, std::unique_ptr<Json> json)
     : path_(std::move(path)), json_(std::move(json)) {}
@@ -75,7 +60,7 @@ ParamFile ParamFile::parse(std::string_view text, const std::filesystem::path& o
   }
   if (!json->value.is_object()) {
     throw ParamError(origin.string() + ": expected a JSON object with parameters at the top level, found " +
-                     describe(json->value));
+                     detail::describe_json(json->value));
   }
   return ParamFile(origin, std::move(json));
 }
@@ -108,7 +93,7 @@ void ParamFile::fail(std::string_view key, std::string_view expected, std::strin
 double ParamFile::number(std::string_view key) const {
   const auto it = json_->value.find(std::string(key));
   if (it == json_->value.end()) fail(key, "a number", "no such key");
-  if (!it->is_number()) fail(key, "a number", describe(*it));
+  if (!it->is_number()) fail(key, "a number", detail::describe_json(*it));
   const double v = it->get<double>();
   if (!std::isfinite(v)) fail(key, "a finite number", "a non-finite number");
   return v;
@@ -117,14 +102,14 @@ double ParamFile::number(std::string_view key) const {
 bool ParamFile::boolean(std::string_view key) const {
   const auto it = json_->value.find(std::string(key));
   if (it == json_->value.end()) fail(key, "true or false", "no such key");
-  if (!it->is_boolean()) fail(key, "true or false", describe(*it));
+  if (!it->is_boolean()) fail(key, "true or false", detail::describe_json(*it));
   return it->get<bool>();
 }
 
 std::string ParamFile::text(std::string_view key) const {
   const auto it = json_->value.find(std::string(key));
   if (it == json_->value.end()) fail(key, "a string", "no such key");
-  if (!it->is_string()) fail(key, "a string", describe(*it));
+  if (!it->is_string()) fail(key, "a string", detail::describe_json(*it));
   return it->get<std::string>();
 }
 
@@ -132,14 +117,14 @@ std::vector<double> ParamFile::numbers(std::string_view key, std::size_t expecte
   const std::string expected = "an array of " + std::to_string(expected_length) + " numbers";
   const auto it = json_->value.find(std::string(key));
   if (it == json_->value.end()) fail(key, expected, "no such key");
-  if (!it->is_array()) fail(key, expected, describe(*it));
-  if (it->size() != expected_length) fail(key, expected, describe(*it));
+  if (!it->is_array()) fail(key, expected, detail::describe_json(*it));
+  if (it->size() != expected_length) fail(key, expected, detail::describe_json(*it));
   std::vector<double> out;
   out.reserve(expected_length);
   for (std::size_t i = 0; i < it->size(); ++i) {
     const auto& v = (*it)[i];
     if (!v.is_number() || !std::isfinite(v.get<double>())) {
-      fail(key, expected, "element " + std::to_string(i) + " is " + describe(v));
+      fail(key, expected, "element " + std::to_string(i) + " is " + detail::describe_json(v));
     }
     out.push_back(v.get<double>());
   }

@@ -9,14 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "praxis/io/detail/json_text.hpp"
 #include "praxis/io/reflect_load.hpp"
 
 namespace praxis::io::detail {
 
-namespace {
-
-// What the file holds, for "found ...": the kind, and the value itself when it is short.
-std::string describe(const nlohmann::json& v) {
+std::string describe_json(const nlohmann::json& v) {
   switch (v.type()) {
     case nlohmann::json::value_t::null: return "null";
     case nlohmann::json::value_t::boolean: return v.get<bool>() ? "true" : "false";
@@ -34,8 +32,6 @@ std::string describe(const nlohmann::json& v) {
   }
 }
 
-}  // namespace
-
 void fail_text(const ReadContext& ctx, std::string_view expected, std::string_view found) {
   std::string where(ctx.file);
   if (ctx.path.empty()) {
@@ -47,7 +43,7 @@ void fail_text(const ReadContext& ctx, std::string_view expected, std::string_vi
 }
 
 void fail(const ReadContext& ctx, std::string_view expected, const nlohmann::json& found) {
-  fail_text(ctx, expected, describe(found));
+  fail_text(ctx, expected, describe_json(found));
 }
 
 double read_number(const nlohmann::json& json, const ReadContext& ctx, std::string_view expected) {

@@ -10,29 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "praxis/io/detail/json_text.hpp"
+
 namespace praxis::policy {
 
 namespace {
 
 using Json = nlohmann::json;
-
-std::string describe(const Json& v) {
-  switch (v.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return "a boolean";
-    case Json::value_t::string: return "the string \"" + v.get<std::string>() + "\"";
-    case Json::value_t::array: return "an array of " + std::to_string(v.size());
-    case Json::value_t::object: return "an object";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-    case Json::value_t::number_float: {
-      std::ostringstream s;
-      s << v.get<double>();
-      return "the number " + s.str();
-    }
-    default: return "an unsupported value";
-  }
-}
 
 std::string format_number(double v) {
   std::ostringstream s;
@@ -81,27 +65,27 @@ class Reader {
   }
 
   double number(const Json& v, const std::string& key, std::string_view expected) const {
-    if (!v.is_number()) fail(key, expected, describe(v));
+    if (!v.is_number()) fail(key, expected, io::detail::describe_json(v));
     const double d = v.get<double>();
     if (!std::isfinite(d)) fail(key, expected, "a non-finite number");
     return d;
   }
   double positive(const Json& v, const std::string& key) const {
     const double d = number(v, key, "a number > 0");
-    if (!(d > 0.0)) fail(key, "a number > 0", describe(v));
+    if (!(d > 0.0)) fail(key, "a number > 0", io::detail::describe_json(v));
     return d;
   }
   double non_negative(const Json& v, const std::string& key) const {
     const double d = number(v, key, "a number >= 0");
-    if (!(d >= 0.0)) fail(key, "a number >= 0", describe(v));
+    if (!(d >= 0.0)) fail(key, "a number >= 0", io::detail::describe_json(v));
     return d;
   }
   std::string text(const Json& v, const std::string& key, std::string_view expected = "a non-empty string") const {
-    if (!v.is_string() || v.get<std::string>().empty()) fail(key, expected, describe(v));
+    if (!v.is_string() || v.get<std::string>().empty()) fail(key, expected, io::detail::describe_json(v));
     return v.get<std::string>();
   }
   const Json& object(const Json& v, const std::string& key) const {
-    if (!v.is_object()) fail(key, "an object", describe(v));
+    if (!v.is_object()) fail(key, "an object", io::detail::describe_json(v));
     return v;
   }
 
@@ -114,16 +98,16 @@ class Reader {
     if (!what.empty()) expected += " (" + std::string(what) + ")";
     if (one_allowed && v.is_number()) {
       const double d = number(v, key, expected);
-      if (non_negative_only && d < 0.0) fail(key, expected, describe(v));
+      if (non_negative_only && d < 0.0) fail(key, expected, io::detail::describe_json(v));
       return std::vector<double>(n, d);
     }
-    if (!v.is_array() || v.size() != n) fail(key, expected, describe(v));
+    if (!v.is_array() || v.size() != n) fail(key, expected, io::detail::describe_json(v));
     std::vector<double> out;
     out.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const std::string at = key + "/" + std::to_string(i);
       const double d = number(v[i], at, non_negative_only ? "a number >= 0" : "a number");
-      if (non_negative_only && d < 0.0) fail(at, "a number >= 0", describe(v[i]));
+      if (non_negative_only && d < 0.0) fail(at, "a number >= 0", io::detail::describe_json(v[i]));
       out.push_back(d);
     }
     return out;
@@ -135,7 +119,7 @@ class Reader {
 
 std::vector<std::string> read_joint_names(const Reader& r, const Json& root) {
   const Json& v = r.require(root, "", "joint_names", "an array of joint names");
-  if (!v.is_array() || v.empty()) r.fail("/joint_names", "a non-empty array of joint names", describe(v));
+  if (!v.is_array() || v.empty()) r.fail("/joint_names", "a non-empty array of joint names", io::detail::describe_json(v));
   std::vector<std::string> names;
   for (std::size_t i = 0; i < v.size(); ++i) {
     const std::string at = "/joint_names/" + std::to_string(i);
@@ -194,7 +178,7 @@ void read_observation(const Reader& r, const Json& root, DeployConfig& c) {
   r.only_keys(obs, "/observation", {"terms", "clip", "history_length", "history_order"});
   const Json& terms = r.require(obs, "/observation", "terms", "an array of terms");
   if (!terms.is_array() || terms.empty()) {
-    r.fail("/observation/terms", "a non-empty array of terms ({\"name\": ..., \"scale\": ...})", describe(terms));
+    r.fail("/observation/terms", "a non-empty array of terms ({\"name\": ..., \"scale\": ...})", io::detail::describe_json(terms));
   }
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const std::string at = "/observation/terms/" + std::to_string(i);
@@ -219,7 +203,7 @@ void read_observation(const Reader& r, const Json& root, DeployConfig& c) {
   if (const Json* clip = r.find(obs, "clip")) c.observation_clip = r.positive(*clip, "/observation/clip");
   if (const Json* h = r.find(obs, "history_length")) {
     const double v = r.number(*h, "/observation/history_length", "a whole number >= 1");
-    if (!(v >= 1.0) || v != std::floor(v) || v > 1e6) r.fail("/observation/history_length", "a whole number >= 1", describe(*h));
+    if (!(v >= 1.0) || v != std::floor(v) || v > 1e6) r.fail("/observation/history_length", "a whole number >= 1", io::detail::describe_json(*h));
     c.history_length = static_cast<std::size_t>(v);
   }
   if (const Json* order = r.find(obs, "history_order")) {
@@ -274,7 +258,7 @@ void read_recurrent(const Reader& r, const Json& root, DeployConfig& c) {
   const Json* rec = r.find(root, "recurrent");
   if (rec == nullptr) return;
   const std::string expected = "an array of {\"input\": ..., \"output\": ...}";
-  if (!rec->is_array()) r.fail("/recurrent", expected, describe(*rec));
+  if (!rec->is_array()) r.fail("/recurrent", expected, io::detail::describe_json(*rec));
   for (std::size_t i = 0; i < rec->size(); ++i) {
     const std::string at = "/recurrent/" + std::to_string(i);
     const Json& pair = r.object((*rec)[i], at);
@@ -301,7 +285,7 @@ DeployConfig parse_deploy(std::string_view text, const std::filesystem::path& fi
   }
   const Reader r(file);
   if (!root.is_object()) {
-    throw PolicyError(file.string() + ": expected a JSON object (a deploy file) at the top level, found " + describe(root));
+    throw PolicyError(file.string() + ": expected a JSON object (a deploy file) at the top level, found " + io::detail::describe_json(root));
   }
   r.only_keys(root, "", {"policy", "input", "output", "recurrent", "loop_hz", "policy_hz", "joint_names",
                         "default_pose", "kp", "kd", "action", "observation", "command", "blend_in"});

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "praxis/io/detail/json_text.hpp"
 #include "praxis/io/params.hpp"
 
 namespace praxis::booster {
@@ -15,20 +16,6 @@ namespace praxis::booster {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string describe(const Json& v) {
-  switch (v.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return "a boolean";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "an integer";
-    case Json::value_t::number_float: return "a number";
-    default: return "an unsupported value";
-  }
-}
 
 std::string join(std::initializer_list<std::string_view> names) {
   std::string out;
@@ -52,7 +39,7 @@ class Reader {
   template <class Read>
   void members(const Json& object, const std::string& prefix, std::initializer_list<std::string_view> known,
                Read&& read) const {
-    if (!object.is_object()) fail(prefix, "an object with keys " + join(known), describe(object));
+    if (!object.is_object()) fail(prefix, "an object with keys " + join(known), io::detail::describe_json(object));
     for (const auto& [key, value] : object.items()) {
       bool listed = false;
       for (const auto k : known) listed = listed || k == key;
@@ -65,7 +52,7 @@ class Reader {
   }
 
   double number(const Json& v, const std::string& key) const {
-    if (!v.is_number()) fail(key, "a number", describe(v));
+    if (!v.is_number()) fail(key, "a number", io::detail::describe_json(v));
     const double x = v.get<double>();
     if (!std::isfinite(x)) fail(key, "a finite number", "a non-finite number");
     return x;
@@ -73,11 +60,11 @@ class Reader {
 
   Duration duration(const Json& v, const std::string& key) const {
     constexpr std::string_view expected = R"(a duration {"secs": <whole seconds>, "nanos": <0..999999999>})";
-    if (!v.is_object()) fail(key, expected, describe(v));
+    if (!v.is_object()) fail(key, expected, io::detail::describe_json(v));
     long long secs = 0, nanos = 0;
     bool has_secs = false, has_nanos = false;
     members(v, key, {"secs", "nanos"}, [&](std::string_view name, const Json& part, const std::string& dk) {
-      if (!part.is_number_integer()) fail(dk, "a whole number", describe(part));
+      if (!part.is_number_integer()) fail(dk, "a whole number", io::detail::describe_json(part));
       if (part.is_number_unsigned() && part.get<unsigned long long>() >
                                            static_cast<unsigned long long>(std::numeric_limits<std::int32_t>::max())) {
         fail(dk, "a number of a sensible size", part.dump());
@@ -92,7 +79,7 @@ class Reader {
   }
 
   std::int32_t version(const Json& v, const std::string& key) const {
-    if (!v.is_number_integer()) fail(key, "0 or 1", describe(v));
+    if (!v.is_number_integer()) fail(key, "0 or 1", io::detail::describe_json(v));
     const auto x = v.get<long long>();
     if (x != 0 && x != 1) fail(key, "0 or 1", std::to_string(x));
     return static_cast<std::int32_t>(x);
@@ -100,7 +87,7 @@ class Reader {
 
   Mode any_mode(const Json& v, const std::string& key) const {
     constexpr std::string_view expected = R"("Damping", "Prepare", "Walking", "Custom" or "Soccer")";
-    if (!v.is_string()) fail(key, expected, describe(v));
+    if (!v.is_string()) fail(key, expected, io::detail::describe_json(v));
     const auto s = v.get<std::string>();
     for (const Mode m : {Mode::damping, Mode::prepare, Mode::walking, Mode::custom, Mode::soccer}) {
       if (s == to_string(m)) return m;
@@ -109,7 +96,7 @@ class Reader {
   }
 
   std::uint32_t attempts(const Json& v, const std::string& key) const {
-    if (!v.is_number_integer()) fail(key, "a whole number 1..100", describe(v));
+    if (!v.is_number_integer()) fail(key, "a whole number 1..100", io::detail::describe_json(v));
     const auto x = v.get<long long>();
     if (x < 1 || x > 100) fail(key, "a whole number 1..100", std::to_string(x));
     return static_cast<std::uint32_t>(x);
@@ -117,7 +104,7 @@ class Reader {
 
   Mode locomotion_mode(const Json& v, const std::string& key) const {
     constexpr std::string_view expected = R"("Soccer" or "Walking")";
-    if (!v.is_string()) fail(key, expected, describe(v));
+    if (!v.is_string()) fail(key, expected, io::detail::describe_json(v));
     const auto s = v.get<std::string>();
     if (s == "Soccer") return Mode::soccer;
     if (s == "Walking") return Mode::walking;
@@ -134,7 +121,7 @@ class Reader {
 InterfaceParams read(const Json& root, const std::string& origin) {
   const Reader in(origin);
   InterfaceParams p;
-  if (!root.is_object()) throw io::ParamError(origin + ": expected a JSON object at the top level, found " + describe(root));
+  if (!root.is_object()) throw io::ParamError(origin + ": expected a JSON object at the top level, found " + io::detail::describe_json(root));
   // HULKs binds the node's parameters under its name; accept that layout as well as the bare object.
   const Json& top = root.size() == 1 && root.contains("booster_interface") ? root.at("booster_interface") : root;
   const std::string prefix;

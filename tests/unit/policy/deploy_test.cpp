@@ -172,8 +172,8 @@ TEST_CASE("deploy: load_deploy reads the file and names it when it is missing or
 TEST_CASE("deploy: each mistake is refused naming the file and the key and what was expected", "[policy][deploy]") {
   const std::vector<Mistake> mistakes{
       {"missing key", [](Json& j) { j.erase("loop_hz"); }, {"\"/loop_hz\"", "expected a number > 0", "no such key"}},
-      {"wrong type", [](Json& j) { j["loop_hz"] = "500"; }, {"\"/loop_hz\"", "a number > 0", "the string \"500\""}},
-      {"zero rate", [](Json& j) { j["policy_hz"] = 0; }, {"\"/policy_hz\"", "a number > 0", "the number 0"}},
+      {"wrong type", [](Json& j) { j["loop_hz"] = "500"; }, {"\"/loop_hz\"", "a number > 0", "found a string (\"500\")"}},
+      {"zero rate", [](Json& j) { j["policy_hz"] = 0; }, {"\"/policy_hz\"", "a number > 0", "found 0"}},
       {"negative rate", [](Json& j) { j["loop_hz"] = -500; }, {"\"/loop_hz\"", "a number > 0", "-500"}},
       {"non-integer decimation", [](Json& j) { j["policy_hz"] = 60; },
        {"\"/policy_hz\"", "divides loop_hz (500 Hz) a whole number of times", "60 Hz (500 / 60 = 8.3"}},
@@ -188,7 +188,7 @@ TEST_CASE("deploy: each mistake is refused naming the file and the key and what 
       {"joint term scale of the wrong length", [](Json& j) { j["observation"]["terms"][4]["scale"] = {1, 1, 1}; },
        {"\"/observation/terms/4/scale\"", "an array of 4 numbers (joint_vel_rel has 4 values)"}},
       {"scale element not a number", [](Json& j) { j["observation"]["terms"][2]["scale"] = {2.0, "x", 1.0}; },
-       {"\"/observation/terms/2/scale/1\"", "a number", "the string \"x\""}},
+       {"\"/observation/terms/2/scale/1\"", "a number", "found a string (\"x\")"}},
       {"action scale length", [](Json& j) { j["action"]["scale"] = {1, 2, 3}; },
        {"\"/action/scale\"", "a number or an array of 4 numbers", "an array of 3"}},
       {"action clip not positive", [](Json& j) { j["action"]["clip"] = 0; }, {"\"/action/clip\"", "a number > 0"}},

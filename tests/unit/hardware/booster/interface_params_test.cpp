@@ -184,20 +184,20 @@ TEST_CASE("booster interface params: an unknown key is an error naming the file 
 
 TEST_CASE("booster interface params: a wrong type is an error saying what was expected and found") {
   CHECK(error_of(R"({"kicking": {"kick_power": {"schlong": "strong"}}})") ==
-        R"(booster_interface.json5: key "kicking.kick_power.schlong": expected a number, found a string)");
+        R"(booster_interface.json5: key "kicking.kick_power.schlong": expected a number, found a string ("strong"))");
   CHECK(error_of(R"({"walking": 1.0})") ==
-        R"(booster_interface.json5: key "walking": expected an object with keys hybrid_align_distance, max_alignment_rate, deceleration_distance, found a number)");
+        R"(booster_interface.json5: key "walking": expected an object with keys hybrid_align_distance, max_alignment_rate, deceleration_distance, found 1.0)");
   CHECK(error_of(R"({"move_robot_message_interval": 0.02})") ==
-        R"(booster_interface.json5: key "move_robot_message_interval": expected a duration {"secs": <whole seconds>, "nanos": <0..999999999>}, found a number)");
+        R"(booster_interface.json5: key "move_robot_message_interval": expected a duration {"secs": <whole seconds>, "nanos": <0..999999999>}, found 0.02)");
   CHECK(error_of(R"({"rotate_head_message_interval": {"secs": 0.5, "nanos": 0}})") ==
-        R"(booster_interface.json5: key "rotate_head_message_interval.secs": expected a whole number, found a number)");
+        R"(booster_interface.json5: key "rotate_head_message_interval.secs": expected a whole number, found 0.5)");
   CHECK(error_of(R"({"sdk_request_timeout": {"secs": 1}})") ==
         R"(booster_interface.json5: key "sdk_request_timeout": expected a duration {"secs": <whole seconds>, "nanos": <0..999999999>}, found an object without "nanos")");
   CHECK(error_of(R"({"locomotion_mode": "Running"})") ==
         R"(booster_interface.json5: key "locomotion_mode": expected "Soccer" or "Walking", found "Running")");
   CHECK(error_of(R"({"get_up_version": 2})") == R"(booster_interface.json5: key "get_up_version": expected 0 or 1, found 2)");
   CHECK(error_of(R"({"visual_kick_version": true})") ==
-        R"(booster_interface.json5: key "visual_kick_version": expected 0 or 1, found a boolean)");
+        R"(booster_interface.json5: key "visual_kick_version": expected 0 or 1, found true)");
 }
 
 TEST_CASE("booster interface params: a negative duration is an error") {
