@@ -15,6 +15,7 @@
 
 #include <sys/resource.h>
 
+#include "../support/sanitized.hpp"
 #include "loop_scripted_robot.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
@@ -29,17 +30,8 @@ namespace controller_threads_test {
 
 using namespace std::chrono_literals;
 
-// Sanitizers fault in shadow memory of their own; page-fault counts mean nothing under them.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PRAXIS_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PRAXIS_TEST_SANITIZED 1
-#endif
-#endif
-#ifndef PRAXIS_TEST_SANITIZED
-#define PRAXIS_TEST_SANITIZED 0
-#endif
+// Sanitizers fault in shadow memory of their own; page-fault counts mean nothing under them
+// (PRAXIS_TEST_SANITIZED, support/sanitized.hpp).
 
 namespace {
 template <class Model>
