@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, then builds and runs the whole suite twice. This is what CI runs.
+# Installs what is missing, then builds and runs the whole suite twice. This is what CI runs. While
+# one stage's tests run, the next stage builds in the background at nice 19 (see build_stage below).
 #   1. g++ -O2, warnings are errors: every test, example and benchmark; the threaded runtime under
 #      ThreadSanitizer (its own targets); the fault soak at full length (1,000,000 cycles). The fuzz
 #      corpora and regression inputs are replayed in stage 2, under libFuzzer with the sanitizers
@@ -28,18 +29,16 @@
 # 1,000,000).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bash "$root/scripts/install-deps.sh"
-# gnuplot, so the plot-run.sh CTest runs here instead of skipping.
-bash "$root/scripts/install-bench-deps.sh"
-# Node.js, Chromium and the npm clients (pinned by tests/js/package-lock.json) that the observe tests
-# run against praxis: Foxglove's protocol client, the MCAP reader, puppeteer-core.
-bash "$root/scripts/install-js-test-deps.sh"
+if [[ ${1:-} != --build-stage ]]; then
+  bash "$root/scripts/install-deps.sh"
+  # gnuplot, so the plot-run.sh CTest runs here instead of skipping.
+  bash "$root/scripts/install-bench-deps.sh"
+  # Node.js, Chromium and the npm clients (pinned by tests/js/package-lock.json) that the observe
+  # tests run against praxis: Foxglove's protocol client, the MCAP reader, puppeteer-core.
+  bash "$root/scripts/install-js-test-deps.sh"
+fi
 
 jobs=$(nproc)
-# The plain stage's tests run one more at a time than there are cores: a third of its test time is
-# two-process DDS stories that mostly wait on the robot's clock (8 s runs at 500 Hz), and the
-# sanitized stage keeps one per core (its programs are 2-5 times slower).
-plain_test_jobs=$((jobs + 1))
 stages=(${PRAXIS_TEST_STAGES:-gcc clang-asan})
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -63,26 +62,52 @@ configure() {  # dir, compiler, extra cmake arguments...
 
 stamp() { echo "=== $(date -u +%H:%M:%S) $*"; }
 
-for stage in "${stages[@]}"; do
-  case $stage in
+# The stages' builds and tests as steps of their own: while one stage's tests run, the next stage
+# builds in the background at nice 19 (a process group of its own, so a failure can stop it). A third
+# of the plain stage's test time is DDS stories waiting on the robot's clock: the build takes that
+# idle CPU and yields the rest (nice 19 against the tests' 0: about 1.5 % of a contended core).
+build_stage() {
+  case $1 in
     gcc)
       dir="$root/build/test-g++"
-      stamp "g++ -O2, warnings as errors: configure, build, test ($dir)"
+      stamp "g++ -O2, warnings as errors: configure, build ($dir)"
       configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g0 -DNDEBUG" -DPRAXIS_WARNINGS_AS_ERRORS=ON \
                 -DPRAXIS_EXAMPLES_COMPILE_OPTIONS=-O1 \
                 -DPRAXIS_BUILD_BENCHMARKS=ON -DPRAXIS_TSAN_TESTS=ON -DPRAXIS_BUILD_FUZZERS=OFF
       cmake --build "$dir" -j "$jobs"
-      PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES:-1000000} ctest --test-dir "$dir" -j "$plain_test_jobs" --output-on-failure
       ;;
     clang-asan)
       dir="$root/build/test-clang-asan"
-      stamp "clang++-14 -fsanitize=address,undefined, warnings as errors, fuzzers: configure, build, test ($dir)"
+      stamp "clang++-14 -fsanitize=address,undefined, warnings as errors, fuzzers: configure, build ($dir)"
       configure "$dir" clang++-14 -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
                 -DPRAXIS_WARNINGS_AS_ERRORS=ON -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
                 -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_FUZZERS=ON -DPRAXIS_BUILD_DEMOS=OFF \
                 -DPRAXIS_EXAMPLES_COMPILE_OPTIONS=-O1
       cmake --build "$dir" -j "$jobs"
+      ;;
+    gcc-asan)
+      dir="$root/build/test-g++-asan"
+      stamp "g++ -fsanitize=address,undefined: configure, build ($dir)"
+      configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
+                -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
+                -DPRAXIS_WARNINGS_AS_ERRORS=OFF -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
+                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_EXAMPLES=OFF -DPRAXIS_WITH_OBSERVE=OFF
+      cmake --build "$dir" -j "$jobs"
+      ;;
+  esac
+}
+
+test_stage() {
+  case $1 in
+    gcc)
+      dir="$root/build/test-g++"
+      stamp "g++ -O2: test ($dir)"
+      PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES:-1000000} ctest --test-dir "$dir" -j "$jobs" --output-on-failure
+      ;;
+    clang-asan)
+      dir="$root/build/test-clang-asan"
+      stamp "clang++-14 ASan+UBSan: test ($dir)"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES_SANITIZED:-30000} \
         ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only" -LE more_models
       stamp "fuzzers, ${PRAXIS_FUZZ_SECONDS:-5} s each"
@@ -90,19 +115,62 @@ for stage in "${stages[@]}"; do
       ;;
     gcc-asan)
       dir="$root/build/test-g++-asan"
-      stamp "g++ -fsanitize=address,undefined: configure, build, test ($dir)"
-      configure "$dir" g++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
-                -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized_flags -DNDEBUG" \
-                -DPRAXIS_WARNINGS_AS_ERRORS=OFF -DPRAXIS_SANITIZE=address,undefined -DPRAXIS_TSAN_TESTS=OFF \
-                -DPRAXIS_BUILD_BENCHMARKS=OFF -DPRAXIS_BUILD_EXAMPLES=OFF -DPRAXIS_WITH_OBSERVE=OFF
-      cmake --build "$dir" -j "$jobs"
+      stamp "g++ ASan+UBSan: test ($dir)"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES_SANITIZED:-30000} \
         ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only" -LE more_models
       ;;
+  esac
+}
+
+for stage in "${stages[@]}"; do
+  case $stage in
+    gcc | clang-asan | gcc-asan) ;;
     *)
       echo "test.sh: unknown stage \"$stage\" in PRAXIS_TEST_STAGES (known: gcc clang-asan gcc-asan)" >&2
       exit 2
       ;;
   esac
+done
+
+# The internal step the background build runs (below).
+if [[ ${1:-} == --build-stage ]]; then
+  build_stage "$2"
+  exit 0
+fi
+
+background_pid=""
+background_log=""
+stop_background() {
+  if [[ -n $background_pid ]]; then
+    kill -- "-$background_pid" 2>/dev/null || true
+    wait "$background_pid" 2>/dev/null || true
+    background_pid=""
+  fi
+}
+trap stop_background EXIT
+
+build_stage "${stages[0]}"
+for ((i = 0; i < ${#stages[@]}; ++i)); do
+  stage=${stages[i]}
+  next=${stages[i + 1]:-}
+  if ((i > 0)); then
+    # Built in the background while the previous stage's tests ran.
+    if ! wait "$background_pid"; then
+      background_pid=""
+      cat "$background_log"
+      echo "test.sh: building stage $stage failed (its log is above)" >&2
+      exit 1
+    fi
+    background_pid=""
+    cat "$background_log"
+    build_stage "$stage"  # nothing left to do, unless the background build was cut short
+  fi
+  if [[ -n $next ]]; then
+    background_log=$(mktemp)
+    stamp "building $next in the background at nice 19 while $stage's tests run"
+    setsid nice -n 19 bash "${BASH_SOURCE[0]}" --build-stage "$next" >"$background_log" 2>&1 &
+    background_pid=$!
+  fi
+  test_stage "$stage"
 done
 stamp "all stages passed: ${stages[*]}"
