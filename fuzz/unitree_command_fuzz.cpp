@@ -42,11 +42,14 @@ void decode(praxis::fuzz::ByteReader& in, bool fix_crc) {
                           k_target, "mode_machine_ok disagrees with the robot's and the command's mode_machine");
   }
   bool modes = true;
+  bool finite = true;
   for (std::size_t j = 0; j < M::joint_count; ++j) {
     const auto i = static_cast<Eigen::Index>(j);
     const auto& m = msg.motor_cmd[W::slot[j]];
     const bool enabled = m.mode == W::motor_mode;
     modes = modes && (enabled || (std::is_same_v<typename W::Family, u::HgFamily> && m.mode == 0));
+    finite = finite && std::isfinite(m.q) && std::isfinite(m.dq) && std::isfinite(m.kp) && std::isfinite(m.kd) &&
+             std::isfinite(m.tau);
     praxis::fuzz::require(out.mode[j] == (enabled ? praxis::JointMode::position : praxis::JointMode::disabled), k_target,
                           "a joint's mode does not follow its motor's mode byte");
     praxis::fuzz::require(same(m.q, out.q[i]) && same(m.dq, out.dq[i]) && same(m.kp, out.kp[i]) && same(m.kd, out.kd[i]) &&
@@ -54,6 +57,7 @@ void decode(praxis::fuzz::ByteReader& in, bool fix_crc) {
                           k_target, "a joint's values differ from its motor command");
   }
   praxis::fuzz::require(check.mode_ok == modes, k_target, "mode_ok disagrees with the motors' mode bytes");
+  praxis::fuzz::require(check.finite_ok == finite, k_target, "finite_ok disagrees with the joint slots' values");
 }
 
 }  // namespace

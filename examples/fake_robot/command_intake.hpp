@@ -29,6 +29,7 @@ struct IntakeCounts {
   std::uint64_t header = 0;
   std::uint64_t motor_mode = 0;
   std::uint64_t mode_machine = 0;
+  std::uint64_t non_finite = 0;       // a NaN or infinity in a joint slot (robot_codec.hpp)
   std::uint64_t mode_pr_ab = 0;       // hg mode_pr 1: the parallel-ankle mapping is not known here
   std::uint64_t mode_pr_unknown = 0;  // hg mode_pr other than 0 (PR) and 1 (AB)
 };
@@ -42,6 +43,7 @@ inline nlohmann::json to_json(const IntakeCounts& n) {
             {"header", n.header},
             {"motor_mode", n.motor_mode},
             {"mode_machine", n.mode_machine},
+            {"non_finite", n.non_finite},
             {"mode_pr_ab", n.mode_pr_ab},
             {"mode_pr_unknown", n.mode_pr_unknown}}},
           {"frames_applied", n.applied},
@@ -142,7 +144,8 @@ class CommandIntake {
     counts_.header += !c.header_ok;
     counts_.motor_mode += !c.mode_ok;
     counts_.mode_machine += !c.mode_machine_ok;
-    return crc_ok && c.header_ok && c.mode_ok && c.mode_machine_ok && pr_ok;
+    counts_.non_finite += !c.finite_ok;
+    return crc_ok && c.header_ok && c.mode_ok && c.mode_machine_ok && c.finite_ok && pr_ok;
   }
 
   IntakeOptions options_;

@@ -4,6 +4,7 @@
 // encode_remote). Used by fake robots, simulators bridging to DDS, tests and fuzzers; never by the
 // controller, whose side is codec.hpp. Pure functions, no allocation.
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -37,6 +38,10 @@ struct CommandCheck {
   bool header_ok = false;        // go: head bytes and level flag
   bool mode_ok = false;          // every used slot carries the model's motor mode (or hg disable)
   bool mode_machine_ok = false;  // hg: equals the robot's own, or the robot reports 0 (a simulator)
+  // Every joint slot's q, dq, kp, kd and tau finite. What a Unitree motor does with a NaN target is
+  // not documented; a fake robot refuses the frame and counts it, so a controller that sent one is
+  // seen (praxis' command guard never lets one through).
+  bool finite_ok = false;
 };
 
 template <UnitreeModel M>
@@ -54,11 +59,16 @@ CommandCheck decode_command(const typename Wire<M>::Family::LowCmd& in, std::uin
     check.mode_machine_ok = robot_mode_machine == 0 || in.mode_machine == robot_mode_machine;
   }
   check.mode_ok = true;
+  check.finite_ok = true;
   for (std::size_t j = 0; j < M::joint_count; ++j) {
     const auto i = static_cast<Eigen::Index>(j);
     const auto& m = in.motor_cmd[W::slot[j]];
     const bool enabled = m.mode == W::motor_mode;
     if (!enabled && !(std::is_same_v<typename W::Family, HgFamily> && m.mode == 0)) check.mode_ok = false;
+    if (!std::isfinite(m.q) || !std::isfinite(m.dq) || !std::isfinite(m.kp) || !std::isfinite(m.kd) ||
+        !std::isfinite(m.tau)) {
+      check.finite_ok = false;
+    }
     out.q[i] = m.q;
     out.dq[i] = m.dq;
     out.kp[i] = m.kp;

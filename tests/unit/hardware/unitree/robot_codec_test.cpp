@@ -32,7 +32,9 @@ praxis::JointCommand<12> go2_command() {
   return c;
 }
 
-bool all_pass(const u::CommandCheck& c) { return c.crc_ok && c.header_ok && c.mode_ok && c.mode_machine_ok; }
+bool all_pass(const u::CommandCheck& c) {
+  return c.crc_ok && c.header_ok && c.mode_ok && c.mode_machine_ok && c.finite_ok;
+}
 
 // ---- decode_command ----
 
@@ -75,6 +77,25 @@ TEST_CASE("a go LowCmd with a wrong head byte or level flag fails only the heade
   CHECK_FALSE(check.header_ok);
   CHECK(check.mode_ok);
   CHECK(check.mode_machine_ok);
+}
+
+TEST_CASE("a LowCmd with a NaN or an infinity in a joint slot fails only the finite check", "[unitree][codec]") {
+  auto c = go2_command();
+  unitree_go_msg_dds__LowCmd_ msg;
+  praxis::JointCommand<12> out;
+  u::encode_command<Go2>(c, {}, msg);
+  CHECK(u::decode_command<Go2>(msg, 0, out).finite_ok);
+  SECTION("q") { msg.motor_cmd[u::Wire<Go2>::slot[3]].q = std::numeric_limits<float>::quiet_NaN(); }
+  SECTION("dq") { msg.motor_cmd[u::Wire<Go2>::slot[0]].dq = std::numeric_limits<float>::infinity(); }
+  SECTION("kp") { msg.motor_cmd[u::Wire<Go2>::slot[11]].kp = std::numeric_limits<float>::infinity(); }
+  SECTION("kd") { msg.motor_cmd[u::Wire<Go2>::slot[7]].kd = -std::numeric_limits<float>::infinity(); }
+  SECTION("tau") { msg.motor_cmd[u::Wire<Go2>::slot[5]].tau = std::numeric_limits<float>::quiet_NaN(); }
+  msg.crc = u::message_crc(msg);
+  const auto check = u::decode_command<Go2>(msg, 0, out);
+  CHECK(check.crc_ok);
+  CHECK(check.header_ok);
+  CHECK(check.mode_ok);
+  CHECK_FALSE(check.finite_ok);
 }
 
 TEST_CASE("the go family has no mode_machine: any robot value passes", "[unitree][codec]") {
@@ -146,10 +167,10 @@ TEST_CASE("motor mode bytes: hg takes enable or disable, go only its servo mode"
   }
 }
 
-TEST_CASE("decode_command passes values through as sent: non-finite ones are the robot's intake to judge",
+TEST_CASE("decode_command passes values through as sent: a non-finite one fails the finite check only",
           "[unitree][codec]") {
-  // The checks are about the frame (CRC, header, modes, mode_machine); a NaN target arrives as NaN
-  // so the fake robot's intake and fuzzers see exactly what the controller sent.
+  // A NaN target arrives as NaN so the fake robot's intake and fuzzers see exactly what the
+  // controller sent; finite_ok says the intake must refuse the frame.
   praxis::JointCommand<29> c;
   c.q.setConstant(0.1);
   unitree_hg_msg_dds__LowCmd_ msg;
@@ -158,7 +179,12 @@ TEST_CASE("decode_command passes values through as sent: non-finite ones are the
   msg.motor_cmd[u::Wire<G1>::slot[6]].tau = std::numeric_limits<float>::infinity();
   msg.crc = u::message_crc(msg);
   praxis::JointCommand<29> out;
-  CHECK(all_pass(u::decode_command<G1>(msg, 5, out)));
+  const auto check = u::decode_command<G1>(msg, 5, out);
+  CHECK(check.crc_ok);
+  CHECK(check.header_ok);
+  CHECK(check.mode_ok);
+  CHECK(check.mode_machine_ok);
+  CHECK_FALSE(check.finite_ok);
   CHECK(std::isnan(out.q[2]));
   CHECK(std::isinf(out.tau_ff[6]));
   CHECK(out.q[3] == Approx(0.1));
