@@ -49,6 +49,12 @@ sanitized_flags="-O0 -g1"
 # example of docs/motion.md), not run-time behaviour of this build: once per compiler
 # in the plain builds is enough.
 compile_only='^(compile_fail: |compile budget: |install: |worked example: )'
+# The two-process test cases tagged [wallclock] (call rates, a distance turned during a sleep, no
+# pause over 100 ms: wall-clock assertions) run in the plain stage only, as they do beside TSan
+# (tests/CMakeLists.txt): under ASan at -O0 beside another test they failed on the machine's timing,
+# never on a sanitizer's report (the Booster validation list's ChangeMode answered 409 after a stale
+# state, a Tienkung story's IMU judged silent). CTest knows no Catch tags, so their names:
+wallclock='(the validation list end to end|a robot that stops answering move_robot|every answer 60 ms late|call counts say how many calls the robot answered|take control of a fake Pro|a joint in velocity mode keeps turning|a killed robot means damping and after a restart)'
 
 # Unity test suites: each suite's files compiled a few per translation unit, which roughly halves
 # the tests' share of each build.
@@ -109,7 +115,7 @@ test_stage() {
       dir="$root/build/test-clang-asan"
       stamp "clang++-14 ASan+UBSan: test ($dir)"
       PRAXIS_SOAK_CYCLES=${PRAXIS_SOAK_CYCLES_SANITIZED:-30000} \
-        ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only" -LE more_models
+        ctest --test-dir "$dir" -j "$jobs" --output-on-failure -E "$compile_only|$wallclock" -LE more_models
       stamp "fuzzers, ${PRAXIS_FUZZ_SECONDS:-5} s each"
       bash "$root/scripts/fuzz.sh" --build-dir "$dir" --no-build --seconds "${PRAXIS_FUZZ_SECONDS:-5}" --jobs "$jobs"
       ;;

@@ -3,6 +3,7 @@
 // docs/parameters.md):
 //
 //   { "damping_kd": 2.0,
+//     "stall_timeout": 0.1,
 //     "safety":    { "stale_timeout": 0.1, "tilt_threshold": 0.0 },
 //     "fall":      { "falling_tilt": 1.0, "rest_rate": 0.3, "rest_time": 0.3 },
 //     "collector": { "max_kp": 1000, "max_kd": 100, "max_target_rate": 10 },
@@ -15,6 +16,7 @@
 // and then nothing is applied.
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -29,6 +31,10 @@ namespace praxis::control {
 
 struct RuntimeParams {
   double damping_kd = k_default_damping_kd;
+  // How long the send thread holds the last command through a control stall before the robot gets
+  // its safe state (RuntimeOptions::stall_timeout; unset: 100 ms). A slower or busier computer
+  // widens it; the hold in between is the robot's last targets.
+  std::optional<Duration> stall_timeout{};
   motion::SafetyOptions safety{};
   motion::FallOptions fall{};
   motion::CollectorOptions collector{};
@@ -45,13 +51,14 @@ BOOST_HANA_ADAPT_STRUCT(praxis::motion::CollectorOptions, max_kp, max_kd, max_ta
 BOOST_HANA_ADAPT_STRUCT(praxis::control::ThreadSchedule, fifo_priority, cpus);
 BOOST_HANA_ADAPT_STRUCT(praxis::control::RealtimeOptions, receive, control, send, lock_memory, prefault_stack, prefault_heap,
                         timer_slack, cpu_latency);
-BOOST_HANA_ADAPT_STRUCT(praxis::control::RuntimeParams, damping_kd, safety, fall, collector, realtime);
+BOOST_HANA_ADAPT_STRUCT(praxis::control::RuntimeParams, damping_kd, stall_timeout, safety, fall, collector, realtime);
 
 namespace praxis::control {
 
 // Reads `file` into `options` (all or nothing). Call before constructing the controller.
 inline void load_runtime_params(const std::filesystem::path& file, RuntimeOptions& options) {
-  RuntimeParams p{options.damping_kd, options.safety, options.fall, options.collector, options.realtime};
+  RuntimeParams p{options.damping_kd, options.stall_timeout, options.safety, options.fall, options.collector,
+                  options.realtime};
   io::load_struct_into(p, file);
   // Each range error names the key, what it must be and the value found (the first one wins).
   const auto out_of_range = [&](std::string_view key, std::string_view expected, double found) {
@@ -65,6 +72,9 @@ inline void load_runtime_params(const std::filesystem::path& file, RuntimeOption
   if (!(p.collector.max_target_rate > 0.0)) {
     out_of_range("collector.max_target_rate", "a number > 0 (rad/s)", p.collector.max_target_rate);
   }
+  if (p.stall_timeout && !(*p.stall_timeout > Duration::zero())) {
+    out_of_range("stall_timeout", "a duration > 0 (s)", to_seconds(*p.stall_timeout));
+  }
   if (!(p.safety.stale_timeout > Duration::zero())) {
     out_of_range("safety.stale_timeout", "a duration > 0 (s)", to_seconds(p.safety.stale_timeout));
   }
@@ -72,6 +82,7 @@ inline void load_runtime_params(const std::filesystem::path& file, RuntimeOption
     out_of_range("realtime.cpu_latency", "a duration >= 0 (s)", 1e-6 * static_cast<double>(p.realtime.cpu_latency->count()));
   }
   options.damping_kd = p.damping_kd;
+  options.stall_timeout = p.stall_timeout;
   options.safety = p.safety;
   options.fall = p.fall;
   options.collector = p.collector;

@@ -43,6 +43,7 @@ struct Hold {
 TEST_CASE("runtime settings load by field name: missing keys keep their values", "[control][params]") {
   const auto file = write_file("runtime.json", R"({
     "damping_kd": 3.5,
+    "stall_timeout": 0.3,
     "safety": { "stale_timeout": 0.25 },
     "fall": { "falling_tilt": 0.8, "rest_time": 0.5 },
     "collector": { "max_kp": 300, "max_target_rate": 4 } })");
@@ -50,6 +51,7 @@ TEST_CASE("runtime settings load by field name: missing keys keep their values",
   options.safety.tilt_threshold = -0.2;
   praxis::control::load_runtime_params(file, options);
   CHECK(options.damping_kd == 3.5);
+  CHECK(options.stall_timeout == std::optional<praxis::Duration>(300ms));
   CHECK(options.safety.stale_timeout == 250ms);
   CHECK(options.safety.tilt_threshold == -0.2);  // not in the file: kept
   CHECK(options.fall.falling_tilt == 0.8);
@@ -115,6 +117,10 @@ TEST_CASE("bad runtime settings name file and key, and change nothing", "[contro
     const auto negative = write_file("negative.json", R"({ "damping_kd": -1.5 })");
     CHECK_THROWS_WITH(praxis::control::load_runtime_params(negative, options),
                       Catch::Equals(negative.string() + ": key \"damping_kd\": expected a number >= 0, found -1.5"));
+    const auto stall = write_file("stall.json", R"({ "stall_timeout": 0, "damping_kd": 4 })");
+    CHECK_THROWS_WITH(praxis::control::load_runtime_params(stall, options),
+                      Catch::Equals(stall.string() + ": key \"stall_timeout\": expected a duration > 0 (s), found 0"));
+    CHECK_FALSE(options.stall_timeout.has_value());
     const auto latency = write_file("latency.json", R"({ "realtime": { "cpu_latency": -0.00002 } })");
     CHECK_THROWS_WITH(praxis::control::load_runtime_params(latency, options),
                       Catch::Contains("key \"realtime.cpu_latency\": expected a duration >= 0 (s), found -2e-05"));
