@@ -174,8 +174,14 @@ for ((i = 0; i < ${#stages[@]}; ++i)); do
   if [[ -n $next ]]; then
     background_log=$(mktemp)
     stamp "building $next in the background at nice 19 while $stage's tests run"
-    setsid nice -n 19 bash "${BASH_SOURCE[0]}" --build-stage "$next" >"$background_log" 2>&1 &
+    # Job control for this one command: the build gets a process group of its own (so a failure can
+    # stop all of it) in this session. Not setsid: a session of its own is an autogroup of its own
+    # under Linux's sched_autogroup, which shares the CPU equally with the tests' whatever its nice
+    # value (measured: the plain stage's tests took 13.3 minutes instead of 11.3).
+    set -m
+    nice -n 19 bash "${BASH_SOURCE[0]}" --build-stage "$next" >"$background_log" 2>&1 &
     background_pid=$!
+    set +m
   fi
   test_stage "$stage"
 done
