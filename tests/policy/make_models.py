@@ -603,8 +603,8 @@ def gru_models(folder):
         name = outputs[-1]
         m.output(name, [1, 2, hidden] if name == "Y_h" else [seq, 1, 2, hidden])
         m.write(folder, lambda v, lbr=lbr, name=name: {
-            name: gru(v["x"], w, r, linear_before_reset=lbr)[name == "Y_h"]})
-    # sequence_lens given as every sequence's full length, as some exporters write it.
+            name: dict(zip(("Y", "Y_h"), gru(v["x"], w, r, linear_before_reset=lbr)))[name]})
+    # sequence_lens given, as every sequence's full length (the one value praxis runs).
     x = normal((seq, 2, inp))
     m = Model("gru_full_sequence_lens")
     m.input("x", x)

@@ -1042,10 +1042,15 @@ TEST_CASE("GRU attributes and inputs it does not run are refused naming the file
     CAPTURE(message);
     CHECK_THAT(message, Catch::Contains("gru_policy.onnx: node '/memory/GRU' (GRU): ") && Catch::Contains(what));
   };
-  SECTION("the valid one loads") {
-    OnnxModelBuilder m;
-    gru(m).attr("hidden_size", std::int64_t{2});
-    CHECK(refusal(m).empty());
+  SECTION("the valid one loads, in every opset that has GRU since the oldest praxis reads") {
+    for (const std::int64_t opset : {6, 7, 11, 14, 17}) {
+      CAPTURE(opset);
+      OnnxModelBuilder m(opset);
+      auto node = gru(m);
+      node.attr("hidden_size", std::int64_t{2});
+      if (opset < 7) node.attr("output_sequence", std::int64_t{1});  // GRU-3's; Y is there when named
+      CHECK(refusal(m).empty());
+    }
   }
   SECTION("bidirectional and reverse") {
     for (const char* direction : {"bidirectional", "reverse"}) {
