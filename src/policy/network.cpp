@@ -186,7 +186,8 @@ void start_rnn(const RnnPlan& p, Index fold, float* arena) noexcept {
   } else {
     product_rows<false, true>(arena + p.x, arena + p.w, gates, rows, p.input, width, 1.0F, false);
   }
-  initial_state(arena + p.h, p.init_h != k_none ? arena + p.init_h : nullptr, static_cast<std::size_t>(p.batch * p.hidden));
+  const float* init_h = p.init_h != k_none ? arena + p.init_h : nullptr;
+  initial_state(arena + p.h, init_h, static_cast<std::size_t>(p.batch * p.hidden));
 }
 
 // Y's step t, and Y_h after the last step.

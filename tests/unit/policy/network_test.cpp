@@ -153,7 +153,8 @@ LstmResult lstm_reference(int seq, int batch, int in, int hidden, const Floats& 
 // (linear_before_reset) or before.
 Floats gru_reference(int seq, int batch, int in, int hidden, const Floats& x, const Floats& w, const Floats& r,
                      const Floats& b, bool linear_before_reset, Floats h, Floats* y = nullptr) {
-  const auto at = [](const Floats& v, int i) { return v[static_cast<std::size_t>(i)]; };
+  const auto u = [](int i) { return static_cast<std::size_t>(i); };
+  const auto at = [&](const Floats& v, int i) { return v[u(i)]; };
   for (int t = 0; t < seq; ++t) {
     const Floats h_prev = h;
     for (int n = 0; n < batch; ++n) {
@@ -167,19 +168,18 @@ Floats gru_reference(int seq, int batch, int in, int hidden, const Floats& x, co
         for (int k = 0; k < hidden; ++k) sum += at(state, n * hidden + k) * at(r, row * hidden + k);
         return sum;
       };
-      Floats reset_h(static_cast<std::size_t>(batch * hidden), 0.0F);  // r * H, this row of the batch
-      Floats reset(static_cast<std::size_t>(hidden));
+      Floats reset_h(u(batch * hidden), 0.0F);  // r * H, this row of the batch
+      Floats reset(u(hidden));
       for (int j = 0; j < hidden; ++j) {
-        reset[static_cast<std::size_t>(j)] = sigmoid(input(hidden + j) + recurrent(hidden + j, h_prev));
-        reset_h[static_cast<std::size_t>(n * hidden + j)] = reset[static_cast<std::size_t>(j)] * at(h_prev, n * hidden + j);
+        reset[u(j)] = sigmoid(input(hidden + j) + recurrent(hidden + j, h_prev));
+        reset_h[u(n * hidden + j)] = reset[u(j)] * at(h_prev, n * hidden + j);
       }
       for (int j = 0; j < hidden; ++j) {
         const float z = sigmoid(input(j) + recurrent(j, h_prev));
         const float candidate = linear_before_reset
-                                    ? std::tanh(input(2 * hidden + j) + reset[static_cast<std::size_t>(j)] * recurrent(2 * hidden + j, h_prev))
+                                    ? std::tanh(input(2 * hidden + j) + reset[u(j)] * recurrent(2 * hidden + j, h_prev))
                                     : std::tanh(input(2 * hidden + j) + recurrent(2 * hidden + j, reset_h));
-        const auto s = static_cast<std::size_t>(n * hidden + j);
-        h[s] = (1.0F - z) * candidate + z * h_prev[s];
+        h[u(n * hidden + j)] = (1.0F - z) * candidate + z * at(h_prev, n * hidden + j);
       }
     }
     if (y != nullptr) y->insert(y->end(), h.begin(), h.end());
@@ -807,7 +807,9 @@ TEST_CASE("GRU over a sequence matches a reference loop") {
       m.input("X", {seq, batch, in});
       m.initializer("W", {1, 3 * hidden, in}, w);
       m.initializer("R", {1, 3 * hidden, hidden}, r);
-      m.node("GRU", {"X", "W", "R"}, {"", "Y_h"}).attr("hidden_size", std::int64_t{hidden}).attr("linear_before_reset", lbr);
+      m.node("GRU", {"X", "W", "R"}, {"", "Y_h"})
+          .attr("hidden_size", std::int64_t{hidden})
+          .attr("linear_before_reset", lbr);
       m.output("Y_h", {1, batch, hidden});
       auto net = load(m);
       set(net, 0, x);
@@ -886,8 +888,8 @@ TEST_CASE("GRU state carried across run calls matches stepping the reference") {
     net.run();
     h = gru_reference(1, 1, in, hidden, obs, w, r, b, true, h);
     Floats act(static_cast<std::size_t>(actions), 0.0F);
-    for (int a = 0; a < actions; ++a) {
-      for (int j = 0; j < hidden; ++j) act[static_cast<std::size_t>(a)] += head[static_cast<std::size_t>(a * hidden + j)] * h[static_cast<std::size_t>(j)];
+    for (std::size_t a = 0; a < act.size(); ++a) {
+      for (std::size_t j = 0; j < h.size(); ++j) act[a] += head[a * h.size() + j] * h[j];
     }
     require_near(get(net, 0), act);
     require_near({net.input(1).begin(), net.input(1).end()}, h);  // carried into the input
@@ -1090,7 +1092,8 @@ TEST_CASE("GRU attributes and inputs it does not run are refused naming the file
     OnnxModelBuilder m;
     m.input("lens", {1});
     gru(m, {"X", "W", "R", "", "lens"});
-    refused(m, "input 'sequence_lens' ('lens') is not supported unless it is an int32 constant of every sequence's full length (1)");
+    refused(m, "input 'sequence_lens' ('lens') is not supported unless it is an int32 constant of every "
+               "sequence's full length (1)");
   }
   SECTION("sequence_lens shorter than the sequence") {
     OnnxModelBuilder m;
