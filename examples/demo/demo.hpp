@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -79,6 +80,9 @@ struct Settings {
   std::string controller = "sinusoid";   // sinusoid | policy
   std::string policy;                    // policy: the network (default: the deploy file's "policy")
   std::string deploy;                    // policy: the deploy file (default: the robot's example policy)
+  // --backend mujoco (mujoco.cpp): another MJCF than the robot's shipped one, the elastic band's script.
+  std::string model;
+  std::optional<std::string> band;
 };
 
 // Every model's name and its vendor's, for the command line (dispatch.cpp).
@@ -92,6 +96,8 @@ int run_unitree(const Settings& s);
 int run_booster(const Settings& s);
 int run_fourier(const Settings& s);
 int run_tienkung(const Settings& s);
+// --backend mujoco: a Unitree go2 or g1 in MuJoCo, in this process, in simulated time (mujoco.cpp).
+int run_mujoco(const Settings& s);
 
 // The USER_CTRL of every story: the example sinusoid, its parameters per robot in
 // examples/custom_controller/params/<robot>/ (or --param), or a trained policy (--controller policy).

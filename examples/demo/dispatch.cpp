@@ -19,7 +19,7 @@ struct Vendor {
 
 const std::vector<Vendor>& vendors() {
   static const std::vector<Vendor> all{
-      {"Unitree", {"go2", "g1", "g1_23", "h1_2"}, &demo::run_unitree, {"mock", "fake-robot", "sim", "dds"}},
+      {"Unitree", {"go2", "g1", "g1_23", "h1_2"}, &demo::run_unitree, {"mock", "fake-robot", "sim", "dds", "mujoco"}},
       {"Booster", {"t1", "k1"}, &demo::run_booster, {"mock", "fake-robot", "dds"}},
       {"Fourier", {"gr1", "gr2", "gr3", "n1"}, &demo::run_fourier, {"mock", "fake-robot", "dds"}},
       {"Tienkung", {"pro", "lite"}, &demo::run_tienkung, {"mock", "fake-robot", "dds"}},
@@ -28,6 +28,12 @@ const std::vector<Vendor>& vendors() {
 }
 
 }  // namespace
+
+#ifndef PRAXIS_DEMO_WITH_MUJOCO
+int run_mujoco(const Settings& /*s*/) {
+  throw std::runtime_error("--backend mujoco: this build has no MuJoCo (install libmujoco-dev and configure again)");
+}
+#endif
 
 std::string model_choices() {
   std::string out;
@@ -66,6 +72,11 @@ int run_robot(const Settings& s) {
         throw std::invalid_argument("--backend-params / --set: they set a DDS backend's options; the mock robot has "
                                     "none (use --backend fake-robot or dds)");
       }
+      if (s.backend != "mujoco" && (!s.model.empty() || s.band)) {
+        throw std::invalid_argument("--model / --band: they set up the simulation of --backend mujoco, not of --backend " +
+                                    s.backend);
+      }
+      if (s.backend == "mujoco") return run_mujoco(s);
       if (s.backend == "mock" && s.arm_sdk) {
         throw std::invalid_argument("--arms-only: the robot's own controller keeps the legs, which a mock robot has "
                                     "not; use --backend fake-robot or dds");

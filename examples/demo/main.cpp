@@ -6,6 +6,8 @@
 //               [--rt-priority 80] [--rt-cpu 3]
 //   praxis_demo --robot gr2 --backend fake-robot   the same over real DDS, against the model's fake robot
 //   praxis_demo --robot go2 --backend sim          in MuJoCo physics, against praxis-sim, with pictures
+//   praxis_demo --robot g1 --backend mujoco        in MuJoCo physics in this process, in simulated time
+//                                                  (bit-identical runs, faster than real time)
 //   praxis_demo --robot g1 --backend dds --domain 0 --interface eth0     a real robot (careful!)
 //   praxis_demo --robot g1 --backend fake-robot --arms-only    the arms only (G1: rt/arm_sdk, with the
 //                                                              waist), while the robot's own controller
@@ -59,8 +61,14 @@ int main(int argc, char** argv) {
   app.add_option("--rt-cpu", s.rt_cpu, "real-time runs: the CPU the control thread runs on")->check(CLI::NonNegativeNumber);
   app.add_option("-b,--backend", s.backend,
                  "mock (in process), fake-robot (the model's fake robot over DDS), sim (praxis-sim: MuJoCo physics "
-                 "over DDS, Unitree go2 or g1, with pictures) or dds (a robot on the network)")
-      ->check(CLI::IsMember({"mock", "fake-robot", "sim", "dds"}));
+                 "over DDS, Unitree go2 or g1, with pictures), mujoco (MuJoCo physics in this process, simulated "
+                 "time, Unitree go2 or g1, with pictures and the base trajectory) or dds (a robot on the network)")
+      ->check(CLI::IsMember({"mock", "fake-robot", "sim", "dds", "mujoco"}));
+  app.add_option("--model", s.model, "--backend mujoco: another MJCF (default: the robot's shipped model)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--band", s.band,
+                 "--backend mujoco: the elastic band's script, TIME:LENGTH or TIME:off items in simulated s and m "
+                 "(praxis-sim's --band; default for g1 as praxis-sim's, none for go2; \"\" for none)");
   app.add_option("--domain", s.domain,
                  "DDS domain id (default: the fake robot's 1, or the vendor's robot domain with --backend dds)");
   app.add_option("--interface", s.interface, "network interface for DDS (the one that reaches the robot)");

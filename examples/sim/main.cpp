@@ -21,22 +21,6 @@
 
 namespace {
 
-// The shipped model of a robot: next to an installed binary in ../share/praxis/models, else the
-// source tree's models/ this binary was built from.
-std::filesystem::path shipped_model(const std::string& robot) {
-  std::string file;
-  if (robot == "go2") file = "go2.xml";
-  if (robot == "g1") file = "g1_29dof.xml";
-  if (file.empty()) throw std::invalid_argument("no shipped model for --robot " + robot + "; pass --model");
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const auto installed = exe.parent_path().parent_path() / "share" / "praxis" / "models" / file;
-    if (std::filesystem::exists(installed)) return installed;
-  }
-  return std::filesystem::path(PRAXIS_MODELS_DIR) / file;
-}
-
 template <praxis::unitree::UnitreeModel M>
 fake_common::Report run(const fake_robot::Settings& s, const sim::SimOptions& options) {
   return fake_robot::run_bridge<M>(s, [&](praxis::TimePoint t0) { return sim::SimRobot<M>(options, t0); });
@@ -77,7 +61,7 @@ int main(int argc, char** argv) {
     app.add_option("--picture-size", picture_size, "WIDTHxHEIGHT of each picture");
   };
   return fake_common::fake_robot_main(argc, argv, fake, s, add_options, [&] {
-    options.model = model.empty() ? shipped_model(s.robot) : std::filesystem::path(model);
+    options.model = model.empty() ? sim::shipped_model(s.robot) : std::filesystem::path(model);
     options.pacing = lockstep ? sim::Pacing::lockstep : sim::Pacing::realtime;
     options.lying = start.empty() ? s.robot == "go2" : start == "lying";
     options.band = band ? *band : (s.robot == "g1" ? "0:0.5" : "");
@@ -85,11 +69,7 @@ int main(int argc, char** argv) {
       options.pictures.folder = pictures;
       options.pictures.every = praxis::from_seconds(picture_every);
       std::tie(options.pictures.width, options.pictures.height) = sim::parse_picture_size(picture_size);
-      // From the front left, at the height of the body: a humanoid needs a longer view.
-      const bool humanoid = s.robot != "go2";
-      options.pictures.camera.lookat.z() = humanoid ? 0.7 : 0.25;
-      options.pictures.camera.distance = humanoid ? 3.0 : 1.5;
-      options.pictures.camera.elevation = humanoid ? -10.0 : -20.0;
+      options.pictures.camera = sim::robot_view(s.robot != "go2");
     }
     if (s.robot == "g1") return run<praxis::unitree::G1>(s, options);
     if (s.robot == "go2") return run<praxis::unitree::Go2>(s, options);

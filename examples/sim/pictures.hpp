@@ -7,6 +7,10 @@
 // few dozen numbers) into a slot; a thread of its own draws it from a second copy of the model, and
 // a frame whose time comes while the previous one is still being drawn waits for the next tick. The
 // pictures are written when the run ends.
+//
+// A run in simulated time (praxis_demo --backend mujoco) has no tick to keep: with every_frame the
+// simulation waits for the drawing thread instead, so every frame is drawn at its own time and two
+// equal runs give equal pictures.
 
 #include <mujoco/mujoco.h>
 
@@ -38,6 +42,7 @@ struct PictureOptions {
   int width = 320;
   int height = 240;
   std::size_t columns = 5;  // of the contact sheet
+  bool every_frame = false;  // wait for the drawing thread rather than draw a frame late
   praxis::sim::Camera camera;  // follows the base sideways, keeps its height
 };
 
@@ -50,6 +55,15 @@ inline std::pair<int, int> parse_picture_size(const std::string& text) {
     throw std::invalid_argument("--picture-size: expected WIDTHxHEIGHT of 1 to 4096 pixels each, got \"" + text + "\"");
   }
   return {w, h};
+}
+
+// From the front left, at the height of the body: a humanoid needs a longer view.
+inline praxis::sim::Camera robot_view(bool humanoid) {
+  praxis::sim::Camera view;
+  view.lookat.z() = humanoid ? 0.7 : 0.25;
+  view.distance = humanoid ? 3.0 : 1.5;
+  view.elevation = humanoid ? -10.0 : -20.0;
+  return view;
 }
 
 class Pictures {
@@ -85,8 +99,14 @@ class Pictures {
   // drawing thread is free.
   void offer(const mjModel* model, const mjData* data, praxis::Duration elapsed) {
     if (!ready_ || elapsed < next_) return;
-    std::unique_lock lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock() || has_pending_) return;
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (options_.every_frame) {
+      lock.lock();
+      taken_.wait(lock, [&] { return !has_pending_ || stopping_; });
+      if (stopping_) return;
+    } else if (!lock.try_lock() || has_pending_) {
+      return;
+    }
     std::copy_n(data->qpos, model->nq, pending_.begin());
     pending_time_ = elapsed;
     has_pending_ = true;
@@ -152,6 +172,7 @@ class Pictures {
       }
       lock.lock();
       has_pending_ = false;
+      taken_.notify_all();
     }
     // The context goes with the thread it is current in.
     renderer_.reset();
@@ -167,6 +188,7 @@ class Pictures {
 
   std::mutex mutex_;
   std::condition_variable wake_;
+  std::condition_variable taken_;  // the drawing thread is free for the next frame
   std::vector<double> pending_;
   praxis::Duration pending_time_{};
   bool has_pending_ = false;

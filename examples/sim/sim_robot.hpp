@@ -12,8 +12,12 @@
 //    machine sees the same physics as on an idle one: one command per physics period. The gamepad
 //    script runs on the simulated clock, so its times count the controller's periods.
 //
-// The report gets the simulated time, whether MuJoCo diverged, and the base height at 10 Hz of
-// simulated time, which is what the tests check the physics with.
+// The report gets the simulated time, whether MuJoCo diverged, and the base trajectory
+// (praxis/sim/base_trajectory.hpp: x, y, z, yaw at 50 Hz of simulated time, summarised; the base
+// height at 10 Hz of it), which is what the tests check the physics with.
+//
+// praxis_demo --backend mujoco drives the same plant in its own process, in simulated time: the
+// realtime pacing then follows the `now` of each read, which is the demo's simulated clock.
 
 #include <algorithm>
 #include <array>
@@ -23,7 +27,9 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -32,6 +38,7 @@
 #include <praxis/core/joint_command.hpp>
 #include <praxis/core/robot_model.hpp>
 #include <praxis/core/robot_state.hpp>
+#include <praxis/sim/base_trajectory.hpp>
 #include <praxis/sim/mujoco_plant.hpp>
 
 #include "../common/scripted_gamepad.hpp"
@@ -42,6 +49,22 @@ namespace sim {
 
 enum class Pacing { realtime, lockstep };
 
+// The shipped model of a robot: next to an installed binary in ../share/praxis/models, else the
+// source tree's models/ this binary was built from (PRAXIS_MODELS_DIR).
+inline std::filesystem::path shipped_model(const std::string& robot) {
+  std::string file;
+  if (robot == "go2") file = "go2.xml";
+  if (robot == "g1") file = "g1_29dof.xml";
+  if (file.empty()) throw std::invalid_argument("no shipped model for --robot " + robot + "; pass --model");
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share" / "praxis" / "models" / file;
+    if (std::filesystem::exists(installed)) return installed;
+  }
+  return std::filesystem::path(PRAXIS_MODELS_DIR) / file;
+}
+
 struct SimOptions {
   std::filesystem::path model;
   Pacing pacing = Pacing::realtime;
@@ -51,6 +74,8 @@ struct SimOptions {
   praxis::Duration control_period = std::chrono::milliseconds(2);  // the bridge's tick
   std::string band;  // the elastic band's script (elastic_band.hpp); empty: no band
   PictureOptions pictures;  // --pictures (pictures.hpp); no folder: none
+  praxis::Duration run_length{};  // room for the base trajectory of a run this long (0: it grows)
+  const char* program = "praxis-sim";  // who speaks in messages
 };
 
 template <praxis::RobotModel M>
@@ -59,14 +84,16 @@ class SimRobot {
   using model = M;
   static constexpr std::size_t N = M::joint_count;
   static constexpr praxis::Duration k_max_catch_up = std::chrono::milliseconds(50);
-  static constexpr praxis::Duration k_trace_period = std::chrono::milliseconds(100);
+  static constexpr praxis::Duration k_trajectory_period = std::chrono::milliseconds(20);
+  static constexpr praxis::Duration k_trace_period = std::chrono::milliseconds(100);  // the report's heights
 
   SimRobot(const SimOptions& options, praxis::TimePoint t0)
       : options_(options),
         plant_(options.model, options.lying ? t0 - k_settle : t0),
         t0_(t0),
         pictures_(std::make_unique<Pictures>(options.pictures, options.model,
-                                             praxis::sim::MujocoPlant<M>::k_joint_names, "praxis-sim")) {
+                                             praxis::sim::MujocoPlant<M>::k_joint_names, options.program)) {
+    trajectory_.reserve(options.run_length);
     if (options.lying) lie_down();
     if (!options.band.empty()) band_.emplace(plant_.world().model(), ElasticBand::parse(options.band));
     plant_.current_state(state_);
@@ -114,7 +141,7 @@ class SimRobot {
   void finish() {
     const auto sheet = pictures_->finish();
     if (sheet.empty()) return;
-    std::printf("praxis-sim: %zu pictures, contact sheet %s\n", pictures_->frame_count(), sheet.string().c_str());
+    std::printf("%s: %zu pictures, contact sheet %s\n", options_.program, pictures_->frame_count(), sheet.string().c_str());
     pictures_sheet_ = sheet;
   }
 
@@ -125,6 +152,8 @@ class SimRobot {
   [[nodiscard]] praxis::sim::MujocoPlant<M>& plant() { return plant_; }
   // Simulated time since the start: what --duration counts.
   [[nodiscard]] praxis::Duration elapsed() const { return plant_.time() - t0_; }
+  // Where the base went, from the first read on.
+  [[nodiscard]] const praxis::sim::BaseTrajectory& trajectory() const { return trajectory_; }
 
   void add_to_report(nlohmann::json& report) {
     const auto base = plant_.base();
@@ -138,7 +167,8 @@ class SimRobot {
                      {"band", band_ ? nlohmann::json{{"on", band_->on()}, {"length", band_->length()},
                                                      {"force", band_->force()}}
                                     : nlohmann::json()},
-                     {"base_height_trace", trace_},
+                     {"base_height_trace", height_trace()},
+                     {"base_trajectory", summary_json(trajectory_.summary())},
                      {"pictures", pictures_sheet_.empty() ? nlohmann::json()
                                                           : nlohmann::json{{"contact_sheet", pictures_sheet_.string()},
                                                                            {"frames", pictures_->frame_count()}}}};
@@ -196,10 +226,30 @@ class SimRobot {
   }
 
   void record() {
-    if (plant_.time() < next_trace_) return;
-    next_trace_ = plant_.time() + k_trace_period;
-    const double z = plant_.base().position.z();
-    trace_.push_back({praxis::to_seconds(plant_.time() - t0_), std::isfinite(z) ? z : -1.0});
+    if (trajectory_.due(elapsed())) trajectory_.offer(elapsed(), plant_.base());
+  }
+
+  // The base height every k_trace_period of the trajectory, -1 where it was not finite.
+  [[nodiscard]] std::vector<std::array<double, 2>> height_trace() const {
+    std::vector<std::array<double, 2>> trace;
+    double next = -1.0;
+    for (const auto& b : trajectory_.samples()) {
+      if (b.time < next) continue;
+      next = b.time + praxis::to_seconds(k_trace_period) - 1e-9;
+      trace.push_back({b.time, std::isfinite(b.z) ? b.z : -1.0});
+    }
+    return trace;
+  }
+
+  static nlohmann::json summary_json(const praxis::sim::TrajectorySummary& t) {
+    return {{"duration_s", t.duration},
+            {"upright_s", t.upright_seconds},
+            {"distance_m", t.distance},
+            {"displacement_m", t.displacement},
+            {"end", {t.end.x, t.end.y, t.end.z}},
+            {"heading_rad", t.end.yaw},
+            {"turned_rad", t.turned},
+            {"finite", t.finite}};
   }
 
   SimOptions options_;
@@ -213,8 +263,7 @@ class SimRobot {
   example::ScriptedGamepad gamepad_;
   std::optional<ElasticBand> band_;
   praxis::GamepadState band_pad_{};
-  praxis::TimePoint next_trace_{};
-  std::vector<std::array<double, 2>> trace_;
+  praxis::sim::BaseTrajectory trajectory_{k_trajectory_period};
   std::unique_ptr<Pictures> pictures_;  // not movable (its thread points at it); SimRobot is
   std::filesystem::path pictures_sheet_;
 };
