@@ -29,7 +29,7 @@ bash "$root/scripts/install-bench-deps.sh"
 
 build="$root/build/bench"
 targets=(bench_graph_overhead bench_controller_cycle bench_vendor_cycle bench_codec bench_period_error
-         bench_dds_echo_latency bench_unitree_transport bench_observe bench_policy bench_report)
+         bench_dds_echo_latency bench_unitree_transport bench_observe bench_policy bench_sim bench_report)
 echo "=== build (Release -O2, g++) in $build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
       -DCMAKE_CXX_COMPILER=g++ -DPRAXIS_WARNINGS_AS_ERRORS=ON -DPRAXIS_BUILD_TESTS=OFF \

@@ -98,6 +98,7 @@ class SimRobot {
     if (!options.band.empty()) band_.emplace(plant_.world().model(), ElasticBand::parse(options.band));
     plant_.current_state(state_);
     q_ = state_.q;
+    record();  // the trajectory from the start, before the first tick
   }
 
   void write(const praxis::JointCommand<N>& command, praxis::TimePoint now) {
