@@ -130,10 +130,11 @@ int main(int argc, char** argv) {
   const auto cand = praxis::bench::summarize(policy_ns);
   const double period_ns = std::chrono::duration<double, std::nano>(k_period).count();
   const auto factor = [&](double ns) { return period_ns / ns; };
-  const std::string title = "MuJoCo G1 (29 joints, band 0.5 m), wall ns per 2 ms simulated, batches of 250 periods, " +
+  const std::string title = "MuJoCo G1 (29 joints, band 0.5 m), wall ns per 2 ms simulated (RobotController + "
+                            "OnnxPolicy, the example g1 policy), batches of 250 periods, " +
                             std::string(cpu >= 0 ? "pinned to CPU " + std::to_string(cpu) : "not pinned");
-  const std::string base_name = "G1 physics alone, PD hold (baseline)";
-  const std::string cand_name = "G1 physics + RobotController + OnnxPolicy (example g1)";
+  const std::string base_name = "G1 physics, PD hold (baseline)";
+  const std::string cand_name = "G1 physics + controller + policy";
   praxis::bench::print_table(title, {{base_name, base}, {cand_name, cand}});
   std::printf("\n  simulated seconds per wall second (p50): physics alone %.2f, with the controller and the policy %.2f; "
               "ratio %.3f (the controller and the policy cost %.0f%% of the physics)\n",

@@ -63,6 +63,9 @@ int mujoco_story(const Settings& s) {
   so.band = band_script(s);
   so.run_length = praxis::from_seconds(d);
   so.program = "praxis_demo";
+  // The model and the band checked before a run folder exists: a bad file or script leaves nothing.
+  (void)sim::ElasticBand::parse(so.band);
+  (void)praxis::sim::MujocoPlant<Model>(so.model);
 
   std::filesystem::path run_folder;
   if (!s.no_log) {
