@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -38,14 +37,6 @@ using SimBackend = praxis::control::WithGamepad<sim::SimRobot<Model>>;
 std::string band_script(const Settings& s) {
   if (s.band) return *s.band;
   return s.robot == "go2" ? "" : "0:0.5";
-}
-
-void print_trajectory(const praxis::sim::TrajectorySummary& t) {
-  constexpr double deg = 180.0 / std::numbers::pi;
-  std::printf("base trajectory: %.2f s, upright %.2f s, travelled %.3f m (%.3f m from the start), end point "
-              "(%.3f, %.3f, %.3f) m, heading %.1f deg (turned %+.1f deg)%s\n",
-              t.duration, t.upright_seconds, t.distance, t.displacement, t.end.x, t.end.y, t.end.z, t.end.yaw * deg,
-              t.turned * deg, t.finite ? "" : ", NOT FINITE");
 }
 
 template <class Model>
@@ -143,7 +134,7 @@ int mujoco_story(const Settings& s) {
               simulated, wall, wall > 0 ? simulated / wall : 0.0,
               static_cast<unsigned long long>(plant.plant().world().step_count()),
               plant.plant().diverged() ? "yes" : "no");
-  print_trajectory(plant.trajectory().summary());
+  std::printf("base trajectory: %s\n", praxis::sim::describe(plant.trajectory().summary()).c_str());
   std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
   if (controller.dropped_reports() > 0) {
     std::printf("log records dropped (reporter queue full): %llu\n",

@@ -35,6 +35,9 @@
 #include <praxis/hardware/unitree/h1_2.hpp>
 
 #include "step_in_place.hpp"
+#ifdef PRAXIS_WITH_MUJOCO
+#include "../sim/sim_robot.hpp"
+#endif
 #ifdef PRAXIS_WITH_DDS
 #include <praxis/hardware/aurora/models.hpp>
 #include <praxis/hardware/booster/models.hpp>
@@ -53,13 +56,12 @@ namespace {
 
 namespace m = praxis::motion;
 
-template <class Model>
-int run(const std::string& dot_file, const std::string& scripts_dir) {
-  using Robot = praxis::mock::MockRobot<Model>;
+// The timeline on `robot`: the mock, or (--backend mujoco) praxis-sim's MuJoCo plant in simulated time.
+template <class Model, class Robot>
+int run_on(Robot& robot, const std::string& what, const std::string& dot_file, const std::string& scripts_dir) {
   using Motion = praxis::control::MotionController<Robot, praxis::control::CommandInput, example::StepInPlace<Model>>;
   praxis::script::ScriptLibrary<Model> library;
   library.load_folder(std::filesystem::path(scripts_dir) / std::string(Model::name));
-  Robot robot;
   praxis::control::MotionOptions options;
   options.print = false;  // the demo prints the changes itself
   Motion motion(robot, library, options);
@@ -82,7 +84,7 @@ int run(const std::string& dot_file, const std::string& scripts_dir) {
   const std::pair<double, m::MotionCommand> timeline[] = {
       {0.5, m::command::Stand{}}, {3.0, walk}, {6.0, m::command::Stand{}}, {8.0, wave}, {14.0, m::command::Damping{}}};
 
-  std::printf("mock %s, %zu library scripts\n", std::string(Model::name).c_str(), library.size());
+  std::printf("%s %s, %zu library scripts\n", what.c_str(), std::string(Model::name).c_str(), library.size());
   praxis::TimePoint now{};
   const auto at = [](double s) { return praxis::TimePoint{} + praxis::from_seconds(s); };
   std::size_t next = 0;
@@ -106,11 +108,40 @@ int run(const std::string& dot_file, const std::string& scripts_dir) {
     }
   }
   const auto outcome = motion.finish();  // the robot's safe state, and how the run went
-  std::printf("commands sent: %llu, non-finite: %llu\n", static_cast<unsigned long long>(robot.commands_received()),
-              static_cast<unsigned long long>(robot.non_finite_commands()));
+  if constexpr (requires { robot.commands_received(); }) {
+    std::printf("commands sent: %llu, non-finite: %llu\n", static_cast<unsigned long long>(robot.commands_received()),
+                static_cast<unsigned long long>(robot.non_finite_commands()));
+  } else {
+    std::printf("physics: %.2f s simulated, %llu steps, diverged: %s\n", praxis::to_seconds(robot.elapsed()),
+                static_cast<unsigned long long>(robot.plant().world().step_count()),
+                robot.plant().diverged() ? "yes" : "no");
+    std::printf("base trajectory: %s\n", praxis::sim::describe(robot.trajectory().summary()).c_str());
+  }
   std::printf("%s\n", outcome.summary().c_str());
   return outcome.exit_code();
 }
+
+template <class Model>
+int run(const std::string& dot_file, const std::string& scripts_dir) {
+  praxis::mock::MockRobot<Model> robot;
+  return run_on<Model>(robot, "mock", dot_file, scripts_dir);
+}
+
+#ifdef PRAXIS_WITH_MUJOCO
+// In MuJoCo as praxis_demo --backend mujoco starts a robot: the Go2 lying after power-on, the G1 on
+// the elastic band.
+template <class Model>
+int run_mujoco(const std::string& scripts_dir) {
+  sim::SimOptions o;
+  o.model = sim::shipped_model(std::string(Model::name));
+  o.lying = std::string_view(Model::name) == "go2";
+  o.band = o.lying ? "" : "0:0.5";
+  o.run_length = std::chrono::seconds(15);
+  o.program = "praxis_motion_demo";
+  sim::SimRobot<Model> robot(o, praxis::TimePoint{});
+  return run_on<Model>(robot, "MuJoCo (in this process, simulated time)", "", scripts_dir);
+}
+#endif
 
 }  // namespace
 
@@ -124,12 +155,13 @@ int main(int argc, char** argv) {
                  "fake-tienkung, tienkung)")
       ->check(CLI::IsMember({"g1", "go2", "g1_23", "h1_2", "k1", "t1", "gr1", "gr2", "gr3", "n1", "pro", "lite"}));
   app.add_option("--backend", backend,
-                 "mock: in-process mock robot; fake-booster: praxis-fake-booster started as a second process, over "
+                 "mock: in-process mock robot; mujoco: g1 or go2 in MuJoCo physics in this process, simulated time; "
+                 "fake-booster: praxis-fake-booster started as a second process, over "
                  "DDS; booster: a Booster robot already on the domain and interface; fake-aurora / aurora: the "
                  "same for a Fourier robot walking by itself; fake-unitree / unitree: a Go2, G1 or H1-2 walking by itself "
                  "(its motion service); fake-tienkung / tienkung: a Tienkung walking by itself (its HRIC controller)")
       ->check(CLI::IsMember(
-          {"mock", "fake-booster", "booster", "fake-aurora", "aurora", "fake-unitree", "unitree", "fake-tienkung", "tienkung"}));
+          {"mock", "mujoco", "fake-booster", "booster", "fake-aurora", "aurora", "fake-unitree", "unitree", "fake-tienkung", "tienkung"}));
   std::string service_wire = "fastrtps";
   app.add_option("--service-wire", service_wire,
                  "Tienkung: the envelope of the robot's ROS 2 services, by its ROS middleware (UNVERIFIED; Humble's "
@@ -162,6 +194,14 @@ int main(int argc, char** argv) {
     if ((!settings.empty() || !backend_params.empty()) && backend != "fake-tienkung" && backend != "tienkung") {
       throw std::invalid_argument("--set and --backend-params apply to --backend fake-tienkung and tienkung (Booster "
                                   "robots take --booster-params)");
+    }
+    if (backend == "mujoco") {
+#ifdef PRAXIS_WITH_MUJOCO
+      if (robot != "g1" && robot != "go2") throw std::invalid_argument("--backend mujoco: g1 or go2, not " + robot);
+      return robot == "g1" ? run_mujoco<praxis::unitree::G1>(scripts) : run_mujoco<praxis::unitree::Go2>(scripts);
+#else
+      throw std::runtime_error("--backend mujoco needs praxis built with MuJoCo (PRAXIS_WITH_MUJOCO)");
+#endif
     }
     if (backend != "mock") {
 #ifdef PRAXIS_WITH_DDS

@@ -40,6 +40,19 @@ struct TrajectorySummary {
   bool finite = true;            // every sample was finite
 };
 
+// One line for a person: "10.00 s, upright 9.50 s, travelled 1.234 m (1.200 m from the start), end
+// point (1.200, 0.010, 0.780) m, heading 3.1 deg (turned +3.1 deg)".
+[[nodiscard]] inline std::string describe(const TrajectorySummary& t) {
+  constexpr double deg = 180.0 / std::numbers::pi;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "%.2f s, upright %.2f s, travelled %.3f m (%.3f m from the start), end point (%.3f, %.3f, %.3f) m, "
+                "heading %.1f deg (turned %+.1f deg)%s",
+                t.duration, t.upright_seconds, t.distance, t.displacement, t.end.x, t.end.y, t.end.z, t.end.yaw * deg,
+                t.turned * deg, t.finite ? "" : ", NOT FINITE");
+  return text;
+}
+
 class BaseTrajectory {
  public:
   // The base counts as upright up to this tilt: the fall detector's default (motion::FallOptions),

@@ -86,6 +86,10 @@ TEST_CASE("the summary: upright time, path length, displacement, end point, head
   CHECK(sum.turned == Approx(1.0));
   CHECK(sum.finite);
 
+  CHECK(praxis::sim::describe(sum) ==
+        "2.00 s, upright 1.50 s, travelled 1.414 m (1.000 m from the start), end point (1.000, 0.000, 0.700) m, "
+        "heading -136.5 deg (turned +57.3 deg)");
+
   BaseTrajectory empty;
   CHECK(empty.summary().duration == 0.0);
   CHECK(empty.summary().distance == 0.0);
@@ -94,6 +98,7 @@ TEST_CASE("the summary: upright time, path length, displacement, end point, head
   broken.offer(0ms, reading(0, 0, 0.3, 0));
   broken.offer(20ms, reading(std::nan(""), 0, 0.3, 0));
   CHECK_FALSE(broken.summary().finite);
+  CHECK_THAT(praxis::sim::describe(broken.summary()), Catch::EndsWith(", NOT FINITE"));
 }
 
 TEST_CASE("the CSV has a row per sample with every bit of each value, and a failed write leaves no file") {
