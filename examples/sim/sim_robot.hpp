@@ -13,8 +13,8 @@
 //    script runs on the simulated clock, so its times count the controller's periods.
 //
 // The report gets the simulated time, whether MuJoCo diverged, and the base trajectory
-// (praxis/sim/base_trajectory.hpp: x, y, z, yaw at 50 Hz of simulated time, summarised; the base
-// height at 10 Hz of it), which is what the tests check the physics with.
+// (praxis/sim/base_trajectory.hpp: x, y, z, yaw at 50 Hz of simulated time; the report has its
+// summary and every fifth sample), which is what the tests check the physics with.
 //
 // praxis_demo --backend mujoco drives the same plant in its own process, in simulated time: the
 // realtime pacing then follows the `now` of each read, which is the demo's simulated clock.
@@ -85,7 +85,7 @@ class SimRobot {
   static constexpr std::size_t N = M::joint_count;
   static constexpr praxis::Duration k_max_catch_up = std::chrono::milliseconds(50);
   static constexpr praxis::Duration k_trajectory_period = std::chrono::milliseconds(20);
-  static constexpr praxis::Duration k_trace_period = std::chrono::milliseconds(100);  // the report's heights
+  static constexpr praxis::Duration k_trace_period = std::chrono::milliseconds(100);  // the report's trace
 
   SimRobot(const SimOptions& options, praxis::TimePoint t0)
       : options_(options),
@@ -168,8 +168,7 @@ class SimRobot {
                      {"band", band_ ? nlohmann::json{{"on", band_->on()}, {"length", band_->length()},
                                                      {"force", band_->force()}}
                                     : nlohmann::json()},
-                     {"base_height_trace", height_trace()},
-                     {"base_trajectory", summary_json(trajectory_.summary())},
+                     {"base_trajectory", trajectory_json()},
                      {"pictures", pictures_sheet_.empty() ? nlohmann::json()
                                                           : nlohmann::json{{"contact_sheet", pictures_sheet_.string()},
                                                                            {"frames", pictures_->frame_count()}}}};
@@ -230,19 +229,16 @@ class SimRobot {
     if (trajectory_.due(elapsed())) trajectory_.offer(elapsed(), plant_.base());
   }
 
-  // The base height every k_trace_period of the trajectory, -1 where it was not finite.
-  [[nodiscard]] std::vector<std::array<double, 2>> height_trace() const {
-    std::vector<std::array<double, 2>> trace;
+  // The summary, and the trajectory every k_trace_period as [t, x, y, z, yaw] (null where not finite).
+  [[nodiscard]] nlohmann::json trajectory_json() const {
+    nlohmann::json trace = nlohmann::json::array();
     double next = -1.0;
     for (const auto& b : trajectory_.samples()) {
       if (b.time < next) continue;
       next = b.time + praxis::to_seconds(k_trace_period) - 1e-9;
-      trace.push_back({b.time, std::isfinite(b.z) ? b.z : -1.0});
+      trace.push_back({b.time, b.x, b.y, b.z, b.yaw});
     }
-    return trace;
-  }
-
-  static nlohmann::json summary_json(const praxis::sim::TrajectorySummary& t) {
+    const auto t = trajectory_.summary();
     return {{"duration_s", t.duration},
             {"upright_s", t.upright_seconds},
             {"distance_m", t.distance},
@@ -250,7 +246,8 @@ class SimRobot {
             {"end", {t.end.x, t.end.y, t.end.z}},
             {"heading_rad", t.end.yaw},
             {"turned_rad", t.turned},
-            {"finite", t.finite}};
+            {"finite", t.finite},
+            {"trace", trace}};
   }
 
   SimOptions options_;

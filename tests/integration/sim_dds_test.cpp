@@ -60,11 +60,12 @@ constexpr double k_go2_lying_height = 0.142;
 constexpr double k_stance_sag = 0.06;
 
 // The base height the simulation reported nearest before simulated time `t` (s).
+// The base height at simulated time t in the report's trace of the base: rows [t, x, y, z, yaw].
 double height_at(const nlohmann::json& trace, double t) {
   double z = std::nan("");
   for (const auto& sample : trace) {
     if (sample[0].get<double>() > t) break;
-    z = sample[1].get<double>();
+    z = sample[3].get<double>();
   }
   return z;
 }
@@ -147,7 +148,7 @@ TEST_CASE("a simulated Go2 lying on the ground stands up under the RobotControll
   CHECK_FALSE(s["diverged"].get<bool>());
   CHECK(s["finite"].get<bool>());
   REQUIRE(s["time_s"].get<double>() > 9.9);  // the whole script played
-  const auto& trace = s["base_height_trace"];
+  const auto& trace = s["base_trajectory"]["trace"];
   const double lying = height_at(trace, 0.0);
   const double in_ctrl = height_at(trace, 5.9);
   const double sunk = s["base_height"].get<double>();
@@ -171,7 +172,7 @@ TEST_CASE("a simulated Go2 lying on the ground stands up under the RobotControll
   double settled_s = std::nan("");
   for (const auto& sample : trace) {
     const double t = sample[0].get<double>();
-    if (t >= k_l2b_s && sample[1].get<double>() < sunk + 0.01) {
+    if (t >= k_l2b_s && sample[3].get<double>() < sunk + 0.01) {
       settled_s = t - k_l2b_s;
       break;
     }
@@ -203,7 +204,7 @@ TEST_CASE("a simulated G1 on the elastic band holds the stand pose under the Rob
   CHECK(s["band"]["on"].get<bool>());
   CHECK(s["band"]["length"].get<double>() == Approx(0.6));
   // The fact sheet (3.5): in the RL default pose at L 0.6 the pelvis settles at 0.784 m on its feet.
-  const auto& trace = s["base_height_trace"];
+  const auto& trace = s["base_trajectory"]["trace"];
   const double pelvis = s["base_height"].get<double>();
   INFO("pelvis " << pelvis << " m, band force " << s["band"]["force"] << " N");
   CHECK(pelvis == Approx(0.784).margin(0.02));
