@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -37,6 +38,26 @@ using SimBackend = praxis::control::WithGamepad<sim::SimRobot<Model>>;
 std::string band_script(const Settings& s) {
   if (s.band) return *s.band;
   return s.robot == "go2" ? "" : "0:0.5";
+}
+
+// What the recording says of the simulation: the model, the band and where the base went.
+std::map<std::string, std::string> sim_facts(const sim::SimOptions& so, const praxis::sim::TrajectorySummary& t) {
+  const auto number = [](double v) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", v);
+    return std::string(text);
+  };
+  return {{"model", std::filesystem::absolute(so.model).string()},
+          {"band", so.band},
+          {"trajectory_duration_s", number(t.duration)},
+          {"upright_s", number(t.upright_seconds)},
+          {"distance_m", number(t.distance)},
+          {"displacement_m", number(t.displacement)},
+          {"end_x", number(t.end.x)},
+          {"end_y", number(t.end.y)},
+          {"end_z", number(t.end.z)},
+          {"heading_rad", number(t.end.yaw)},
+          {"turned_rad", number(t.turned)}};
 }
 
 template <class Model>
@@ -122,7 +143,8 @@ int mujoco_story(const Settings& s) {
   const auto outcome = controller.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   controller.flush();
-  observation.finish();
+  const auto where = plant.trajectory().summary();
+  observation.finish({{"praxis.sim", sim_facts(so, where)}});
   plant.finish();  // the pictures are drawn and written
 
   print_transitions(controller);
@@ -134,7 +156,7 @@ int mujoco_story(const Settings& s) {
               simulated, wall, wall > 0 ? simulated / wall : 0.0,
               static_cast<unsigned long long>(plant.plant().world().step_count()),
               plant.plant().diverged() ? "yes" : "no");
-  std::printf("base trajectory: %s\n", praxis::sim::describe(plant.trajectory().summary()).c_str());
+  std::printf("base trajectory: %s\n", praxis::sim::describe(where).c_str());
   std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
   if (controller.dropped_reports() > 0) {
     std::printf("log records dropped (reporter queue full): %llu\n",

@@ -121,9 +121,11 @@ class Observation {
     if (recorder_) recorder_->drain();
   }
 
-  // After the run: the facts replay needs, the file closed, a line about it.
-  void finish() {
+  // After the run: the facts replay needs (and `more`, metadata of the caller's, e.g. "praxis.sim"),
+  // the file closed, a line about it.
+  void finish(const std::map<std::string, std::map<std::string, std::string>>& more = {}) {
     if (!recorder_) return;
+    for (const auto& [name, values] : more) recorder_->add_metadata(name, values);
     auto& stand = controller_.template node<praxis::motion::StandMotion<Model>>();
     auto& damping = controller_.template node<praxis::motion::DampingMotion<Model>>();
     std::map<std::string, std::string> end{{"stand_pose", joint_list(stand.pose)}};

@@ -71,6 +71,9 @@ cycles=$(($(wc -l <"$run_a/log.csv") - 1))
 [[ $cycles -gt 0 ]] || fail "log.csv is empty"
 cmp <(without_compute "$run_a/log.csv") <(without_compute "$run_b/log.csv") ||
   fail "the cycle logs differ between two runs (beyond compute_us)"
+# The recording says where the base went (metadata "praxis.sim", beside the facts replay needs).
+grep -aq "praxis.sim" "$run_a/run.mcap" && grep -aq "upright_s" "$run_a/run.mcap" ||
+  fail "the recording has no \"praxis.sim\" metadata with the trajectory's summary"
 /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/mcap_same_messages.py" "$run_a/run.mcap" "$run_b/run.mcap" ||
   fail "the recordings differ between two runs"
 
