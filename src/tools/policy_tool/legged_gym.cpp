@@ -105,10 +105,12 @@ Mapped map_legged_gym(const SourceDoc& doc, const RobotTable& robot, const MapOp
     if (imu != "pelvis") doc.fail("/imu_type", "\"pelvis\" (or \"torso\", which praxis refuses)", SourceDoc::found(root["imu_type"]));
   }
   if (robot.imu_on_torso) {
-    doc.refuse(real ? "/imu_type" : "/",
-               "the policy observes the pelvis, but the IMU praxis reads on " + robot.name +
-                   " sits on the torso (unitree_rl_gym's own deploy_real config of this robot says imu_type: torso); "
-                   "praxis has no IMU transform to the pelvis frame, so this policy is refused on " + robot.name);
+    const std::string why = "the policy observes the pelvis, but the IMU praxis reads on " + robot.name +
+                            " sits on the torso (unitree_rl_gym's own deploy_real config of this robot says imu_type: "
+                            "torso); praxis has no IMU transform to the pelvis frame, so this policy is refused on " +
+                            robot.name;
+    if (real) doc.refuse("/imu_type", why);
+    throw policy::PolicyError(doc.name() + ": --robot " + robot.name + ": " + why);
   }
   if (real) {
     if (robot.unitree_msg_type.empty()) {
