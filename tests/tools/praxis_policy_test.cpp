@@ -356,6 +356,7 @@ TEST_CASE("praxis-policy import --from legged_gym: a TorchScript MLP and a deplo
   CHECK(c.output.find("loop 500 Hz, policy 50 Hz") != std::string::npos);
   CHECK(c.output.find("47 values") != std::string::npos);
   CHECK(c.output.find("no recurrent state") != std::string::npos);
+  CHECK(c.output.find("times max [0.8, 0.5, 1.57]") != std::string::npos);
 }
 
 TEST_CASE("praxis-policy import --from legged_gym: an LSTM policy re-exported with its state as inputs and outputs, "
@@ -414,25 +415,13 @@ TEST_CASE("praxis-policy import --from legged_gym: an rsl_rl GRU policy with a n
   CHECK(report["max_difference"].get<double>() < 1e-5);
   const auto ops = report["operators"].get<std::vector<std::string>>();
   CHECK(std::find(ops.begin(), ops.end(), "GRU") != ops.end());
-  // Whether praxis' own network runs a GRU decides how the import ends: written and compared, or
-  // refused by praxis' check naming the operator, with nothing written.
-  std::string gru_refusal;
-  try {
-    (void)praxis::policy::Network::load(dir / "gru.onnx");
-  } catch (const praxis::policy::PolicyError& e) {
-    gru_refusal = e.what();
-  }
   fs::remove(dir / "gru.onnx");
   fs::remove(dir / "report.json");
 
+  // The import: praxis' own network runs the GRU and agrees with TorchScript over eight steps.
   const auto out = dir / "walk";
   const Run r = tool(import_args("legged_gym", policy, config, "g1", out));
   INFO(r.output);
-  if (!gru_refusal.empty()) {
-    std::printf("NOTE: praxis' network does not run GRU yet; the import is checked to refuse it\n");
-    require_refused(r, "operator 'GRU' is not supported", dir, {"g1.yaml"});
-    return;
-  }
   REQUIRE(r.status == 0);
   CHECK(r.output.find("converted from TorchScript (gru)") != std::string::npos);
   CHECK(deploy_of(out)["recurrent"] == Json::parse(R"([{"input": "h_in", "output": "h_out"}])"));
@@ -497,6 +486,7 @@ TEST_CASE("praxis-policy import --from isaaclab: an ONNX MLP with history 5 and 
   CHECK(c.output.find("drives 29 joints (left_hip_pitch, right_hip_pitch, waist_yaw, left_hip_roll") != std::string::npos);
   CHECK(c.output.find("holds none") != std::string::npos);
   CHECK(c.output.find("480 values") != std::string::npos);
+  CHECK(c.output.find("clamped to min [-0.5, -0.3, -0.2], max [1, 0.3, 0.2]") != std::string::npos);
 }
 
 TEST_CASE("praxis-policy import --from isaaclab: gait_phase, a clipped term and per-term histories",

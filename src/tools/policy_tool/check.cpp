@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -39,17 +37,9 @@ std::string triple(const std::array<double, 3>& v) {
   return "[" + number_text(v[0]) + ", " + number_text(v[1]) + ", " + number_text(v[2]) + "]";
 }
 
-// The file as JSON, only for what the loader does not keep: its "robot" and the names in "hold".
-nlohmann::json read_json(const std::filesystem::path& deploy) {
-  std::ifstream in(deploy, std::ios::binary);
-  if (!in) return nlohmann::json::object();
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return nlohmann::json::parse(text, nullptr, false);  // a parse error is the loader's to report
-}
-
 template <RobotModel M>
 std::string check_for(const std::filesystem::path& deploy, const std::string& robot,
-                      const std::optional<std::filesystem::path>& policy_file, const nlohmann::json& raw) {
+                      const std::optional<std::filesystem::path>& policy_file) {
   policy::OnnxPolicy<M> policy;
   policy.load(deploy, policy_file);
   const auto& c = *policy.config();
@@ -62,11 +52,7 @@ std::string check_for(const std::filesystem::path& deploy, const std::string& ro
   for (std::size_t j = 0; j < M::joint_count; ++j) {
     if (!driven[j]) holds.push_back(std::string(M::joints[j].name));
   }
-  std::size_t by_file = 0;
-  if (raw.is_object() && raw.contains("hold") && raw["hold"].is_object() && raw["hold"].contains("joint_names") &&
-      raw["hold"]["joint_names"].is_array()) {
-    by_file = raw["hold"]["joint_names"].size();
-  }
+  const std::size_t by_file = c.hold.joint_names.size();
 
   std::string s = deploy.string() + ": passes every load-time check for " + robot + ". ";
   s += "The policy drives " + std::to_string(drives.size()) + " joints (" + names_of(drives) + ")";
@@ -98,11 +84,16 @@ std::string check_for(const std::filesystem::path& deploy, const std::string& ro
   }
   const bool velocity = std::any_of(c.terms.begin(), c.terms.end(),
                                     [](const policy::ObsTermConfig& t) { return t.term == policy::ObsTerm::velocity_command; });
-  if (velocity) {
-    s += c.command_source == policy::CommandSource::gamepad ? "Command: from the gamepad, max " + triple(c.command_max) + "."
-                                                            : "Command: from the behaviour, limited to " + triple(c.command_max) + ".";
-  } else {
+  const std::string range = "[" + triple(c.command_min) + ", " + triple(c.command_max) + "]";
+  if (!velocity) {
     s += "No velocity command.";
+  } else if (c.command_source == policy::CommandSource::behaviour) {
+    s += "Command: from the behaviour, within " + range + ".";
+  } else if (c.sticks == policy::StickMapping::scaled) {
+    s += "Command: the gamepad's sticks (vx from ly, vy from -lx, wz from -rx) times max " + triple(c.command_max) + ".";
+  } else {
+    s += "Command: the gamepad's sticks (vx from ly, vy from -lx, wz from -rx) clamped to min " + triple(c.command_min) +
+         ", max " + triple(c.command_max) + ".";
   }
   return s;
 }
@@ -149,20 +140,19 @@ double compare_network(const std::filesystem::path& onnx, const nlohmann::ordere
 
 std::string check_deploy(const std::filesystem::path& deploy, const std::string& robot_option,
                          const std::optional<std::filesystem::path>& policy) {
-  const auto raw = read_json(deploy);
   std::string robot = robot_option;
   if (robot.empty()) {
-    if (!raw.is_object() || !raw.contains("robot") || !raw["robot"].is_string()) {
+    robot = policy::load_deploy(deploy).robot;
+    if (robot.empty()) {
       throw UsageError(deploy.string() + ": has no \"robot\" key naming the robot it was written for; give --robot (" +
                        robot_choices() + ")");
     }
-    robot = raw["robot"].get<std::string>();
     if (std::find(k_robot_names.begin(), k_robot_names.end(), robot) == k_robot_names.end()) {
       throw policy::PolicyError(deploy.string() + ": key \"/robot\": expected one of praxis_demo's model names (" +
                                 robot_choices() + "), found \"" + robot + "\"");
     }
   }
-  return with_model(robot, [&]<RobotModel M>() { return check_for<M>(deploy, robot, policy, raw); });
+  return with_model(robot, [&]<RobotModel M>() { return check_for<M>(deploy, robot, policy); });
 }
 
 }  // namespace praxis::policy_tool

@@ -232,7 +232,11 @@ Mapped map_isaaclab(const SourceDoc& doc, const RobotTable& robot, const MapOpti
     std::vector<double> lo, hi;
     for (const char* axis : {"lin_vel_x", "lin_vel_y", "ang_vel_z"}) {
       const auto r = doc.numbers(doc.require(ranges, rat, axis, "[lo, hi]"), rat + "/" + axis, 2, "[lo, hi]");
-      if (!(r[0] <= r[1])) doc.fail(rat + "/" + axis, "[lo, hi] with lo <= hi", detail::list_text(r));
+      // praxis keeps a zero command reachable (the robot must be able to be told to stand).
+      if (!(r[0] <= 0.0 && 0.0 <= r[1])) {
+        doc.fail(rat + "/" + axis, "[lo, hi] with lo <= 0 <= hi (praxis keeps a zero command within reach)",
+                 detail::list_text(r));
+      }
       lo.push_back(r[0]);
       hi.push_back(r[1]);
     }
