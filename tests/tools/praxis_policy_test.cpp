@@ -394,11 +394,12 @@ TEST_CASE("praxis-policy import --from legged_gym: an LSTM policy re-exported wi
   CHECK(c.output.find("at the robot's stand pose with its default gains (the file holds nothing)") != std::string::npos);
 }
 
-TEST_CASE("praxis-policy import --from legged_gym: an rsl_rl GRU policy with a normalizer becomes an ONNX GRU",
+TEST_CASE("praxis-policy import --from legged_gym: an rsl_rl GRU policy with a normalizer becomes an ONNX GRU; "
+          "--joints in the vendor's spelling",
           "[tools][policy]") {
   SKIP_WITHOUT_TORCH();
   const ScratchDir dir("praxis_policy");
-  const auto config = dir.write("g1.yaml", deploy_real_yaml());
+  const auto config = dir.write("g1.yaml", deploy_mujoco_yaml());
   const auto policy = standins() / "legged_gym_gru" / "motion.pt";
 
   // The conversion alone: onnx.checker and the script's own evaluation against TorchScript.
@@ -418,12 +419,21 @@ TEST_CASE("praxis-policy import --from legged_gym: an rsl_rl GRU policy with a n
   fs::remove(dir / "gru.onnx");
   fs::remove(dir / "report.json");
 
-  // The import: praxis' own network runs the GRU and agrees with TorchScript over eight steps.
+  // The import: praxis' own network runs the GRU and agrees with TorchScript over eight steps. The
+  // policy's joints are given (right leg first) in the URDF's spelling; the file holds the model's.
   const auto out = dir / "walk";
-  const Run r = tool(import_args("legged_gym", policy, config, "g1", out));
+  const std::vector<std::string> legs{"right_hip_pitch", "right_hip_roll", "right_hip_yaw", "right_knee",
+                                      "right_ankle_pitch", "right_ankle_roll", "left_hip_pitch", "left_hip_roll",
+                                      "left_hip_yaw", "left_knee", "left_ankle_pitch", "left_ankle_roll"};
+  std::string joints;
+  for (const auto& j : legs) joints += (joints.empty() ? "" : ",") + j + "_joint";
+  auto args = import_args("legged_gym", policy, config, "g1", out);
+  args.insert(args.end(), {"--joints", joints});
+  const Run r = tool(args);
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(r.output.find("converted from TorchScript (gru)") != std::string::npos);
+  CHECK(deploy_of(out)["joint_names"].get<std::vector<std::string>>() == legs);
   CHECK(deploy_of(out)["recurrent"] == Json::parse(R"([{"input": "h_in", "output": "h_out"}])"));
   CHECK(worst_difference(out, standins() / "legged_gym_gru" / "samples.json") < 1e-5);
 }
@@ -584,6 +594,13 @@ TEST_CASE("praxis-policy import refuses what it cannot map, naming the file and 
     require_refused(tool(import_args("isaaclab", onnx, config, "g1", out)),
                     (out / "deploy.json").string() + ": key \"/observation/terms\": the observation has 384 values",
                     dir, {"motion.pt", "deploy.yaml"});
+  }
+  SECTION("--joints naming a joint the robot lacks, in either spelling") {
+    const auto config = dir.write("g1.yaml", deploy_mujoco_yaml());
+    auto args = import_args("legged_gym", pt, config, "g1", out);
+    args.insert(args.end(), {"--joints", "left_hip_pitch_joint,left_toe_joint,a,b,c,d,e,f,g,h,i,j"});
+    require_refused(tool(args), "--joints: \"left_toe_joint\" is not a joint of g1 (left_hip_pitch, ", dir,
+                    {"motion.pt", "g1.yaml"});
   }
   SECTION("a file that is not TorchScript") {
     const auto config = dir.write("g1.yaml", deploy_real_yaml());
