@@ -394,7 +394,7 @@ TEST_CASE("praxis-policy import --from legged_gym: an LSTM policy re-exported wi
   CHECK(c.output.find("at the robot's stand pose with its default gains (the file holds nothing)") != std::string::npos);
 }
 
-TEST_CASE("praxis-policy import --from legged_gym: an rsl_rl GRU policy with a normalizer becomes an ONNX GRU; "
+TEST_CASE("praxis-policy import --from legged_gym: an rsl_rl GRU policy with a normalizer becomes an ONNX GRU, "
           "--joints in the vendor's spelling",
           "[tools][policy]") {
   SKIP_WITHOUT_TORCH();
