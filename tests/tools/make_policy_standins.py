@@ -17,6 +17,7 @@ seeded random weights (no third-party weights), and the outputs their own framew
                                      with onnx.helper: the G1 velocity task's 96 values x history 5
 <folder>/isaaclab_phase/policy.onnx  the same layout for 110 values: base_ang_vel x 5, gravity,
                                      command, joints x 3 (29 each), gait phase
+<folder>/isaaclab_legs/policy.onnx   45 values -> 12 actions: a legs-only policy, history 1
 
 Each folder also has samples.json: {"steps": [{"obs": [...], "actions": [...]}, ...]}, observations
 and the actions the policy's own framework computes (TorchScript for the .pt files with the state
@@ -43,6 +44,7 @@ def write_samples(folder, steps):
 
 
 def isaaclab_mlp(folder, obs=480, hidden=64, actions=29):
+    """An Isaac Lab actor in ONNX: obs -> hidden (ELU) -> actions."""
     folder.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(7)
     sizes = [obs, hidden, actions]
@@ -171,6 +173,7 @@ def main():
     root.mkdir(parents=True, exist_ok=True)
     isaaclab_mlp(root / "isaaclab_mlp")
     isaaclab_mlp(root / "isaaclab_phase", obs=110)
+    isaaclab_mlp(root / "isaaclab_legs", obs=45, actions=12)
     missing = root / "torch_missing.txt"
     try:
         import torch  # noqa: F401

@@ -519,6 +519,48 @@ TEST_CASE("praxis-policy import --from isaaclab: gait_phase, a clipped term and 
   CHECK(worst_difference(out, standins() / "isaaclab_phase" / "samples.json") < 1e-5);
 }
 
+TEST_CASE("praxis-policy import --from isaaclab: motors with gains the policy does not drive are held at the "
+          "robot's stand pose",
+          "[tools][policy]") {
+  const ScratchDir dir("praxis_policy");
+  // A legs-only policy (motors 0..11) in a file that gives all 29 motors their gains.
+  const std::vector<std::size_t> legs{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  std::vector<LabTerm> terms;
+  for (const auto& t : lab_terms(1)) {
+    LabTerm legs_only = t;
+    if (t.name.starts_with("joint_") || t.name == "last_action") {
+      legs_only.body = "    params: {}\n    clip: null\n    scale: 1.0\n    history_length: 1\n";
+    }
+    terms.push_back(legs_only);
+  }
+  std::vector<double> offset(G1::stand_pose.begin(), G1::stand_pose.begin() + 12);
+  std::string y = lab_yaml(terms, "null", legs, offset);
+  // default_joint_pos: the legs' own (the file's 29 values are the other test's).
+  const auto at = y.find("default_joint_pos: ");
+  y.replace(at, y.find('\n', at) - at, "default_joint_pos: " + list(offset));
+  const auto config = dir.write("deploy.yaml", y);
+  const auto out = dir / "walk";
+  const Run r = tool(import_args("isaaclab", standins() / "isaaclab_legs" / "policy.onnx", config, "g1", out));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const Json d = deploy_of(out);
+  std::vector<std::string> held;
+  std::vector<double> pose, kp, kd;
+  for (std::size_t m = 12; m < 29; ++m) {
+    held.emplace_back(G1::joints[m].name);
+    pose.push_back(G1::stand_pose[m]);
+    kp.push_back(k_stiffness[m]);
+    kd.push_back(k_damping[m]);
+  }
+  CHECK(d["hold"]["joint_names"].get<std::vector<std::string>>() == held);
+  CHECK(d["hold"]["pose"].get<std::vector<double>>() == pose);
+  CHECK(d["hold"]["kp"].get<std::vector<double>>() == kp);
+  CHECK(d["hold"]["kd"].get<std::vector<double>>() == kd);
+  CHECK(r.output.find("holds 17 (waist_yaw") != std::string::npos);
+  CHECK(r.output.find("at the file's hold pose and gains") != std::string::npos);
+  CHECK(worst_difference(out, standins() / "isaaclab_legs" / "samples.json") < 1e-5);
+}
+
 // ---- refusals --------------------------------------------------------------------------------------
 
 TEST_CASE("praxis-policy import refuses what it cannot map, naming the file and the key, and writes nothing",
@@ -593,6 +635,15 @@ TEST_CASE("praxis-policy import refuses what it cannot map, naming the file and 
     const auto config = dir.write("deploy.yaml", lab_yaml(lab_terms(4)));
     require_refused(tool(import_args("isaaclab", onnx, config, "g1", out)),
                     (out / "deploy.json").string() + ": key \"/observation/terms\": the observation has 384 values",
+                    dir, {"motion.pt", "deploy.yaml"});
+  }
+  SECTION("a policy rate that does not divide the loop's") {
+    std::string y = lab_yaml(lab_terms(5));
+    y.replace(y.find("step_dt: 0.02"), 13, "step_dt: 0.003");
+    const auto config = dir.write("deploy.yaml", y);
+    require_refused(tool(import_args("isaaclab", onnx, config, "g1", out)),
+                    config.string() + ": key \"/step_dt\": expected a policy period whose rate divides praxis' loop "
+                                      "rate (500 Hz, --loop-hz) a whole number of times, found 0.003 s (333.333 Hz)",
                     dir, {"motion.pt", "deploy.yaml"});
   }
   SECTION("--joints naming a joint the robot lacks, in either spelling") {

@@ -76,18 +76,8 @@ Mapped map_isaaclab(const SourceDoc& doc, const RobotTable& robot, const MapOpti
   const auto motors = doc.indices(doc.require(root, "", "joint_ids_map", "the policy joints' motor indices"),
                                   "/joint_ids_map", "the SDK motor index of each policy joint, in the policy's order");
   const std::size_t n = motors.size();
-  std::vector<std::size_t> joints;
-  std::set<std::size_t> seen;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string at = "/joint_ids_map/" + std::to_string(i);
-    const std::size_t j = robot.joint_of_motor(motors[i]);
-    if (j == RobotTable::npos) {
-      doc.fail(at, "the motor index of a joint of " + robot.name + " (" + robot.motor_range() + ")",
-               std::to_string(motors[i]));
-    }
-    if (!seen.insert(motors[i]).second) doc.fail(at, "each motor once", std::to_string(motors[i]) + " again");
-    joints.push_back(j);
-  }
+  std::set<std::size_t> driven;  // joints
+  const auto joints = detail::joints_of_motors(doc, "/joint_ids_map", motors, robot, driven, "joint_ids_map");
   const std::size_t last_motor = *std::max_element(motors.begin(), motors.end());
   const std::string gains_expected = "per SDK motor, at least " + std::to_string(last_motor + 1) + " (joint_ids_map's " +
                                      "largest index is " + std::to_string(last_motor) + ")";
@@ -250,8 +240,9 @@ Mapped map_isaaclab(const SourceDoc& doc, const RobotTable& robot, const MapOpti
   Json hold_names = Json::array();
   std::vector<double> hold_pose, hold_kp, hold_kd;
   for (std::size_t motor = 0; motor < stiffness.size(); ++motor) {
-    if (seen.contains(motor) || (stiffness[motor] == 0.0 && damping[motor] == 0.0)) continue;
+    if (stiffness[motor] == 0.0 && damping[motor] == 0.0) continue;
     const std::size_t j = robot.joint_of_motor(motor);
+    if (j != RobotTable::npos && driven.contains(j)) continue;
     if (j == RobotTable::npos) {
       doc.fail("/stiffness/" + std::to_string(motor),
                "gains only for motors of " + robot.name + "'s joints (" + robot.motor_range() + ")",

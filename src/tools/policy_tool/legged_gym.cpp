@@ -38,26 +38,6 @@ std::string joint_list(const RobotTable& robot, const std::vector<std::size_t>& 
   return out;
 }
 
-// The joints of a list of motor indices; each a joint of the robot, none taken twice.
-std::vector<std::size_t> joints_of_motors(const SourceDoc& doc, const std::string& key,
-                                          const std::vector<std::size_t>& motors, const RobotTable& robot,
-                                          std::set<std::size_t>& taken, const std::string& taken_by) {
-  std::vector<std::size_t> joints;
-  for (std::size_t i = 0; i < motors.size(); ++i) {
-    const std::string at = key + "/" + std::to_string(i);
-    const std::size_t j = robot.joint_of_motor(motors[i]);
-    if (j == RobotTable::npos) {
-      doc.fail(at, "the motor index of a joint of " + robot.name + " (" + robot.motor_range() + ")",
-               std::to_string(motors[i]));
-    }
-    if (!taken.insert(j).second) {
-      doc.fail(at, "each motor once", std::to_string(motors[i]) + " (" + robot.joints[j].name + ") again, also in " + taken_by);
-    }
-    joints.push_back(j);
-  }
-  return joints;
-}
-
 }  // namespace
 
 Mapped map_legged_gym(const SourceDoc& doc, const RobotTable& robot, const MapOptions& options) {
@@ -138,7 +118,7 @@ Mapped map_legged_gym(const SourceDoc& doc, const RobotTable& robot, const MapOp
       doc.fail("/leg_joint2motor_idx", std::to_string(n) + " motor indices (num_actions)",
                "a list of " + std::to_string(motors.size()));
     }
-    legs = joints_of_motors(doc, "/leg_joint2motor_idx", motors, robot, taken, "leg_joint2motor_idx");
+    legs = detail::joints_of_motors(doc, "/leg_joint2motor_idx", motors, robot, taken, "leg_joint2motor_idx");
   } else if (!options.joints.empty()) {
     if (options.joints.size() != n) {
       throw UsageError("--joints: " + std::to_string(options.joints.size()) + " names, but " + doc.name() +
@@ -234,7 +214,7 @@ Mapped map_legged_gym(const SourceDoc& doc, const RobotTable& robot, const MapOp
     if (arm == nullptr) doc.fail("/arm_waist_joint2motor_idx", "a list of motor indices (may be empty)", "no such key");
     if (!(arm->is_array() && arm->empty())) {
       const auto motors = doc.indices(*arm, "/arm_waist_joint2motor_idx", "the held joints' motor indices");
-      const auto held = joints_of_motors(doc, "/arm_waist_joint2motor_idx", motors, robot, taken, "leg_joint2motor_idx");
+      const auto held = detail::joints_of_motors(doc, "/arm_waist_joint2motor_idx", motors, robot, taken, "leg_joint2motor_idx");
       const std::size_t k = held.size();
       const auto pose = doc.numbers(doc.require(root, "", "arm_waist_target", "one angle per held joint"),
                                     "/arm_waist_target", k, "rad, one per arm_waist joint");

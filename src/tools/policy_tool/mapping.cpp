@@ -43,4 +43,23 @@ void check_limits(const SourceDoc& doc, const std::string& key, const RobotTable
   }
 }
 
+std::vector<std::size_t> joints_of_motors(const SourceDoc& doc, const std::string& key,
+                                          const std::vector<std::size_t>& motors, const RobotTable& robot,
+                                          std::set<std::size_t>& taken, const std::string& taken_by) {
+  std::vector<std::size_t> joints;
+  for (std::size_t i = 0; i < motors.size(); ++i) {
+    const std::string at = key + "/" + std::to_string(i);
+    const std::size_t j = robot.joint_of_motor(motors[i]);
+    if (j == RobotTable::npos) {
+      doc.fail(at, "the motor index of a joint of " + robot.name + " (" + robot.motor_range() + ")",
+               std::to_string(motors[i]));
+    }
+    if (!taken.insert(j).second) {
+      doc.fail(at, "each motor once", std::to_string(motors[i]) + " (" + robot.joints[j].name + ") again, also in " + taken_by);
+    }
+    joints.push_back(j);
+  }
+  return joints;
+}
+
 }  // namespace praxis::policy_tool::detail

@@ -12,6 +12,7 @@
 // Everything it cannot map is refused, naming the file and the key.
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ namespace detail {
 // policy_hz and loop_hz for a policy period (seconds) read from `key`; refused when the loop's rate
 // is not a whole multiple of the policy's.
 void put_rates(Json& deploy, const SourceDoc& doc, const std::string& key, double period, const MapOptions& options);
+// The robot's joints of a list of motor indices read from `key`: each a joint of the robot and none
+// already in `taken` (which gains them; `taken_by` names where the others came from).
+[[nodiscard]] std::vector<std::size_t> joints_of_motors(const SourceDoc& doc, const std::string& key,
+                                                        const std::vector<std::size_t>& motors, const RobotTable& robot,
+                                                        std::set<std::size_t>& taken, const std::string& taken_by);
 // Refuses a position outside joint j's limits, naming the key.
 void check_limits(const SourceDoc& doc, const std::string& key, const RobotTable& robot, std::size_t joint, double q);
 // "[0.5, 0, 0]" and "0.5": numbers as a message shows them.
