@@ -200,15 +200,16 @@ struct MjcfTranslation::Parsed {
 
   // ---------------- reading ----------------
 
-  [[nodiscard]] std::string where(const Element& e) const {
-    return quoted(sources[e.file].path) + " line " + std::to_string(e.line);
-  }
   [[nodiscard]] std::string short_where(const Element& e) const {
     return sources[e.file].path.filename().string() + ":" + std::to_string(e.line);
   }
 
-  [[noreturn]] void fail(const Element& e, const std::string& what) const {
-    throw ModelError("MuJoCo model " + quoted(sources.front().path) + ": " + where(e) + ", <" + e.name + ">: " + what);
+  // Names the element, and the attribute with its own line when there is one.
+  [[noreturn]] void fail(const Element& e, const std::string& what, std::string_view attribute = {}) const {
+    const Attribute* a = attribute.empty() ? nullptr : e.find(attribute);
+    const int line = a ? sources[e.file].line_of(a->name_begin) : e.line;
+    throw ModelError("MuJoCo model " + quoted(sources.front().path) + ": " + quoted(sources[e.file].path) + " line " +
+                     std::to_string(line) + ", <" + e.name + (a ? " " + a->name : std::string{}) + ">: " + what);
   }
 
   std::size_t read_file(const std::filesystem::path& path) {
@@ -348,9 +349,9 @@ struct MjcfTranslation::Parsed {
       if (file.empty()) fail(e, "no file attribute");
       const std::filesystem::path path = folder / file;
       std::error_code ec;
-      if (!std::filesystem::is_regular_file(path, ec)) fail(e, "the included file " + quoted(path) + " does not exist");
+      if (!std::filesystem::is_regular_file(path, ec)) fail(e, "the included file " + quoted(path) + " does not exist", "file");
       for (const auto& s : sources) {
-        if (std::filesystem::equivalent(s.path, path, ec)) fail(e, quoted(path) + " is included twice");
+        if (std::filesystem::equivalent(s.path, path, ec)) fail(e, quoted(path) + " is included twice", "file");
       }
       const std::size_t included_root = read_file(path);
       const std::vector<std::size_t> children = elements[included_root].children;
@@ -528,15 +529,15 @@ struct MjcfTranslation::Parsed {
         const auto value = numbers(a->value, 1);
         const bool is_default = a->value == d.default_value || (d.default_value == "0" && value && (*value)[0] == 0.0);
         if (!is_default) {
-          fail(e, "attribute " + std::string(d.attribute) + "=\"" + a->value + "\" asks for " + std::string(d.meaning) +
-                      ", which MuJoCo 2.2.2 does not have; cannot be translated");
+          fail(e, std::string(d.attribute) + "=\"" + a->value + "\" asks for " + std::string(d.meaning) +
+                      ", which MuJoCo 2.2.2 does not have; cannot be translated", d.attribute);
         }
         remove_attribute(i, *a);
         note(e, std::string(d.attribute) + "=\"" + a->value + "\" dropped (MuJoCo 3's default; 2.2.2 lacks the attribute)");
       }
       if (e.name == "option" && e.get("integrator") == "implicitfast") {
-        fail(e, "attribute integrator=\"implicitfast\" (MuJoCo 2.3.3) is not in MuJoCo 2.2.2, which has Euler, RK4 and "
-                "implicit, each integrating differently; cannot be translated");
+        fail(e, "integrator=\"implicitfast\" (MuJoCo 2.3.3) is not in MuJoCo 2.2.2, which has Euler, RK4 and "
+                "implicit, each integrating differently; cannot be translated", "integrator");
       }
     });
   }
@@ -557,10 +558,11 @@ struct MjcfTranslation::Parsed {
       const std::string name = joint.get("name");
       const std::string label = "joint '" + name + "'";
       if (!limited(flag, range.has_value())) continue;
-      if (!range) fail(joint, "actuatorfrclimited=\"true\" without an actuatorfrcrange");
+      if (!range) fail(elements[flag->element], "actuatorfrclimited=\"true\" without an actuatorfrcrange", "actuatorfrclimited");
       const auto bounds = numbers(range->value, 2);
       if (!bounds || (*bounds)[0] > (*bounds)[1]) {
-        fail(elements[range->element], "actuatorfrcrange=\"" + range->value + "\" is not two numbers, lower first");
+        fail(elements[range->element], "actuatorfrcrange=\"" + range->value + "\" is not two numbers, lower first",
+             "actuatorfrcrange");
       }
       std::vector<std::size_t> drivers;
       for (const std::size_t a : actuators) {
@@ -575,7 +577,8 @@ struct MjcfTranslation::Parsed {
         fail(elements[range->element], "actuatorfrcrange=\"" + range->value + "\" of " + label + " clamps the sum of the " +
                                            std::to_string(drivers.size()) +
                                            " actuators driving it; MuJoCo 2.2.2 can only clamp each actuator alone, "
-                                           "which is not the same; cannot be translated");
+                                           "which is not the same; cannot be translated",
+             "actuatorfrcrange");
       }
       clamp_actuator(joint, label, drivers.front(), (*bounds)[0], (*bounds)[1]);
     }
@@ -595,10 +598,10 @@ struct MjcfTranslation::Parsed {
     if (const auto g = lookup(a, "gear", true)) {
       const auto values = numbers(g->value, 1);
       const auto six = numbers(g->value, 6);
-      if (!values && !six) fail(elements[g->element], "gear=\"" + g->value + "\" is not a number");
+      if (!values && !six) fail(elements[g->element], "gear=\"" + g->value + "\" is not a number", "gear");
       gear = values ? (*values)[0] : (*six)[0];
     }
-    if (gear == 0.0) fail(act, "gear 0 cannot carry the actuatorfrcrange of " + label);
+    if (gear == 0.0) fail(act, "gear 0 cannot carry the actuatorfrcrange of " + label, "gear");
     // The joint feels gear * the actuator's force: the actuator's own bounds are the joint's / gear.
     double a_lo = lo / gear, a_hi = hi / gear;
     if (a_lo > a_hi) std::swap(a_lo, a_hi);
@@ -612,12 +615,14 @@ struct MjcfTranslation::Parsed {
     std::string how;
     if (own && own_limited) {
       const auto b = numbers(own->value, 2);
-      if (!b) fail(elements[own->element], range_name + "=\"" + own->value + "\" is not two numbers");
+      if (!b) fail(elements[own->element], range_name + "=\"" + own->value + "\" is not two numbers", range_name);
       const double n_lo = std::max(a_lo, (*b)[0]);
       const double n_hi = std::min(a_hi, (*b)[1]);
       if (n_lo > n_hi) {
-        fail(act, range_name + " " + own->value + " and the actuatorfrcrange of " + label + " (" + range_text(a_lo, a_hi) +
-                      " at the actuator) do not overlap: the actuator could exert no force at all");
+        fail(elements[own->element],
+             range_name + " " + own->value + " and the actuatorfrcrange of " + label + " (" + range_text(a_lo, a_hi) +
+                 " at the actuator) do not overlap: the actuator could exert no force at all",
+             range_name);
       }
       how = " (its own " + range_name + " " + own->value + " also holds: both clamp in MuJoCo 3)";
       a_lo = n_lo;
@@ -646,8 +651,7 @@ struct MjcfTranslation::Parsed {
         std::error_code ec;
         if (!std::filesystem::is_regular_file(path, ec)) {
           const std::string name = e.get("name");
-          fail(e, e.name + (name.empty() ? std::string{} : " '" + name + "'") + ": " + attribute + "=\"" + a->value +
-                      "\": no file " + quoted(path));
+          fail(e, e.name + (name.empty() ? std::string{} : " '" + name + "'") + ": no file " + quoted(path), attribute);
         }
       }
     });
