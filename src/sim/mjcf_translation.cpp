@@ -37,8 +37,10 @@ struct Element {
   std::vector<Attribute> attributes;
   std::size_t file = 0;
   int line = 0;
+  std::size_t name_begin = 0;       // the name in the start tag
   std::size_t start_tag_close = 0;  // the '>' or "/>" ending the start tag: where attributes are added
   std::size_t start_tag_end = 0;    // just past the start tag
+  std::size_t end_tag_name = k_none;  // the name in its end tag, if it has one (renaming an element)
   std::size_t parent = k_none;
   std::vector<std::size_t> children;  // an <include>'s children are the included file's top elements
 
@@ -267,6 +269,7 @@ struct MjcfTranslation::Parsed {
         if (top.name != name) {
           error(pos, "</" + name + "> closes <" + top.name + "> (opened at line " + std::to_string(top.line) + ")");
         }
+        elements[open.back()].end_tag_name = b;
         open.pop_back();
         pos = close + 1;
       } else {
@@ -275,6 +278,7 @@ struct MjcfTranslation::Parsed {
         el.line = sources[file].line_of(pos);
         std::size_t at = name_end(pos + 1);
         el.name = t.substr(pos + 1, at - pos - 1);
+        el.name_begin = pos + 1;
         if (el.name.empty()) error(pos, "an element without a name");
         bool self_closing = false;
         for (;;) {
@@ -513,6 +517,7 @@ struct MjcfTranslation::Parsed {
     read_defaults(top);
     refuse_untranslatable(top);
     translate_actuator_force_ranges(top);
+    translate_joint_actuator_force_sensors(top);
     check_asset_files(top);
   }
 
@@ -539,6 +544,53 @@ struct MjcfTranslation::Parsed {
         fail(e, "integrator=\"implicitfast\" (MuJoCo 2.3.3) is not in MuJoCo 2.2.2, which has Euler, RK4 and "
                 "implicit, each integrating differently; cannot be translated", "integrator");
       }
+    });
+  }
+
+  // The actuators (in <actuator>, not in defaults) that drive joint `name`.
+  [[nodiscard]] std::vector<std::size_t> drivers_of(std::size_t top, const std::string& name) const {
+    std::vector<std::size_t> drivers;
+    if (name.empty()) return drivers;
+    for_each(top, [&](std::size_t i) {
+      const Element& e = elements[i];
+      if (!is_actuator_tag(e.name) || parent_name(i) != "actuator") return;
+      if (e.get("joint") == name || e.get("jointinparent") == name) drivers.push_back(i);
+    });
+    return drivers;
+  }
+
+  // MuJoCo 2.3.7's <jointactuatorfrc joint="j"> (the actuators' total force at the joint) is the force of
+  // the joint's one actuator when its gear is 1: 2.2.2's <actuatorfrc actuator="a">.
+  void translate_joint_actuator_force_sensors(std::size_t top) {
+    for_each(top, [&](std::size_t i) {
+      const Element& e = elements[i];
+      if (e.name != "jointactuatorfrc" || parent_name(i) != "sensor") return;
+      const Attribute* joint = e.find("joint");
+      const std::string name = joint ? joint->value : std::string{};
+      const auto drivers = drivers_of(top, name);
+      if (drivers.size() != 1) {
+        fail(e, "the sensor reads the total actuator force at joint '" + name + "', which " +
+                    std::to_string(drivers.size()) +
+                    " actuators drive; MuJoCo 2.2.2 can only read one actuator's force (<actuatorfrc>); cannot be "
+                    "translated",
+             "joint");
+      }
+      const Element& act = elements[drivers.front()];
+      const auto gear = lookup(drivers.front(), "gear", true);
+      const auto g = gear ? numbers(gear->value, 1) : std::optional<std::vector<double>>{std::vector<double>{1.0}};
+      const std::string actuator = act.get("name");
+      if (!g || (*g)[0] != 1.0 || actuator.empty()) {
+        fail(e, "the sensor reads joint '" + name + "', whose actuator " +
+                    (actuator.empty() ? std::string("has no name") : "'" + actuator + "' has a gear other than 1") +
+                    ": MuJoCo 2.2.2's <actuatorfrc> cannot stand in for it; cannot be translated",
+             "joint");
+      }
+      edit(e.file, e.name_begin, e.name_begin + e.name.size(), "actuatorfrc");
+      if (e.end_tag_name != k_none) edit(e.file, e.end_tag_name, e.end_tag_name + e.name.size(), "actuatorfrc");
+      edit(e.file, joint->name_begin, joint->name_begin + joint->name.size(), "actuator");
+      edit(e.file, joint->value_begin, joint->value_end, escape(actuator));
+      note(e, "<jointactuatorfrc joint=\"" + name + "\"> became <actuatorfrc actuator=\"" + actuator +
+                  "\">: the joint's one actuator, gear 1, gives the same force");
     });
   }
 

@@ -12,6 +12,7 @@
 //     actuator driving the joint clamps to it instead. A <motor> gets it as its ctrlrange divided by
 //     its gear (intersected with a ctrlrange it already has: both clamps held in MuJoCo 3); any other
 //     actuator as its forcerange. Where it clamps nothing (no actuator, or not limited) it is dropped;
+//   - a <jointactuatorfrc joint="j"> sensor: <actuatorfrc> of the joint's one gear-1 actuator;
 //   - attributes 2.2.2 lacks whose value is MuJoCo 3's default (freejoint align="false",
 //     actuatorgravcomp="false", gravcomp="0", ...) are dropped.
 // Every edit stays on its line, so MuJoCo's line numbers still point into the original files.

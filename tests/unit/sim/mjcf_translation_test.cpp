@@ -40,7 +40,8 @@ const std::string k_scene = R"(<mujoco model="scene">
 
 // In MuJoCo 3's style: no autolimits (a range implies limited), torque limits as the joints'
 // actuatorfrcrange (the hip's from its default class through childclass, the knee's its own, the
-// ankle none: its motor's ctrlrange is its limit), motors without ctrlrange, meshes in meshes/.
+// ankle none: its motor's ctrlrange is its limit), motors without ctrlrange, meshes in meshes/, the
+// joints' actuator forces read by MuJoCo 2.3.7's jointactuatorfrc (as unitree_mujoco's models do).
 const std::string k_robot = R"(<mujoco model="standin">
   <compiler angle="radian" meshdir="meshes/"/>
   <default>
@@ -81,6 +82,10 @@ const std::string k_robot = R"(<mujoco model="standin">
     <motor name="knee" joint="knee_joint" ctrlrange="-40 60"/>
     <motor name="ankle" joint="ankle_joint" ctrlrange="-10 10"/>
   </actuator>
+  <sensor>
+    <jointactuatorfrc name="knee_torque" joint="knee_joint"/>
+    <jointactuatorfrc name="hip_torque" joint="hip_joint"></jointactuatorfrc>
+  </sensor>
 </mujoco>
 )";
 
@@ -128,7 +133,9 @@ TEST_CASE("translation: a scene for MuJoCo 3 becomes loadable by 2.2.2 in memory
     CHECK(f.changed);
     // MuJoCo's line numbers keep pointing into the files on disk, which are left as they were.
     CHECK(count_lines(f.text) == count_lines(read(f.path)));
-    CHECK(f.text.find("actuatorfrc") == std::string::npos);
+    CHECK(f.text.find("actuatorfrcrange") == std::string::npos);
+    CHECK(f.text.find("actuatorfrclimited") == std::string::npos);
+    CHECK(f.text.find("jointactuatorfrc") == std::string::npos);
   }
   CHECK(read(s.scene) == k_scene);
   CHECK(read(s.folder.path() / "robot.xml") == k_robot);
@@ -139,6 +146,8 @@ TEST_CASE("translation: a scene for MuJoCo 3 becomes loadable by 2.2.2 in memory
   // Both clamps hold in MuJoCo 3 (ctrl to -40..60, then the joint's force to -50..50): -40..50.
   CHECK(robot.find(R"(<motor name="knee" joint="knee_joint" ctrlrange="-40 50" ctrllimited="true"/>)") != std::string::npos);
   CHECK(robot.find(R"(<motor name="ankle" joint="ankle_joint" ctrlrange="-10 10"/>)") != std::string::npos);
+  CHECK(robot.find(R"(<actuatorfrc name="knee_torque" actuator="knee"/>)") != std::string::npos);
+  CHECK(robot.find(R"(<actuatorfrc name="hip_torque" actuator="hip"></actuatorfrc>)") != std::string::npos);
 
   const auto& changes = t.changes();
   const auto said = [&](const std::string& what) {
@@ -150,6 +159,7 @@ TEST_CASE("translation: a scene for MuJoCo 3 becomes loadable by 2.2.2 in memory
              ": joint 'hip_joint': actuatorfrcrange -30 30 became the ctrlrange -30 30 of motor 'hip'"));
   CHECK(said("joint 'knee_joint': actuatorfrcrange -50 50 became the ctrlrange -40 50 of motor 'knee' (its own ctrlrange -40 60 also holds"));
   CHECK(said("joint 'spin_joint': actuatorfrcrange -1 1 dropped: no actuator drives the joint"));
+  CHECK(said("<jointactuatorfrc joint=\"knee_joint\"> became <actuatorfrc actuator=\"knee\">"));
   CHECK_FALSE(said("ankle_joint"));
 
   // What 2.2.2 makes of it: limits from the ranges, the motors' clamps, the mesh from meshes/.
@@ -168,6 +178,10 @@ TEST_CASE("translation: a scene for MuJoCo 3 becomes loadable by 2.2.2 in memory
   CHECK(range(0) == std::array<double, 2>{-30, 30});
   CHECK(range(1) == std::array<double, 2>{-40, 50});
   CHECK(range(2) == std::array<double, 2>{-10, 10});
+  const int knee_torque = mj_name2id(m, mjOBJ_SENSOR, "knee_torque");
+  REQUIRE(knee_torque >= 0);
+  CHECK(m->sensor_type[knee_torque] == mjSENS_ACTUATORFRC);
+  CHECK(m->sensor_objid[knee_torque] == world.actuator_id(1));
 }
 
 TEST_CASE("translation: a geared motor's ctrlrange is the joint's force range over the gear; other actuators get "
@@ -264,6 +278,8 @@ TEST_CASE("translation: what 2.2.2 cannot express is refused, naming the file, l
   // The attribute's own line, not its element's.
   check("bad_range", replaced(k_robot, R"(actuatorfrcrange="-50 50")", R"(actuatorfrcrange="-50")"), "actuatorfrcrange=\"-50\"",
         "<joint actuatorfrcrange>", "is not two numbers");
+  check("jointactuatorfrc", replaced(k_robot, R"(joint="knee_joint"/>)", R"(joint="spin_joint"/>)"), "spin_joint\"/>",
+        "<jointactuatorfrc joint>", "which 0 actuators drive");
   check("disjoint", replaced(k_robot, R"(ctrlrange="-40 60")", R"(ctrlrange="60 70")"), R"(ctrlrange="60 70")", "<motor ctrlrange>",
         "do not overlap");
 }
