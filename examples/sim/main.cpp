@@ -3,7 +3,7 @@
 // of mock dynamics, so a praxis controller or a vendor client runs against it unchanged.
 //
 //   praxis-sim --robot go2 --domain 1 --interface lo [--model models/go2.xml] [--lockstep]
-//              [--start lying|model] [--band "0:0.5,3:0.6,8:off"] [--gamepad "R2:1.0-3.0,A:3.5"]
+//              [--start lying|model] [--band "0:feet,3:0.6,8:off"] [--gamepad "R2:1.0-3.0,A:3.5"]
 //              [--duration 10] [--report r.json] [--pictures DIR [--picture-every 0.5] [--picture-size 320x240]]
 
 #include <unistd.h>
