@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -78,12 +79,10 @@ struct RobotTable {
   // The joint with this name, or npos. A vendor name ending in "_joint" (URDF and Isaac Lab
   // spelling) is tried without it when the robot has no joint of that exact name.
   [[nodiscard]] std::size_t joint(std::string_view vendor_name) const {
-    for (std::size_t i = 0; i < joints.size(); ++i) {
-      if (joints[i].name == vendor_name) return i;
-    }
-    constexpr std::string_view suffix = "_joint";
-    if (vendor_name.size() > suffix.size() && vendor_name.ends_with(suffix)) {
-      return joint(vendor_name.substr(0, vendor_name.size() - suffix.size()));
+    for (const auto name : {vendor_name, without_joint_suffix(vendor_name)}) {
+      for (std::size_t i = 0; i < joints.size(); ++i) {
+        if (joints[i].name == name) return i;
+      }
     }
     return npos;
   }
