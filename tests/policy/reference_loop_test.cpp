@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+
 #include <mujoco/mujoco.h>
 #include <nlohmann/json.hpp>
 
@@ -146,34 +148,35 @@ LockStep run_lockstep(const std::filesystem::path& folder, const std::array<doub
 }
 
 struct Deviation {
-  double position = 0.0;  // m, the largest horizontal or vertical distance between the bases
-  double yaw = 0.0;       // rad
-  double first_action = 0.0;  // the first inference's actions: max |a - b| / max |b|
-  double early_actions = 0.0; // the same over the first 0.5 s
+  double position = 0.0;       // m, the largest horizontal or vertical distance between the bases
+  double yaw = 0.0;            // rad
+  double first_action = 0.0;   // the first inference's actions: max |a - b| / max |b|
+  double actions = 0.0;        // every inference's: max |a - b| / max |b| over the whole run
 };
-
-double action_error(const std::vector<float>& a, const std::vector<float>& b) {
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, static_cast<double>(std::abs(a[i] - b[i])));
-    scale = std::max(scale, static_cast<double>(std::abs(b[i])));
-  }
-  return diff / std::max(scale, 1e-3);
-}
 
 Deviation compare(const LockStep& run) {
   REQUIRE(run.praxis.size() == run.reference.size());
   Deviation dev;
+  double diff = 0.0, scale = 0.0;  // over the whole run
   for (std::size_t k = 0; k < run.praxis.size(); ++k) {
     const auto& p = run.praxis[k];
     const auto& q = run.reference[k];
     REQUIRE(p.t == Approx(q.t).margin(1e-9));
     dev.position = std::max({dev.position, std::hypot(p.x - q.x, p.y - q.y), std::abs(p.z - q.z)});
     dev.yaw = std::max(dev.yaw, std::abs(std::remainder(p.yaw - q.yaw, 2.0 * std::numbers::pi)));
-    const double e = action_error(run.praxis_actions[k], run.reference_actions[k]);
-    if (k == 0) dev.first_action = e;
-    if (p.t <= 0.5) dev.early_actions = std::max(dev.early_actions, e);
+    const auto& a = run.praxis_actions[k];
+    const auto& b = run.reference_actions[k];
+    REQUIRE(a.size() == b.size());
+    double d = 0.0, s = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      d = std::max(d, static_cast<double>(std::abs(a[i] - b[i])));
+      s = std::max(s, static_cast<double>(std::abs(b[i])));
+    }
+    if (k == 0) dev.first_action = d / s;
+    diff = std::max(diff, d);
+    scale = std::max(scale, s);
   }
+  dev.actions = diff / scale;
   return dev;
 }
 
@@ -202,10 +205,33 @@ Motion motion_of(const std::vector<BasePose>& track) {
 
 void report(const char* name, const LockStep& run, const Deviation& dev) {
   const Motion m = motion_of(run.praxis);
-  std::printf("%s: %zu inferences; base apart by at most %.3g m, yaw %.3g rad; first actions %.3g, first 0.5 s %.3g; "
-              "lowest base %.3f m, least up %.3f, sway %.3f m, bob %.3f m, yaw range %.3f rad\n",
-              name, run.praxis.size(), dev.position, dev.yaw, dev.first_action, dev.early_actions, m.lowest, m.least_up,
+  std::printf("%s: %zu inferences; base apart by at most %.3g m, yaw %.3g rad; actions %.3g of their scale (first "
+              "%.3g); lowest base %.3f m, least up %.3f, sway %.3f m, bob %.3f m, yaw range %.3f rad\n",
+              name, run.praxis.size(), dev.position, dev.yaw, dev.actions, dev.first_action, m.lowest, m.least_up,
               m.sway, m.bob, m.turn);
+}
+
+// What both lock-step cases assert. Measured (g++ 12, -O1): bases apart by at most 1.3e-8 m (MLP)
+// and 8.4e-8 m (LSTM) over the 10 s, yaw 2.2e-8 and 7.9e-8 rad, actions within 7.7e-7 and 2.8e-6
+// of their scale (the first inference's 1.6e-6 and 8.1e-6). Asserted: 1 mm, 1 mrad and 1e-4 of the scale, room for another compiler's or a
+// sanitizer's rounding while still far below what a structural difference gives: the phase clock
+// one policy period off moves the bases 3 mm and the first actions by 6 % (LSTM) to 74 % (MLP);
+// Isaac Lab's history filled with zeros instead of the first frame moves the first actions by 28 %.
+void check_agreement(const LockStep& run, const Deviation& dev) {
+  CHECK(run.end_state == praxis::control::ControlState::ctrl);
+  CHECK_FALSE(run.diverged);
+  CHECK(run.praxis.size() == 501);  // 50 Hz for 10 s, and the first inference
+  CHECK(run.guarded_cycles == 0);
+  // The robot stayed up and moved.
+  const Motion m = motion_of(run.praxis);
+  CHECK(m.lowest > 0.7);
+  CHECK(m.least_up > 0.98);
+  CHECK(m.sway > 0.03);
+  CHECK(m.turn > 0.005);
+  CHECK(dev.first_action < 1e-4);
+  CHECK(dev.actions < 1e-4);
+  CHECK(dev.position < 1e-3);
+  CHECK(dev.yaw < 1e-3);
 }
 
 }  // namespace reference_loop_test
@@ -219,17 +245,7 @@ TEST_CASE("reference loop: praxis and the authors' loop agree in lock-step, Isaa
   const auto run = run_lockstep(dir.path(), {0.3, 0.0, 0.15}, 10.0);
   const auto dev = compare(run);
   report("isaac lab mlp", run, dev);
-  CHECK(run.end_state == praxis::control::ControlState::ctrl);
-  CHECK_FALSE(run.diverged);
-  CHECK(run.praxis.size() == 501);
-  CHECK(run.guarded_cycles == 0);
-  const Motion m = motion_of(run.praxis);
-  CHECK(m.lowest > 0.6);
-  CHECK(m.least_up > 0.95);
-  CHECK(dev.first_action < 1e-5);
-  CHECK(dev.early_actions < 1e-3);
-  CHECK(dev.position < 0.03);
-  CHECK(dev.yaw < 0.03);
+  check_agreement(run, dev);
 }
 
 TEST_CASE("reference loop: praxis and the authors' loop agree in lock-step, rsl_rl-style LSTM on legged_gym's frame",
@@ -239,25 +255,87 @@ TEST_CASE("reference loop: praxis and the authors' loop agree in lock-step, rsl_
   const auto run = run_lockstep(dir.path(), {0.5, 0.0, 0.0}, 10.0);
   const auto dev = compare(run);
   report("legged_gym lstm", run, dev);
-  CHECK(run.end_state == praxis::control::ControlState::ctrl);
-  CHECK_FALSE(run.diverged);
-  CHECK(run.praxis.size() == 501);
-  CHECK(run.guarded_cycles == 0);
-  const Motion m = motion_of(run.praxis);
-  CHECK(m.lowest > 0.6);
-  CHECK(m.least_up > 0.95);
-  CHECK(dev.first_action < 1e-5);
-  CHECK(dev.early_actions < 1e-3);
-  CHECK(dev.position < 0.03);
-  CHECK(dev.yaw < 0.03);
+  check_agreement(run, dev);
 }
 
-TEST_CASE("DEBUG write stand-ins", "[.debug]") {
-  praxis::test::ScratchDir a("dbg_a"), b("dbg_b");
-  stand_in::isaac_lab_mlp(a.path());
-  stand_in::legged_gym_lstm(b.path());
-  std::filesystem::remove_all("/tmp/refloop_a");
-  std::filesystem::remove_all("/tmp/refloop_b");
-  std::filesystem::copy(a.path(), "/tmp/refloop_a");
-  std::filesystem::copy(b.path(), "/tmp/refloop_b");
+// ---- praxis-reference-loop ----
+
+namespace reference_loop_test {
+
+struct Ran {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+Ran run_program(const std::string& args) {
+  const std::string command = std::string(PRAXIS_REFERENCE_LOOP) + " " + args + " 2>&1";
+  Ran r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace reference_loop_test
+
+TEST_CASE("praxis-reference-loop: a short run's base trajectory as JSON, as the reference loop runs it in-process",
+          "[policy][reference_loop][sim]") {
+  praxis::test::ScratchDir dir("refloop_program");
+  stand_in::isaac_lab_mlp(dir.path());
+  const auto deploy = dir.path() / "deploy.json";
+  const auto csv = dir.path() / "trajectory.csv";
+  const Ran ran = run_program("--model " + k_g1_xml.string() + " --deploy " + deploy.string() +
+                              " --command 0.3,0,0.5 --duration 2 --release-after 0.5 --csv " + csv.string());
+  INFO(ran.output);
+  REQUIRE(ran.status == 0);
+  const auto j = nlohmann::json::parse(ran.output);
+  CHECK(j.at("seconds_upright").get<double>() == Approx(2.0));
+  CHECK_FALSE(j.at("fell").get<bool>());
+  CHECK(j.at("inferences").get<int>() == 101);
+  CHECK(j.at("decimation").get<int>() == 10);
+  CHECK(j.at("release_after").get<double>() == Approx(0.5));
+  // The command is limited to the deploy file's max (wz 0.2), as praxis limits it.
+  CHECK(j.at("command") == nlohmann::json::array({0.3, 0.0, 0.2}));
+  CHECK(j.at("unactuated_joints").empty());
+  CHECK(j.at("path_length").get<double>() >= j.at("distance").get<double>());
+
+  // The same run in-process: 250 steps holding the pose, the policy, 1000 steps.
+  praxis_reference::ReferenceLoop ref(k_g1_xml, praxis_reference::read_deploy(deploy));
+  ref.set_command({0.3, 0.0, 0.2});
+  for (int k = 0; k < 250; ++k) ref.hold_step();
+  ref.engage();
+  const BasePose start = ref.base();
+  for (int k = 0; k < 1000; ++k) ref.policy_step();
+  const BasePose end = ref.base();
+  CHECK(j.at("start").at("x").get<double>() == start.x);
+  CHECK(j.at("end").at("x").get<double>() == end.x);
+  CHECK(j.at("end").at("y").get<double>() == end.y);
+  CHECK(j.at("end").at("z").get<double>() == end.z);
+  CHECK(j.at("end").at("yaw").get<double>() == end.yaw);
+  CHECK(j.at("distance").get<double>() == Approx(std::hypot(end.x - start.x, end.y - start.y)));
+  // The trajectory file: a header and one row per inference.
+  std::ifstream in(csv);
+  std::string line;
+  std::size_t rows = 0;
+  std::getline(in, line);
+  CHECK(line == "t,x,y,z,yaw");
+  while (std::getline(in, line)) ++rows;
+  CHECK(rows == 101);
+
+  // Bad input: exit 2 and a message naming what is wrong.
+  {
+    const Ran bad = run_program("--model " + k_g1_xml.string() + " --deploy " + deploy.string() + " --command 0.3,0");
+    CHECK(bad.status == 2);
+    CHECK_THAT(bad.output, Catch::Contains("--command: expected VX,VY,WZ (three numbers), found \"0.3,0\""));
+    auto broken = nlohmann::json::parse(std::ifstream(deploy));
+    broken.erase("policy_hz");
+    const auto file = dir.write("broken.json", broken.dump());
+    const Ran missing = run_program("--model " + k_g1_xml.string() + " --deploy " + file.string());
+    CHECK(missing.status == 2);
+    CHECK_THAT(missing.output, Catch::Contains(file.string() + ": key \"/policy_hz\": expected this key"));
+  }
 }
