@@ -234,10 +234,6 @@ void check_agreement(const LockStep& run, const Deviation& dev) {
   CHECK(dev.yaw < 1e-3);
 }
 
-}  // namespace reference_loop_test
-
-using namespace reference_loop_test;
-
 TEST_CASE("reference loop: praxis and the authors' loop agree in lock-step, Isaac Lab-style MLP with history 5",
           "[policy][reference_loop][sim]") {
   praxis::test::ScratchDir dir("refloop_mlp");
@@ -260,8 +256,6 @@ TEST_CASE("reference loop: praxis and the authors' loop agree in lock-step, rsl_
 
 // ---- praxis-reference-loop ----
 
-namespace reference_loop_test {
-
 struct Ran {
   int status = -1;
   std::string output;  // stdout and stderr
@@ -279,8 +273,6 @@ Ran run_program(const std::string& args) {
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
-
-}  // namespace reference_loop_test
 
 TEST_CASE("praxis-reference-loop: a short run's base trajectory as JSON, as the reference loop runs it in-process",
           "[policy][reference_loop][sim]") {
@@ -339,3 +331,5 @@ TEST_CASE("praxis-reference-loop: a short run's base trajectory as JSON, as the 
     CHECK_THAT(missing.output, Catch::Contains(file.string() + ": key \"/policy_hz\": expected this key"));
   }
 }
+
+}  // namespace reference_loop_test
