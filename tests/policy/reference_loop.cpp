@@ -57,9 +57,21 @@ std::size_t term_size(const std::filesystem::path& file, const std::string& key,
   fail(file, key, "an observation term the reference knows");
 }
 
+DeploySpec read_deploy_json(const std::filesystem::path& file);
+
 }  // namespace
 
 DeploySpec read_deploy(const std::filesystem::path& file) {
+  try {
+    return read_deploy_json(file);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(file.string() + ": " + e.what());
+  }
+}
+
+namespace {
+
+DeploySpec read_deploy_json(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error(file.string() + ": cannot open");
   json j;
@@ -110,6 +122,7 @@ DeploySpec read_deploy(const std::filesystem::path& file) {
     s.lo = -k_inf;
     s.hi = k_inf;
     if (t.contains("clip")) {
+      if (!t.at("clip").is_array()) fail(file, key + "/clip", "[lo, hi]");
       const auto c = per_element(file, t.at("clip"), key + "/clip", 2);
       s.lo = c[0];
       s.hi = c[1];
@@ -134,8 +147,10 @@ DeploySpec read_deploy(const std::filesystem::path& file) {
   return d;
 }
 
+}  // namespace
+
 ReferenceLoop::ReferenceLoop(const std::filesystem::path& mjcf, DeploySpec deploy, const std::filesystem::path& policy)
-    : deploy_(std::move(deploy)), net_(ReferenceNet::load(policy.empty() ? deploy_.policy : policy)) {
+    : deploy_(std::move(deploy)), net_(load_net(deploy_, policy)) {
   std::array<char, 1024> error{};
   model_ = mj_loadXML(mjcf.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
   if (model_ == nullptr) throw std::runtime_error(mjcf.string() + ": MuJoCo rejected it: " + error.data());
@@ -215,6 +230,13 @@ ReferenceLoop::ReferenceLoop(const std::filesystem::path& mjcf, DeploySpec deplo
     if (action_output_.empty() && !recurrent_out(name)) action_output_ = name;
   }
   action_.assign(deploy_.joints.size(), 0.0f);
+}
+
+ReferenceNet ReferenceLoop::load_net(const DeploySpec& deploy, const std::filesystem::path& policy) {
+  if (policy.empty() && deploy.policy.empty()) {
+    throw std::runtime_error(deploy.file.string() + ": key \"/policy\": expected the policy's ONNX file (or one given)");
+  }
+  return ReferenceNet::load(policy.empty() ? deploy.policy : policy);
 }
 
 ReferenceLoop::~ReferenceLoop() {

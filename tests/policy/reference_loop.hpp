@@ -121,6 +121,7 @@ class ReferenceLoop {
     double target = 0.0, kp = 0.0, kd = 0.0;
   };
 
+  static ReferenceNet load_net(const DeploySpec& deploy, const std::filesystem::path& policy);
   void apply_pd();
   void infer();
   [[nodiscard]] std::vector<double> term_values(const TermSpec& t) const;

@@ -280,7 +280,8 @@ TEST_CASE("praxis-reference-loop: a short run's base trajectory as JSON, as the 
   stand_in::isaac_lab_mlp(dir.path());
   const auto deploy = dir.path() / "deploy.json";
   const auto csv = dir.path() / "trajectory.csv";
-  const Ran ran = run_program("--model " + k_g1_xml.string() + " --deploy " + deploy.string() +
+  const Ran ran = run_program("--model " + k_g1_xml.string() + " --deploy " + deploy.string() + " --policy " +
+                              (dir / "policy.onnx").string() +
                               " --command 0.3,0,0.5 --duration 2 --release-after 0.5 --csv " + csv.string());
   INFO(ran.output);
   REQUIRE(ran.status == 0);

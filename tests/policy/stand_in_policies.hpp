@@ -8,7 +8,7 @@
 //   - balance: the ankles' pitch targets follow the pelvis' forward tilt (projected gravity x =
 //     sin of the pitch) and its pitch rate (base_ang_vel y), gently: with the legs' gains below
 //     the robot stands under PD alone, and this feedback with its sign reversed fells it within
-//     3 s, so a wrong gravity or gyro convention shows;
+//     6 s, so a wrong gravity or gyro convention shows;
 //   - damped feedback on every joint: joint_pos_rel, its difference over the history (term-major)
 //     or joint_vel_rel, last_action;
 //   - sway, from the phase: the hips and ankles roll (the pelvis moves sideways), the knees bend
