@@ -40,7 +40,6 @@
 namespace reference_loop_test {
 
 using namespace std::chrono_literals;
-using Json = nlohmann::json;
 using G1 = praxis::unitree::G1;
 using Plant = praxis::sim::MujocoPlant<G1>;
 using Pad = praxis::control::WithGamepad<Plant>;
