@@ -8,15 +8,20 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <system_error>
 #include <utility>
+
+#include <mujoco/mujoco.h>
 
 namespace praxis::sim {
 
@@ -806,6 +811,55 @@ std::string MjcfTranslation::locate(std::string_view message) const {
     }
   }
   return {};
+}
+
+// The translated texts go to MuJoCo through its virtual file system under their own file names:
+// 2.2.2 looks a file up there first, by its name without the folder, and opens anything else (the
+// meshes) from the model file's folder as usual.
+mjModel* load_model(const MjcfTranslation& source) {
+  const std::filesystem::path& file = source.files().front().path;
+  std::array<char, 1024> error{};
+  mjModel* m = nullptr;
+  if (!source.changed()) {
+    m = mj_loadXML(file.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
+  } else {
+    auto vfs = std::make_unique<mjVFS>();  // about 2 MB of file names
+    mj_defaultVFS(vfs.get());
+    struct Files {
+      mjVFS* vfs;
+      ~Files() { mj_deleteVFS(vfs); }
+    } files{vfs.get()};
+    std::vector<std::string> names;
+    for (const auto& f : source.files()) {
+      std::string name = f.path.filename().string();
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (std::find(names.begin(), names.end(), name) != names.end()) {
+        throw ModelError("MuJoCo model " + quoted(file) + ": two of its files are named '" + f.path.filename().string() +
+                         "' (" + quoted(f.path) + "): MuJoCo 2.2.2 names the translated files by file name alone");
+      }
+      names.push_back(name);
+      if (!f.changed) continue;
+      const std::string vfs_name = f.path.filename().string();
+      if (mj_makeEmptyFileVFS(vfs.get(), vfs_name.c_str(), static_cast<int>(f.text.size())) != 0) {
+        throw ModelError("MuJoCo model " + quoted(file) + ": MuJoCo's virtual file system took no file " + quoted(f.path));
+      }
+      const int id = mj_findFileVFS(vfs.get(), vfs_name.c_str());
+      std::memcpy(vfs->filedata[id], f.text.data(), f.text.size());
+    }
+    m = mj_loadXML(file.c_str(), vfs.get(), error.data(), static_cast<int>(error.size()));
+  }
+  if (!m) {
+    std::string why = error.data();
+    // MuJoCo's message spans lines ("...\n\nElement 'joint', line 0"); one line reads better in a log.
+    for (auto at = why.find('\n'); at != std::string::npos; at = why.find('\n')) {
+      const auto end = why.find_first_not_of('\n', at);
+      why.replace(at, (end == std::string::npos ? why.size() : end) - at, end == std::string::npos ? "" : "; ");
+    }
+    const std::string at = source.locate(error.data());
+    throw ModelError("MuJoCo model " + quoted(file) + ": MuJoCo " + mj_versionString() + " rejected it: " + why +
+                     (at.empty() ? std::string{} : " (at " + at + ")"));
+  }
+  return m;
 }
 
 }  // namespace praxis::sim

@@ -10,6 +10,8 @@
 #include <mujoco/mujoco.h>
 #include <nlohmann/json.hpp>
 
+#include "praxis/sim/mjcf_translation.hpp"
+
 namespace praxis_reference {
 
 namespace {
@@ -151,9 +153,9 @@ DeploySpec read_deploy_json(const std::filesystem::path& file) {
 
 ReferenceLoop::ReferenceLoop(const std::filesystem::path& mjcf, DeploySpec deploy, const std::filesystem::path& policy)
     : deploy_(std::move(deploy)), net_(load_net(deploy_, policy)) {
-  std::array<char, 1024> error{};
-  model_ = mj_loadXML(mjcf.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
-  if (model_ == nullptr) throw std::runtime_error(mjcf.string() + ": MuJoCo rejected it: " + error.data());
+  // A published model written for MuJoCo 3 is loaded as praxis loads it (translated in memory for
+  // MuJoCo 2.2.2): a file format matter, before the loop; nothing of praxis runs in the loop.
+  model_ = praxis::sim::load_model(praxis::sim::MjcfTranslation(mjcf));
   data_ = mj_makeData(model_);
   const mjModel* m = model_;
   if (m->nkey > 0) {
@@ -199,8 +201,17 @@ ReferenceLoop::ReferenceLoop(const std::filesystem::path& mjcf, DeploySpec deplo
   for (std::size_t i = 0; i < deploy_.joints.size(); ++i) {
     add(deploy_.joints[i], deploy_.default_pose[i], deploy_.kp[i], deploy_.kd[i]);
   }
+  // A held joint the model does not have (unitree_rl_gym's 12-joint G1 fixes the waist and arms)
+  // is fixed there: nothing to hold, as deploy_real.py's commands to it would move nothing.
   for (std::size_t i = 0; i < deploy_.hold_joints.size(); ++i) {
-    add(deploy_.hold_joints[i], deploy_.hold_pose[i], deploy_.hold_kp[i], deploy_.hold_kd[i]);
+    const auto& name = deploy_.hold_joints[i];
+    const bool present = mj_name2id(m, mjOBJ_JOINT, name.c_str()) >= 0 ||
+                         mj_name2id(m, mjOBJ_JOINT, (name + "_joint").c_str()) >= 0;
+    if (!present) {
+      absent_.push_back(name);
+      continue;
+    }
+    add(name, deploy_.hold_pose[i], deploy_.hold_kp[i], deploy_.hold_kd[i]);
   }
   for (int a = 0; a < m->nu; ++a) {
     const bool driven = std::any_of(drives_.begin(), drives_.end(), [&](const Drive& d) { return d.actuator == a; });

@@ -93,6 +93,8 @@ class ReferenceLoop {
   // The deploy-file joints the MJCF has no joint for are an error; the MJCF's actuated joints the
   // deploy file does not name are left without torque: listed here.
   [[nodiscard]] const std::vector<std::string>& unnamed_joints() const { return unnamed_; }
+  // Held joints of the deploy file the model lacks (fixed in the model).
+  [[nodiscard]] const std::vector<std::string>& absent_held_joints() const { return absent_; }
 
   void set_command(const std::array<double, 3>& command) { command_ = command; }
   [[nodiscard]] const std::array<double, 3>& command() const { return command_; }
@@ -134,6 +136,7 @@ class ReferenceLoop {
   int base_qpos_ = 0, base_dof_ = 0;
   std::vector<Drive> drives_;  // policy joints first (policy order), then the held ones
   std::vector<std::string> unnamed_;
+  std::vector<std::string> absent_;
   std::size_t decimation_ = 1;
   std::size_t counter_ = 0;  // physics steps, as the authors count them
   std::size_t inferences_ = 0;

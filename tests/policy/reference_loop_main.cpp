@@ -139,6 +139,7 @@ int run(int argc, char** argv) {
   j["start"] = point(start);
   j["end"] = point(end);
   j["unactuated_joints"] = loop.unnamed_joints();
+  j["absent_held_joints"] = loop.absent_held_joints();
   std::cout << j.dump(2) << '\n';
   return 0;
 }

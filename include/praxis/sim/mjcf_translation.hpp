@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+struct mjModel_;  // MuJoCo's mjModel (a C struct, global namespace)
+
 namespace praxis::sim {
 
 // A model that cannot be used: the message names the file and what was expected.
@@ -70,5 +72,10 @@ class MjcfTranslation {
   struct Parsed;
   std::unique_ptr<Parsed> parsed_;
 };
+
+// The translated model loaded by MuJoCo; the caller owns it (mj_deleteModel). The translated texts
+// reach MuJoCo through its virtual file system, so meshes resolve against the original folder.
+// Throws ModelError naming the file, MuJoCo's complaint and, where it can be found, the line.
+[[nodiscard]] mjModel_* load_model(const MjcfTranslation& translation);
 
 }  // namespace praxis::sim

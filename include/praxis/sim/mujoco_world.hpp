@@ -169,7 +169,6 @@ class MujocoWorld {
     int quat = -1, gyro = -1, acc = -1, pos = -1, vel = -1;
   };
 
-  [[nodiscard]] mjModel_* load(const MjcfTranslation& source) const;
   void map_joints(std::span<const std::string_view> joint_names);
   void find_imu();
   void apply_motor_law() noexcept;
