@@ -2,7 +2,7 @@
 // runs in MuJoCo with a trained policy in control, on one core.
 //
 // Both series are praxis-sim's plant (examples/sim/sim_robot.hpp: MujocoPlant<G1> on models/
-// g1_29dof.xml, the elastic band at 0.5 m as the demo holds it, the base trajectory at 50 Hz), read
+// g1_29dof.xml, on the elastic band with its feet just touching as the demo holds it, the base trajectory at 50 Hz), read
 // every 2 ms control period of simulated time:
 //   - the plain physics (the baseline): the plant alone under a fixed PD hold of the stand pose;
 //   - the candidate: RobotController<WithGamepad<SimRobot<G1>>, OnnxPolicy<G1>> with the example
@@ -45,7 +45,7 @@ constexpr std::size_t k_per_batch = 250;
 sim::SimOptions plant_options() {
   sim::SimOptions o;
   o.model = std::filesystem::path(PRAXIS_MODELS_DIR) / "g1_29dof.xml";
-  o.band = "0:0.5";
+  o.band = sim::default_band("g1");  // feet just touching, as the demo holds it
   o.program = "bench_sim";
   return o;
 }
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
   const auto cand = praxis::bench::summarize(policy_ns);
   const double period_ns = std::chrono::duration<double, std::nano>(k_period).count();
   const auto factor = [&](double ns) { return period_ns / ns; };
-  const std::string title = "MuJoCo G1 (29 joints, band 0.5 m), wall ns per 2 ms simulated (RobotController + "
+  const std::string title = "MuJoCo G1 (29 joints, on the band), wall ns per 2 ms simulated (RobotController + "
                             "OnnxPolicy, the example g1 policy), batches of 250 periods, " +
                             std::string(cpu >= 0 ? "pinned to CPU " + std::to_string(cpu) : "not pinned");
   const std::string base_name = "G1 physics, PD hold (baseline)";

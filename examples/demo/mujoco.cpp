@@ -34,11 +34,8 @@ namespace {
 template <class Model>
 using SimBackend = praxis::control::WithGamepad<sim::SimRobot<Model>>;
 
-// The elastic band praxis-sim holds a humanoid with, unless --band says otherwise; a Go2 has none.
-std::string band_script(const Settings& s) {
-  if (s.band) return *s.band;
-  return s.robot == "go2" ? "" : "0:0.5";
-}
+// The elastic band praxis-sim starts a robot on, unless --band says otherwise.
+std::string band_script(const Settings& s) { return s.band ? *s.band : sim::default_band(s.robot); }
 
 // What the recording says of the simulation: the model, the band and where the base went.
 std::map<std::string, std::string> sim_facts(const sim::SimOptions& so, const praxis::sim::TrajectorySummary& t) {

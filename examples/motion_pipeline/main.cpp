@@ -135,7 +135,7 @@ int run_mujoco(const std::string& scripts_dir) {
   sim::SimOptions o;
   o.model = sim::shipped_model(std::string(Model::name));
   o.lying = std::string_view(Model::name) == "go2";
-  o.band = o.lying ? "" : "0:0.5";
+  o.band = sim::default_band(std::string(Model::name));
   o.run_length = std::chrono::seconds(15);
   o.program = "praxis_motion_demo";
   sim::SimRobot<Model> robot(o, praxis::TimePoint{});

@@ -40,6 +40,22 @@ template <RobotModel M>
   return M::joint_count;
 }
 
+// A vendor's spelling of a joint name without its trailing "_joint" (URDF, MJCF and Isaac Lab files
+// say "left_knee_joint" where a robot model says "left_knee"); any other name as it is.
+[[nodiscard]] constexpr std::string_view without_joint_suffix(std::string_view name) {
+  constexpr std::string_view suffix = "_joint";
+  if (name.size() > suffix.size() && name.ends_with(suffix)) return name.substr(0, name.size() - suffix.size());
+  return name;
+}
+
+// Index of a joint by the model's name or, when the model has no joint of that exact name, by a
+// vendor's spelling of it (without_joint_suffix); joint_count when neither names one.
+template <RobotModel M>
+[[nodiscard]] constexpr std::size_t joint_index_or_vendor(std::string_view name) {
+  const std::size_t j = joint_index<M>(name);
+  return j != M::joint_count ? j : joint_index<M>(without_joint_suffix(name));
+}
+
 namespace detail {
 template <std::size_t N>
 constexpr bool poses_within_limits(const std::array<JointSpec, N>& joints,

@@ -52,7 +52,8 @@ struct ObservationInputs {
   std::array<double, 3> command{};     // vx, vy, wz
   std::span<const float> last_action;  // policy order, one per policy joint
   // The phase's clock: seconds since the policy took over, at the end of the policy step being
-  // computed (one policy period at the first inference, as the authors' deploy loops count it).
+  // computed: one policy period at the first inference, as legged_gym's deploy scripts count it
+  // (unitree_rl_lab's C++ deploy reads two, an artefact of filling its histories; docs/policy.md).
   double time = 0.0;
 };
 

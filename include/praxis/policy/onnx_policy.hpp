@@ -207,15 +207,6 @@ class OnnxPolicy {
     throw PolicyError(c.file.string() + ": key \"" + key + "\": expected " + expected + ", found " + found);
   }
 
-  // The robot's index of a joint the deploy file names, or N: the model's name, or a vendor's
-  // spelling of it with a trailing "_joint".
-  static std::size_t joint_named(std::string_view name) {
-    const std::size_t j = joint_index<Model>(name);
-    constexpr std::string_view suffix = "_joint";
-    if (j != N || name.size() <= suffix.size() || !name.ends_with(suffix)) return j;
-    return joint_index<Model>(name.substr(0, name.size() - suffix.size()));
-  }
-
   // A pose the deploy file gives for a joint, within the joint's limits.
   static void check_pose(const DeployConfig& c, const std::string& key, std::size_t joint, double q) {
     const auto& spec = Model::joints[joint];
@@ -284,7 +275,7 @@ class OnnxPolicy {
     std::array<std::string, N> named_by{};
     const auto resolve = [&](const std::string& list, const std::vector<std::string>& names, std::size_t i) {
       const std::string key = list + "/" + std::to_string(i);
-      const std::size_t j = joint_named(names[i]);
+      const std::size_t j = joint_index_or_vendor<Model>(names[i]);
       if (j == N) {
         fail(config, key,
              "a joint of the robot model " + std::string(Model::name) + " (" + robot_joint_names() +
