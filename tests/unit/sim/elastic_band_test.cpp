@@ -57,7 +57,7 @@ struct Box {
   }
 };
 
-TEST_CASE("band: scripts of lengths, feet and off are read in time order; anything else is refused", "[sim][band]") {
+TEST_CASE("band: scripts of lengths, feet and off are read in time order, anything else is refused", "[sim][band]") {
   const auto changes = ElasticBand::parse("0:feet,1.5:0.6,3:off");
   REQUIRE(changes.size() == 3);
   CHECK(changes[0].feet);

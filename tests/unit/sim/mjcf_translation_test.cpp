@@ -184,7 +184,7 @@ TEST_CASE("translation: a scene for MuJoCo 3 becomes loadable by 2.2.2 in memory
   CHECK(m->sensor_objid[knee_torque] == world.actuator_id(1));
 }
 
-TEST_CASE("translation: a geared motor's ctrlrange is the joint's force range over the gear; other actuators get "
+TEST_CASE("translation: a geared motor's ctrlrange is the joint's force range over the gear, other actuators get "
           "a forcerange", "[sim][mjcf]") {
   const ModelFolder folder("geared");
   const auto file = folder.write("geared.xml", R"(<mujoco>
