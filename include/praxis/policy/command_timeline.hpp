@@ -55,12 +55,14 @@ class CommandTimeline {
                                                         "separated by ';'");
     }
     CommandTimeline t;
-    for (const auto item : detail::split_items(text, ';')) t.segments_.push_back(segment(option, item));
+    for (const auto item : praxis::detail::split_items(text, ';')) t.segments_.push_back(segment(option, item));
     for (std::size_t i = 0; i < t.segments_.size(); ++i) {
       for (std::size_t k = 0; k < i; ++k) {
         const auto& a = t.segments_[k];
         const auto& b = t.segments_[i];
-        if (a.from < b.until && b.from < a.until) detail::refuse_item(option, b.text, "overlaps \"" + a.text + "\"");
+        if (a.from < b.until && b.from < a.until) {
+          praxis::detail::refuse_item(option, b.text, "overlaps \"" + a.text + "\"");
+        }
       }
     }
     std::stable_sort(t.segments_.begin(), t.segments_.end(),
@@ -89,22 +91,25 @@ class CommandTimeline {
     CommandSegment s;
     s.text = std::string(text);
     const auto at = text.find('@');
-    const auto values = detail::split_items(text.substr(0, at), ',');
-    if (values.size() != 3) detail::refuse_item(option, text, "expected " + std::string(k_form));
+    const auto values = praxis::detail::split_items(text.substr(0, at), ',');
+    if (values.size() != 3) praxis::detail::refuse_item(option, text, "expected " + std::string(k_form));
     static constexpr std::array<std::string_view, 3> k_names{"vx", "vy", "wz"};
     for (std::size_t i = 0; i < 3; ++i) {
-      const auto v = detail::whole_number(values[i]);
+      const auto v = praxis::detail::whole_number(values[i]);
       if (!v) {
-        detail::refuse_item(option, text, "the " + std::string(k_names[i]) + " value \"" + std::string(values[i]) +
-                                              "\" is not a finite number");
+        praxis::detail::refuse_item(option, text,
+                                    "the " + std::string(k_names[i]) + " value \"" + std::string(values[i]) +
+                                        "\" is not a finite number");
       }
       s.command[i] = *v;
     }
     if (at == std::string_view::npos) return s;
-    const auto w = detail::time_window(option, text, text.substr(at + 1), "start", "end");
+    const auto w = praxis::detail::time_window(option, text, text.substr(at + 1), "start", "end");
     s.from = w.from;
     if (w.until) {
-      if (*w.until == w.from) detail::refuse_item(option, text, "the end time is the start time: the item lasts no time");
+      if (*w.until == w.from) {
+        praxis::detail::refuse_item(option, text, "the end time is the start time: the item lasts no time");
+      }
       s.until = *w.until;
     }
     return s;
