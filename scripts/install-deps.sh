@@ -20,6 +20,9 @@ packages=(
   # praxis::policy: ONNX models read and checked by Debian's ONNX library (protobuf underneath); the
   # tests build models with python3-onnx and numpy (Debian's python3, /usr/bin/python3)
   libonnx-dev libprotobuf-dev python3-onnx python3-numpy
+  # praxis-policy import: YAML configs (python3-yaml) and TorchScript policies converted to ONNX
+  # (python3-torch); its tests build TorchScript stand-ins with it
+  python3-yaml python3-torch
 )
 
 missing=()

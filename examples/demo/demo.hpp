@@ -126,7 +126,7 @@ inline ControllerChoice controller_choice(const Settings& s) {
 }
 
 // What --command gives the policy, printed before the run: each item, and where the deploy file's
-// max limits it.
+// min or max limits it.
 inline void print_command(const praxis::policy::CommandTimeline& timeline, const praxis::policy::DeployConfig& c) {
   if (timeline.empty()) return;
   std::printf("command (--command, in place of the deploy file's %s; seconds since the policy took control):\n",
@@ -142,10 +142,12 @@ inline void print_command(const praxis::policy::CommandTimeline& timeline, const
       std::printf("to %.2f s\n", seg.until);
     }
     for (std::size_t i = 0; i < 3; ++i) {
-      if (std::abs(seg.command[i]) > c.command_max[i]) {
-        std::printf("  note: \"%s\": %s %.3f %s is beyond the deploy file's max %.3f: the policy gets %.3f\n",
-                    seg.text.c_str(), names[i], seg.command[i], units[i], c.command_max[i],
-                    std::copysign(c.command_max[i], seg.command[i]));
+      const double v = seg.command[i];
+      if (v > c.command_max[i] || v < c.command_min[i]) {
+        const bool above = v > c.command_max[i];
+        std::printf("  note: \"%s\": %s %.3f %s is beyond the deploy file's %s %.3f: the policy gets %.3f\n",
+                    seg.text.c_str(), names[i], v, units[i], above ? "max" : "min",
+                    above ? c.command_max[i] : c.command_min[i], above ? c.command_max[i] : c.command_min[i]);
       }
     }
   }

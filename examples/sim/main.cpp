@@ -3,7 +3,7 @@
 // of mock dynamics, so a praxis controller or a vendor client runs against it unchanged.
 //
 //   praxis-sim --robot go2 --domain 1 --interface lo [--model models/go2.xml] [--lockstep]
-//              [--start lying|model] [--band "0:0.5,3:0.6,8:off"] [--gamepad "R2:1.0-3.0,A:3.5"]
+//              [--start lying|model] [--band "0:feet,3:0.6,8:off"] [--gamepad "R2:1.0-3.0,A:3.5"]
 //              [--duration 10] [--report r.json] [--pictures DIR [--picture-every 0.5] [--picture-size 320x240]]
 
 #include <unistd.h>
@@ -27,7 +27,7 @@ std::filesystem::path shipped_model(const std::string& robot) {
   std::string file;
   if (robot == "go2") file = "go2.xml";
   if (robot == "g1") file = "g1_29dof.xml";
-  if (file.empty()) throw std::invalid_argument("no shipped model for --robot " + robot + "; pass --model");
+  if (file.empty()) throw std::invalid_argument("--robot " + robot + ": no shipped model; pass --model FILE (e.g. the vendor's published MJCF)");
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
@@ -59,14 +59,17 @@ int main(int argc, char** argv) {
   const auto add_options = [&](CLI::App& app) {
     fake_robot::add_bridge_options(app, s);
     app.get_option("--duration")->description("simulated seconds to run (0: until SIGINT/SIGTERM)");
-    app.add_option("--model", model, "MJCF model (default: the shipped model of --robot)");
+    app.add_option("--model", model,
+                   "MJCF model (default: the shipped model of --robot; h1_2 has none): praxis' own or a "
+                   "vendor's published one for MuJoCo 3, translated for 2.2.2 at load");
     app.add_option("--start", start,
                    "lying: on the ground in the robot's rest pose, motors off (Go2's default); model: the model's "
                    "keyframe (G1's default)")
         ->check(CLI::IsMember({"lying", "model"}));
     app.add_option("--band", band,
-                   "elastic band script: TIME:LENGTH or TIME:off items, simulated s and rest length m (default for g1 "
-                   "\"0:0.5\", feet just touching; none for go2; \"\" for none)");
+                   "elastic band script: TIME:LENGTH, TIME:feet (the length that holds the robot with its feet just "
+                   "touching) or TIME:off (lowered until the feet carry the robot, then released) items, simulated s and "
+                   "rest length m (default for humanoids \"0:feet\"; none for go2; \"\" for none)");
     auto* ls = app.add_flag("--lockstep", lockstep,
                             "deterministic: advance one 2 ms control period per tick with a command, else stand still");
     app.add_flag("--realtime", realtime, "simulated time follows the wall clock (the default)")->excludes(ls);
@@ -80,7 +83,7 @@ int main(int argc, char** argv) {
     options.model = model.empty() ? shipped_model(s.robot) : std::filesystem::path(model);
     options.pacing = lockstep ? sim::Pacing::lockstep : sim::Pacing::realtime;
     options.lying = start.empty() ? s.robot == "go2" : start == "lying";
-    options.band = band ? *band : (s.robot == "g1" ? "0:0.5" : "");
+    options.band = band ? *band : (s.robot == "go2" ? "" : "0:feet");
     if (!pictures.empty()) {
       options.pictures.folder = pictures;
       options.pictures.every = praxis::from_seconds(picture_every);
@@ -93,6 +96,7 @@ int main(int argc, char** argv) {
     }
     if (s.robot == "g1") return run<praxis::unitree::G1>(s, options);
     if (s.robot == "go2") return run<praxis::unitree::Go2>(s, options);
-    throw std::invalid_argument("--robot " + s.robot + ": no MuJoCo model yet (go2, g1)");
+    if (s.robot == "h1_2") return run<praxis::unitree::H1_2>(s, options);
+    throw std::invalid_argument("--robot " + s.robot + ": not simulated (go2, g1, h1_2)");
   });
 }

@@ -68,8 +68,11 @@ class SimRobot {
         t0_(t0),
         pictures_(std::make_unique<Pictures>(options.pictures, options.model,
                                              praxis::sim::MujocoPlant<M>::k_joint_names, "praxis-sim")) {
+    describe_model();
     if (options.lying) lie_down();
-    if (!options.band.empty()) band_.emplace(plant_.world().model(), ElasticBand::parse(options.band));
+    if (!options.band.empty()) {
+      band_.emplace(plant_.world().model(), plant_.world().data(), ElasticBand::parse(options.band));
+    }
     plant_.current_state(state_);
     q_ = state_.q;
   }
@@ -128,15 +131,19 @@ class SimRobot {
 
   void add_to_report(nlohmann::json& report) {
     const auto base = plant_.base();
+    nlohmann::json missing = nlohmann::json::array();
+    for (const std::size_t j : plant_.missing_joints()) missing.push_back(std::string(M::joints[j].name));
     report["sim"] = {{"model", options_.model.string()},
+                     {"missing_joints", missing},
+                     {"imu", plant_.world().imu_source().description},
                      {"pacing", options_.pacing == Pacing::lockstep ? "lockstep" : "realtime"},
                      {"time_s", praxis::to_seconds(plant_.time() - t0_)},
                      {"steps", plant_.world().step_count()},
                      {"diverged", plant_.diverged()},
                      {"finite", finite_ && base.position.allFinite()},
                      {"base_height", base.position.z()},
-                     {"band", band_ ? nlohmann::json{{"on", band_->on()}, {"length", band_->length()},
-                                                     {"force", band_->force()}}
+                     {"band", band_ ? nlohmann::json{{"on", band_->on()}, {"releasing", band_->releasing()},
+                                                     {"length", band_->length()}, {"force", band_->force()}}
                                     : nlohmann::json()},
                      {"base_height_trace", trace_},
                      {"pictures", pictures_sheet_.empty() ? nlohmann::json()
@@ -151,6 +158,22 @@ class SimRobot {
   // from that stance to its stand height.
   static constexpr praxis::Duration k_settle = std::chrono::seconds(1);
   static constexpr double k_lying_drop_height = 0.2;  // above the folded legs' reach (Go2: 0.174 m)
+
+  // What the model brought at start: what was translated for MuJoCo 2.2.2, the robot's joints it
+  // lacks (held at 0, commands to them ignored) and where the IMU readings come from.
+  void describe_model() {
+    const auto& world = plant_.world();
+    std::printf("praxis-sim: model %s\n", options_.model.string().c_str());
+    for (const auto& change : world.translations()) std::printf("praxis-sim: translated for MuJoCo 2.2.2: %s\n", change.c_str());
+    if (!plant_.missing_joints().empty()) {
+      std::string names;
+      for (const std::size_t j : plant_.missing_joints()) names += (names.empty() ? "" : ", ") + std::string(M::joints[j].name);
+      std::printf("praxis-sim: %zu of the %s's %zu joints are not in the model (held at 0, commands to them ignored): %s\n",
+                  plant_.missing_joints().size(), std::string(M::name).c_str(), N, names.c_str());
+    }
+    std::printf("praxis-sim: IMU from %s\n", world.imu_source().description.c_str());
+    std::fflush(stdout);
+  }
 
   void lie_down() {
     plant_.set_joint_positions(M::rest_pose);

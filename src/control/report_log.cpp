@@ -2,6 +2,10 @@
 
 #include "praxis/control/report_log.hpp"
 
+#include <algorithm>
+#include <string>
+
+#include <spdlog/fmt/fmt.h>
 #include <spdlog/logger.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
@@ -24,6 +28,24 @@ ReportLog::~ReportLog() {
                              t.pending(GuardThrottle::clamped);
   if (left > 0) impl_->logger->warn("{} more command-guard event(s) after the last one printed", left);
 }
+
+namespace {
+
+std::string describe_clamps(const GuardEvent& g) {
+  static constexpr const char* k_fields[] = {"q", "dq", "kp", "kd", "tau"};
+  std::string out;
+  const std::size_t noted = std::min<std::size_t>(g.clamped_joints, g.clamps.size());
+  for (std::size_t k = 0; k < noted; ++k) {
+    const auto& c = g.clamps[k];
+    if (c.joint.empty()) return {};  // an event that carries no notes
+    out += k == 0 ? ": " : ", ";
+    out += fmt::format("{} {} {:.4g} -> {:.4g}", c.joint, k_fields[static_cast<std::size_t>(c.field)], c.value, c.limit);
+  }
+  if (g.clamped_joints > noted) out += fmt::format(" and {} more", g.clamped_joints - noted);
+  return out;
+}
+
+}  // namespace
 
 void ReportLog::info(std::string_view message) { impl_->logger->info("{}", message); }
 
@@ -50,8 +72,8 @@ void ReportLog::guard(const GuardEvent& g) {
     impl_->logger->warn("t={:.3f}s cycle {}: {} joint(s) asked for a mode the robot cannot take; damped instead",
                         g.time, g.cycle, g.unsupported_modes);
   } else {
-    impl_->logger->warn("t={:.3f}s cycle {}: command clamped to the robot's limits on {} joint(s)", g.time, g.cycle,
-                        g.clamped_joints);
+    impl_->logger->warn("t={:.3f}s cycle {}: command clamped to the robot's limits on {} joint(s){}", g.time, g.cycle,
+                        g.clamped_joints, describe_clamps(g));
   }
 }
 

@@ -117,17 +117,19 @@ class Reader {
   std::string file_;
 };
 
-std::vector<std::string> read_joint_names(const Reader& r, const Json& root) {
-  const Json& v = r.require(root, "", "joint_names", "an array of joint names");
-  if (!v.is_array() || v.empty()) r.fail("/joint_names", "a non-empty array of joint names", io::detail::describe_json(v));
+// `object`'s "joint_names" (`at` is the object's pointer).
+std::vector<std::string> read_joint_names(const Reader& r, const Json& object, const std::string& at_object = "") {
+  const std::string key = at_object + "/joint_names";
+  const Json& v = r.require(object, at_object, "joint_names", "an array of joint names");
+  if (!v.is_array() || v.empty()) r.fail(key, "a non-empty array of joint names", io::detail::describe_json(v));
   std::vector<std::string> names;
   for (std::size_t i = 0; i < v.size(); ++i) {
-    const std::string at = "/joint_names/" + std::to_string(i);
+    const std::string at = key + "/" + std::to_string(i);
     std::string name = r.text(v[i], at, "a joint name (a non-empty string)");
     const auto seen = std::find(names.begin(), names.end(), name);
     if (seen != names.end()) {
       r.fail(at, "each joint named once",
-             "\"" + name + "\" again (also /joint_names/" + std::to_string(seen - names.begin()) + ")");
+             "\"" + name + "\" again (also " + key + "/" + std::to_string(seen - names.begin()) + ")");
     }
     names.push_back(std::move(name));
   }
@@ -173,39 +175,17 @@ ObsTerm term_by_name(const Reader& r, const Json& v, const std::string& at) {
   r.fail(at, expected, "\"" + name + "\"");
 }
 
+// A history length: a whole number of frames, at least one.
+std::size_t read_history(const Reader& r, const Json& v, const std::string& key) {
+  const double h = r.number(v, key, "a whole number >= 1");
+  if (!(h >= 1.0) || h != std::floor(h) || h > 1e6) r.fail(key, "a whole number >= 1", io::detail::describe_json(v));
+  return static_cast<std::size_t>(h);
+}
+
 void read_observation(const Reader& r, const Json& root, DeployConfig& c) {
   const Json& obs = r.object(r.require(root, "", "observation", "an object with \"terms\""), "/observation");
   r.only_keys(obs, "/observation", {"terms", "clip", "history_length", "history_order"});
-  const Json& terms = r.require(obs, "/observation", "terms", "an array of terms");
-  if (!terms.is_array() || terms.empty()) {
-    r.fail("/observation/terms", "a non-empty array of terms ({\"name\": ..., \"scale\": ...})", io::detail::describe_json(terms));
-  }
-  for (std::size_t i = 0; i < terms.size(); ++i) {
-    const std::string at = "/observation/terms/" + std::to_string(i);
-    const Json& t = r.object(terms[i], at);
-    ObsTermConfig term;
-    term.term = term_by_name(r, r.require(t, at, "name", "a term name"), at + "/name");
-    const std::size_t size = term_size(term.term, c.joint_count());
-    if (term.term == ObsTerm::phase) {
-      r.only_keys(t, at, {"name", "scale", "period"});
-      term.period = r.positive(r.require(t, at, "period", "the phase's period in seconds, > 0"), at + "/period");
-    } else {
-      r.only_keys(t, at, {"name", "scale"});
-    }
-    if (const Json* scale = r.find(t, "scale")) {
-      term.scale = r.numbers(*scale, at + "/scale", size, true, false,
-                             std::string(term_name(term.term)) + " has " + std::to_string(size) + " values");
-    } else {
-      term.scale.assign(size, 1.0);
-    }
-    c.terms.push_back(std::move(term));
-  }
-  if (const Json* clip = r.find(obs, "clip")) c.observation_clip = r.positive(*clip, "/observation/clip");
-  if (const Json* h = r.find(obs, "history_length")) {
-    const double v = r.number(*h, "/observation/history_length", "a whole number >= 1");
-    if (!(v >= 1.0) || v != std::floor(v) || v > 1e6) r.fail("/observation/history_length", "a whole number >= 1", io::detail::describe_json(*h));
-    c.history_length = static_cast<std::size_t>(v);
-  }
+  if (const Json* h = r.find(obs, "history_length")) c.history_length = read_history(r, *h, "/observation/history_length");
   if (const Json* order = r.find(obs, "history_order")) {
     const std::string expected = "\"term_major\" or \"frame_major\"";
     const std::string v = r.text(*order, "/observation/history_order", expected);
@@ -217,6 +197,49 @@ void read_observation(const Reader& r, const Json& root, DeployConfig& c) {
       r.fail("/observation/history_order", expected, "\"" + v + "\"");
     }
   }
+  const Json& terms = r.require(obs, "/observation", "terms", "an array of terms");
+  if (!terms.is_array() || terms.empty()) {
+    r.fail("/observation/terms", "a non-empty array of terms ({\"name\": ..., \"scale\": ...})", io::detail::describe_json(terms));
+  }
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const std::string at = "/observation/terms/" + std::to_string(i);
+    const Json& t = r.object(terms[i], at);
+    ObsTermConfig term;
+    term.term = term_by_name(r, r.require(t, at, "name", "a term name"), at + "/name");
+    const std::size_t size = term_size(term.term, c.joint_count());
+    if (term.term == ObsTerm::phase) {
+      r.only_keys(t, at, {"name", "scale", "period", "clip", "history_length"});
+      term.period = r.positive(r.require(t, at, "period", "the phase's period in seconds, > 0"), at + "/period");
+    } else {
+      r.only_keys(t, at, {"name", "scale", "clip", "history_length"});
+    }
+    term.history_length = c.history_length;
+    if (const Json* h = r.find(t, "history_length")) {
+      term.history_length = read_history(r, *h, at + "/history_length");
+      if (c.history_order == HistoryOrder::frame_major && term.history_length != c.history_length) {
+        r.fail(at + "/history_length",
+               "the observation's history_length (" + std::to_string(c.history_length) +
+                   ") with history_order \"frame_major\", whose frames hold every term (a term of its own length "
+                   "needs \"term_major\")",
+               io::detail::describe_json(*h));
+      }
+    }
+    if (const Json* clip = r.find(t, "clip")) {
+      const auto v = r.numbers(*clip, at + "/clip", 2, false, false, "lo, hi: the raw values' bounds before the scale");
+      if (!(v[0] <= v[1])) {
+        r.fail(at + "/clip", "lo <= hi", "[" + format_number(v[0]) + ", " + format_number(v[1]) + "]");
+      }
+      term.clip = std::array<double, 2>{v[0], v[1]};
+    }
+    if (const Json* scale = r.find(t, "scale")) {
+      term.scale = r.numbers(*scale, at + "/scale", size, true, false,
+                             std::string(term_name(term.term)) + " has " + std::to_string(size) + " values");
+    } else {
+      term.scale.assign(size, 1.0);
+    }
+    c.terms.push_back(std::move(term));
+  }
+  if (const Json* clip = r.find(obs, "clip")) c.observation_clip = r.positive(*clip, "/observation/clip");
 }
 
 void read_command(const Reader& r, const Json& root, DeployConfig& c) {
@@ -232,7 +255,7 @@ void read_command(const Reader& r, const Json& root, DeployConfig& c) {
     return;
   }
   r.object(*command, "/command");
-  r.only_keys(*command, "/command", {"source", "max"});
+  r.only_keys(*command, "/command", {"source", "max", "min", "sticks"});
   const std::string expected = "\"gamepad\" or \"behaviour\"";
   const std::string source = r.text(r.require(*command, "/command", "source", expected), "/command/source", expected);
   if (source == "gamepad") {
@@ -252,6 +275,53 @@ void read_command(const Reader& r, const Json& root, DeployConfig& c) {
   } else {
     c.command_max.fill(std::numeric_limits<double>::infinity());  // behaviour without a limit
   }
+  for (std::size_t i = 0; i < 3; ++i) c.command_min[i] = -c.command_max[i];
+  if (const Json* min = r.find(*command, "min")) {
+    if (max == nullptr) r.fail("/command/min", "\"min\" together with \"max\"", "\"min\" alone");
+    // A zero command must stay reachable: with min above 0 the robot could never be told to stand.
+    const auto v = r.numbers(*min, "/command/min", 3, false, false, "vx, vy, wz: numbers <= 0");
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (!(v[i] <= 0.0)) {
+        r.fail("/command/min/" + std::to_string(i), "a number <= 0 (a zero command must stay within [min, max])",
+               format_number(v[i]));
+      }
+      c.command_min[i] = v[i];
+    }
+  }
+  if (const Json* sticks = r.find(*command, "sticks")) {
+    const std::string expected = "\"scaled\" (velocity = stick * max) or \"clamped\" (velocity = the stick, within [min, max])";
+    const std::string v = r.text(*sticks, "/command/sticks", expected);
+    if (v == "scaled") {
+      c.sticks = StickMapping::scaled;
+    } else if (v == "clamped") {
+      c.sticks = StickMapping::clamped;
+    } else {
+      r.fail("/command/sticks", expected, "\"" + v + "\"");
+    }
+  }
+}
+
+void read_hold(const Reader& r, const Json& root, DeployConfig& c) {
+  const Json* hold = r.find(root, "hold");
+  if (hold == nullptr) return;
+  r.object(*hold, "/hold");
+  r.only_keys(*hold, "/hold", {"joint_names", "pose", "kp", "kd"});
+  auto& h = c.hold;
+  h.joint_names = read_joint_names(r, *hold, "/hold");
+  for (std::size_t i = 0; i < h.joint_names.size(); ++i) {
+    const auto driven = std::find(c.joint_names.begin(), c.joint_names.end(), h.joint_names[i]);
+    if (driven != c.joint_names.end()) {
+      r.fail("/hold/joint_names/" + std::to_string(i), "a joint the policy does not drive",
+             "\"" + h.joint_names[i] + "\", also /joint_names/" + std::to_string(driven - c.joint_names.begin()));
+    }
+  }
+  const std::size_t n = h.joint_names.size();
+  h.pose = r.numbers(r.require(*hold, "/hold", "pose", "a number or one angle per held joint"), "/hold/pose", n, true,
+                     false, "rad, one per held joint");
+  h.kp = r.numbers(r.require(*hold, "/hold", "kp", "a number or one per held joint"), "/hold/kp", n, true, true,
+                   "one per held joint");
+  h.kd = r.numbers(r.require(*hold, "/hold", "kd", "a number or one per held joint"), "/hold/kd", n, true, true,
+                   "one per held joint");
 }
 
 void read_recurrent(const Reader& r, const Json& root, DeployConfig& c) {
@@ -287,8 +357,8 @@ DeployConfig parse_deploy(std::string_view text, const std::filesystem::path& fi
   if (!root.is_object()) {
     throw PolicyError(file.string() + ": expected a JSON object (a deploy file) at the top level, found " + io::detail::describe_json(root));
   }
-  r.only_keys(root, "", {"policy", "input", "output", "recurrent", "loop_hz", "policy_hz", "joint_names",
-                        "default_pose", "kp", "kd", "action", "observation", "command", "blend_in"});
+  r.only_keys(root, "", {"policy", "input", "output", "recurrent", "loop_hz", "policy_hz", "robot", "joint_names",
+                        "default_pose", "kp", "kd", "hold", "action", "observation", "command", "blend_in"});
 
   DeployConfig c;
   c.file = file;
@@ -298,6 +368,7 @@ DeployConfig parse_deploy(std::string_view text, const std::filesystem::path& fi
   }
   if (const Json* v = r.find(root, "input")) c.input = r.text(*v, "/input", "the observation input's name");
   if (const Json* v = r.find(root, "output")) c.output = r.text(*v, "/output", "the action output's name");
+  if (const Json* v = r.find(root, "robot")) c.robot = r.text(*v, "/robot", "the robot model's name (a non-empty string)");
   read_recurrent(r, root, c);
   read_rates(r, root, c);
 
@@ -307,6 +378,7 @@ DeployConfig parse_deploy(std::string_view text, const std::filesystem::path& fi
                              false, "rad, one per policy joint");
   c.kp = r.numbers(r.require(root, "", "kp", "a number or one per joint"), "/kp", n, true, true, "one per policy joint");
   c.kd = r.numbers(r.require(root, "", "kd", "a number or one per joint"), "/kd", n, true, true, "one per policy joint");
+  read_hold(r, root, c);
 
   read_action(r, root, c);
   read_observation(r, root, c);

@@ -161,37 +161,53 @@ void run_concat(const ConcatPlan& p, const float* arena, float* y) noexcept {
 
 inline float sigmoid(float v) noexcept { return 1.0F / (1.0F + std::exp(-v)); }
 
-void run_lstm(const LstmPlan& p, float* arena) noexcept {
-  const Index hidden = p.hidden;
-  const Index width = 4 * hidden;
+// The state from its initial value, or zeros when the node has none.
+void initial_state(float* state, const float* initial, std::size_t n) noexcept {
+  if (initial != nullptr) {
+    std::memcpy(state, initial, n * sizeof(float));
+  } else {
+    std::fill(state, state + n, 0.0F);
+  }
+}
+
+// What LSTM and GRU do before their steps: the gates of every step from the input at once,
+// G = X W^T + Wb + Rb, and the hidden state from initial_h. Rb goes in over the first `fold` columns
+// only: a GRU with linear_before_reset adds the h gate's Rb under the reset gate, step by step.
+void start_rnn(const RnnPlan& p, Index fold, float* arena) noexcept {
+  const Index width = p.gates * p.hidden;
   const Index rows = p.seq * p.batch;
-  const auto state = static_cast<std::size_t>(p.batch * hidden);
-  float* gates = arena + p.gates;
-  float* h = arena + p.h;
-  float* c = arena + p.c;
-  // Gates of every step from the input at once: G = X W^T + (Wb + Rb).
+  float* gates = arena + p.gate_buf;
   if (p.bias != k_none) {
     const float* bias = arena + p.bias;
     float* sum = arena + p.bias_sum;
-    for (Index j = 0; j < width; ++j) sum[j] = bias[j] + bias[width + j];
+    for (Index j = 0; j < width; ++j) sum[j] = bias[j] + (j < fold ? bias[width + j] : 0.0F);
     for (Index row = 0; row < rows; ++row) std::memcpy(gates + row * width, sum, static_cast<std::size_t>(width) * sizeof(float));
     product_rows<false, true>(arena + p.x, arena + p.w, gates, rows, p.input, width, 1.0F, true);
   } else {
     product_rows<false, true>(arena + p.x, arena + p.w, gates, rows, p.input, width, 1.0F, false);
   }
-  if (p.init_h != k_none) {
-    std::memcpy(h, arena + p.init_h, state * sizeof(float));
-  } else {
-    std::fill(h, h + state, 0.0F);
-  }
-  if (p.init_c != k_none) {
-    std::memcpy(c, arena + p.init_c, state * sizeof(float));
-  } else {
-    std::fill(c, c + state, 0.0F);
-  }
+  const float* init_h = p.init_h != k_none ? arena + p.init_h : nullptr;
+  initial_state(arena + p.h, init_h, static_cast<std::size_t>(p.batch * p.hidden));
+}
+
+// Y's step t, and Y_h after the last step.
+void store_step(const RnnPlan& p, Index t, float* arena) noexcept {
+  const auto state = static_cast<std::size_t>(p.batch * p.hidden);
+  if (p.y != k_none) std::memcpy(arena + p.y + static_cast<std::size_t>(t) * state, arena + p.h, state * sizeof(float));
+  if (t + 1 == p.seq && p.y_h != k_none) std::memcpy(arena + p.y_h, arena + p.h, state * sizeof(float));
+}
+
+void run_lstm(const RnnPlan& p, float* arena) noexcept {
+  const Index hidden = p.hidden;
+  const Index width = 4 * hidden;
+  const auto state = static_cast<std::size_t>(p.batch * hidden);
+  start_rnn(p, width, arena);
+  float* h = arena + p.h;
+  float* c = arena + p.c;
+  initial_state(c, p.init_c != k_none ? arena + p.init_c : nullptr, state);
   const float* peep = p.peep != k_none ? arena + p.peep : nullptr;
   for (Index t = 0; t < p.seq; ++t) {
-    float* g = gates + t * p.batch * width;
+    float* g = arena + p.gate_buf + t * p.batch * width;
     product_rows<false, true>(h, arena + p.r, g, p.batch, hidden, width, 1.0F, true);  // + H R^T
     for (Index b = 0; b < p.batch; ++b) {
       const float* gb = g + b * width;
@@ -214,16 +230,64 @@ void run_lstm(const LstmPlan& p, float* arena) noexcept {
         hb[j] = sigmoid(go) * std::tanh(cell);
       }
     }
-    if (p.y != k_none) std::memcpy(arena + p.y + static_cast<std::size_t>(t) * state, h, state * sizeof(float));
+    store_step(p, t, arena);
   }
-  if (p.y_h != k_none) std::memcpy(arena + p.y_h, h, state * sizeof(float));
   if (p.y_c != k_none) std::memcpy(arena + p.y_c, c, state * sizeof(float));
+}
+
+// H' = (1 - z) h~ + z H, with z = sigmoid(Gz + H Rz^T), r = sigmoid(Gr + H Rr^T) (their Rb folded in
+// G) and h~ = tanh(Gh + (r H) Rh^T) or, with linear_before_reset, tanh(Gh + r (H Rh^T + Rbh)).
+void run_gru(const RnnPlan& p, float* arena) noexcept {
+  const Index hidden = p.hidden;
+  const Index width = 3 * hidden;
+  start_rnn(p, p.linear_before_reset ? 2 * hidden : width, arena);
+  float* h = arena + p.h;
+  float* rec = arena + p.recurrent;
+  const float* r = arena + p.r;
+  const float* rbh = p.bias != k_none ? arena + p.bias + width + 2 * hidden : nullptr;
+  for (Index t = 0; t < p.seq; ++t) {
+    float* g = arena + p.gate_buf + t * p.batch * width;
+    if (p.linear_before_reset) {
+      product_rows<false, true>(h, r, rec, p.batch, hidden, width, 1.0F, false);  // H R^T, all three gates
+      for (Index b = 0; b < p.batch; ++b) {
+        const float* gb = g + b * width;
+        const float* rb = rec + b * width;
+        float* hb = h + b * hidden;
+        for (Index j = 0; j < hidden; ++j) {
+          const float z = sigmoid(gb[j] + rb[j]);
+          const float reset = sigmoid(gb[hidden + j] + rb[hidden + j]);
+          const float linear = rb[2 * hidden + j] + (rbh != nullptr ? rbh[j] : 0.0F);
+          const float candidate = std::tanh(gb[2 * hidden + j] + reset * linear);
+          hb[j] = (1.0F - z) * candidate + z * hb[j];
+        }
+      }
+    } else {
+      // Row by row: the z and r columns are the first 2H of each row of G, the h columns the rest.
+      for (Index b = 0; b < p.batch; ++b) {
+        product_rows<false, true>(h + b * hidden, r, g + b * width, 1, hidden, 2 * hidden, 1.0F, true);
+      }
+      for (Index b = 0; b < p.batch; ++b) {
+        for (Index j = 0; j < hidden; ++j) rec[b * hidden + j] = sigmoid(g[b * width + hidden + j]) * h[b * hidden + j];
+        product_rows<false, true>(rec + b * hidden, r + 2 * hidden * hidden, g + b * width + 2 * hidden, 1, hidden,
+                                  hidden, 1.0F, true);
+      }
+      for (Index b = 0; b < p.batch; ++b) {
+        const float* gb = g + b * width;
+        float* hb = h + b * hidden;
+        for (Index j = 0; j < hidden; ++j) {
+          const float z = sigmoid(gb[j]);
+          hb[j] = (1.0F - z) * std::tanh(gb[2 * hidden + j]) + z * hb[j];
+        }
+      }
+    }
+    store_step(p, t, arena);
+  }
 }
 
 }  // namespace
 
 void execute(const Plan& plan, const Op& op, float* arena) noexcept {
-  // Concat and LSTM records leave a and y unused (k_none): a pointer is formed from an offset only
+  // Concat, LSTM and GRU records leave a and y unused (k_none): a pointer is formed from an offset only
   // where it is one, since arena + k_none is undefined even if never read (UBSan says so).
   float* y = op.y == k_none ? arena : arena + op.y;
   const float* a = op.a == k_none ? arena : arena + op.a;
@@ -283,7 +347,8 @@ void execute(const Plan& plan, const Op& op, float* arena) noexcept {
     case OpCode::concat: run_concat(plan.concats[op.table], arena, y); break;
     case OpCode::slice: run_slice(plan.loops[op.table], a, y); break;
     case OpCode::copy: std::memcpy(y, a, n * sizeof(float)); break;
-    case OpCode::lstm: run_lstm(plan.lstms[op.table], arena); break;
+    case OpCode::lstm: run_lstm(plan.rnns[op.table], arena); break;
+    case OpCode::gru: run_gru(plan.rnns[op.table], arena); break;
   }
 }
 

@@ -37,7 +37,7 @@ constexpr std::int64_t k_oldest_opset = 6;
 constexpr std::size_t k_arena_alignment = 16;  // floats: 64 bytes, a cache line
 constexpr const char* k_supported =
     "Gemm, MatMul, Add, Sub, Mul, Div, Neg, Relu, Elu, LeakyRelu, Selu, Tanh, Sigmoid, Softsign, Clip, "
-    "Concat, Slice, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Constant, LSTM";
+    "Concat, Slice, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Constant, LSTM, GRU";
 
 std::string shape_text(const Shape& shape) {
   std::string s = "[";
@@ -120,7 +120,7 @@ detail::LoopNest make_nest(const Shape& out, const std::vector<std::ptrdiff_t>& 
 // A tensor while planning. Floats live in the arena, except constants not read by any operator
 // yet; int64 tensors are constants held here.
 struct Value {
-  enum class Kind { float32, int64, other };
+  enum class Kind { float32, int64, int32, other };
   Kind kind = Kind::float32;
   std::string type;  // element type, for messages
   Shape shape;
@@ -128,7 +128,7 @@ struct Value {
   bool graph_input = false;      // its buffer is a graph input's (an input under another name)
   std::size_t offset = k_none;   // float32: its arena slice (k_none: a constant not placed yet)
   std::vector<float> floats;     // float32 constant not placed yet
-  std::vector<std::int64_t> ints;  // int64 constant
+  std::vector<std::int64_t> ints;  // int64 or int32 constant
 };
 
 class Planner {
@@ -213,24 +213,34 @@ class Planner {
       }
     } else if (t.data_type() == onnx::TensorProto::INT64) {
       v.kind = Value::Kind::int64;
-      if (t.has_raw_data()) {
-        if (t.raw_data().size() != n * sizeof(std::int64_t)) {
-          fail(what + " holds " + std::to_string(t.raw_data().size()) + " bytes of data; its shape " +
-               shape_text(v.shape) + " needs " + std::to_string(n * sizeof(std::int64_t)));
-        }
-        v.ints.resize(n);
-        std::memcpy(v.ints.data(), t.raw_data().data(), n * sizeof(std::int64_t));
-      } else {
-        if (static_cast<std::size_t>(t.int64_data_size()) != n) {
-          fail(what + " holds " + std::to_string(t.int64_data_size()) + " integers; its shape " +
-               shape_text(v.shape) + " needs " + std::to_string(n));
-        }
-        v.ints.assign(t.int64_data().begin(), t.int64_data().end());
-      }
+      v.ints = integers<std::int64_t>(t, t.int64_data(), n, what);
+    } else if (t.data_type() == onnx::TensorProto::INT32) {  // sequence_lens
+      v.kind = Value::Kind::int32;
+      v.ints = integers<std::int32_t>(t, t.int32_data(), n, what);
     } else {
       v.kind = Value::Kind::other;  // refused where an operator reads it
     }
     return v;
+  }
+
+  // An integer tensor's n values, from raw_data or from its typed field.
+  template <class T, class Field>
+  std::vector<std::int64_t> integers(const onnx::TensorProto& t, const Field& field, std::size_t n,
+                                     const std::string& what) const {
+    if (t.has_raw_data()) {
+      if (t.raw_data().size() != n * sizeof(T)) {
+        fail(what + " holds " + std::to_string(t.raw_data().size()) + " bytes of data; its shape " +
+             shape_text({t.dims().begin(), t.dims().end()}) + " needs " + std::to_string(n * sizeof(T)));
+      }
+      std::vector<T> raw(n);
+      std::memcpy(raw.data(), t.raw_data().data(), n * sizeof(T));
+      return {raw.begin(), raw.end()};
+    }
+    if (static_cast<std::size_t>(field.size()) != n) {
+      fail(what + " holds " + std::to_string(field.size()) + " integers; its shape " +
+           shape_text({t.dims().begin(), t.dims().end()}) + " needs " + std::to_string(n));
+    }
+    return {field.begin(), field.end()};
   }
 
   void read_initializers() {
@@ -507,6 +517,7 @@ class Planner {
     if (op == "Identity") return alias_output(value(0).shape);
     if (op == "Constant") return plan_constant();
     if (op == "LSTM") return plan_lstm();
+    if (op == "GRU") return plan_gru();
     fail_node("operator '" + op + "' is not supported; supported operators: " + k_supported);
   }
 
@@ -942,32 +953,40 @@ class Planner {
     values_[out] = std::move(v);
   }
 
-  void plan_lstm() {
+  // What LSTM and GRU share: the attributes neither runs otherwise (refused), X, W, R, B,
+  // sequence_lens and initial_h, the outputs Y and Y_h and the scratch of the steps.
+  detail::RnnPlan plan_rnn(std::int64_t gates, const std::vector<std::string>& activations) {
     const std::string direction = attr_string("direction", "forward");
     if (direction != "forward") fail_node("direction '" + direction + "' is not supported; expected 'forward'");
     if (attr("clip") != nullptr) fail_node("attribute 'clip' is not supported");
-    if (attr_int("input_forget", 0) != 0) fail_node("input_forget = 1 is not supported; expected 0");
     if (attr_int("layout", 0) != 0) fail_node("layout = 1 (batch first) is not supported; expected 0");
+    std::string defaults;
+    for (const auto& s : activations) defaults += (defaults.empty() ? "" : ", ") + s;
     if (const auto* a = attr("activations")) {
       expect_type(*a, onnx::AttributeProto::STRINGS, "a list of strings");
       const std::vector<std::string> given(a->strings().begin(), a->strings().end());
-      if (given != std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}) {
+      if (given != activations) {
         std::string list;
         for (const auto& s : given) list += (list.empty() ? "" : ", ") + s;
-        fail_node("activations [" + list + "] are not supported; expected the defaults [Sigmoid, Tanh, Tanh]");
+        fail_node("activations [" + list + "] are not supported; expected the defaults [" + defaults + "]");
       }
     }
-    if (has_input(4)) {
-      fail_node("input 'sequence_lens' is not supported; leave it empty (every sequence runs its full length)");
+    for (const char* name : {"activation_alpha", "activation_beta"}) {
+      if (attr(name) != nullptr) {
+        fail_node("attribute '" + std::string(name) + "' is not supported; the default activations [" + defaults +
+                  "] take none");
+      }
     }
     const auto x = float_input(0);
     const auto w = float_input(1);
     const auto r = float_input(2);
     if (x.shape.size() != 3) fail_node("X " + shape_text(x.shape) + " must be [seq_length, batch_size, input_size]");
-    if (r.shape.size() != 3 || r.shape[0] != 1 || r.shape[1] != 4 * r.shape[2]) {
-      fail_node("R " + shape_text(r.shape) + " must be [1, 4 * hidden_size, hidden_size]");
+    const std::string g = std::to_string(gates);
+    if (r.shape.size() != 3 || r.shape[0] != 1 || r.shape[1] != gates * r.shape[2]) {
+      fail_node("R " + shape_text(r.shape) + " must be [1, " + g + " * hidden_size, hidden_size]");
     }
-    detail::LstmPlan p;
+    detail::RnnPlan p;
+    p.gates = gates;
     p.seq = x.shape[0];
     p.batch = x.shape[1];
     p.input = x.shape[2];
@@ -976,46 +995,88 @@ class Planner {
     if (attr_int("hidden_size", hidden) != hidden) {
       fail_node("hidden_size " + std::to_string(attr_int("hidden_size", 0)) + " does not match R " + shape_text(r.shape));
     }
-    const auto expect = [&](const Operand& v, const Shape& shape, const char* name) {
-      if (v.shape != shape) fail_node(std::string(name) + " " + shape_text(v.shape) + " must be " + shape_text(shape));
-    };
-    expect(w, {1, 4 * hidden, p.input}, "W");
+    expect_shape(w, {1, gates * hidden, p.input}, "W");
     p.x = x.offset;
     p.w = w.offset;
     p.r = r.offset;
     if (has_input(3)) {
       const auto b = float_input(3);
-      expect(b, {1, 8 * hidden}, "B");
+      expect_shape(b, {1, 2 * gates * hidden}, "B");
       p.bias = b.offset;
     }
+    if (has_input(4)) full_sequence_lens(4, p.seq, p.batch);
     if (has_input(5)) {
       const auto h = float_input(5);
-      expect(h, {1, p.batch, hidden}, "initial_h");
+      expect_shape(h, {1, p.batch, hidden}, "initial_h");
       p.init_h = h.offset;
     }
+    const auto rows = static_cast<std::size_t>(p.seq * p.batch);
+    const auto width = static_cast<std::size_t>(gates * hidden);
+    p.gate_buf = allocate(rows * width);
+    p.bias_sum = allocate(width);
+    p.h = allocate(static_cast<std::size_t>(p.batch * hidden));
+    p.y = new_output(0, {p.seq, 1, p.batch, hidden});
+    p.y_h = new_output(1, {1, p.batch, hidden});
+    return p;
+  }
+
+  void expect_shape(const Operand& v, const Shape& shape, const char* name) const {
+    if (v.shape != shape) fail_node(std::string(name) + " " + shape_text(v.shape) + " must be " + shape_text(shape));
+  }
+
+  // sequence_lens runs only as what leaving it out means: a constant of every sequence's full length.
+  void full_sequence_lens(int i, std::int64_t seq, std::int64_t batch) {
+    const Value& v = value(i);
+    const std::string what = "input 'sequence_lens' ('" + node_->input(i) + "')";
+    if (!v.constant || v.kind != Value::Kind::int32) {
+      fail_node(what + " is not supported unless it is an int32 constant of every sequence's full length (" +
+                std::to_string(seq) + "); it is " + (v.constant ? "a constant" : "computed") + " of element type " +
+                v.type + ". Leave it empty to run every sequence its full length");
+    }
+    if (v.shape != Shape{batch}) fail_node(what + " " + shape_text(v.shape) + " must be " + shape_text({batch}));
+    for (std::size_t b = 0; b < v.ints.size(); ++b) {
+      if (v.ints[b] != seq) {
+        fail_node(what + " gives sequence " + std::to_string(b) + " the length " + std::to_string(v.ints[b]) +
+                  "; only the full length " + std::to_string(seq) + " is supported");
+      }
+    }
+  }
+
+  void plan_lstm() {
+    if (attr_int("input_forget", 0) != 0) fail_node("input_forget = 1 is not supported; expected 0");
+    auto p = plan_rnn(4, {"Sigmoid", "Tanh", "Tanh"});
+    const std::int64_t hidden = p.hidden;
     if (has_input(6)) {
       const auto c = float_input(6);
-      expect(c, {1, p.batch, hidden}, "initial_c");
+      expect_shape(c, {1, p.batch, hidden}, "initial_c");
       p.init_c = c.offset;
     }
     if (has_input(7)) {
       const auto peep = float_input(7);
-      expect(peep, {1, 3 * hidden}, "P");
+      expect_shape(peep, {1, 3 * hidden}, "P");
       p.peep = peep.offset;
     }
-    const auto rows = static_cast<std::size_t>(p.seq * p.batch);
-    const auto state = static_cast<std::size_t>(p.batch * hidden);
-    p.gates = allocate(rows * 4 * static_cast<std::size_t>(hidden));
-    p.bias_sum = allocate(4 * static_cast<std::size_t>(hidden));
-    p.h = allocate(state);
-    p.c = allocate(state);
-    p.y = new_output(0, {p.seq, 1, p.batch, hidden});
-    p.y_h = new_output(1, {1, p.batch, hidden});
+    p.c = allocate(static_cast<std::size_t>(p.batch * hidden));
     p.y_c = new_output(2, {1, p.batch, hidden});
+    emit_rnn(detail::OpCode::lstm, p);
+  }
+
+  void plan_gru() {
+    const auto linear_before_reset = attr_int("linear_before_reset", 0);
+    if (linear_before_reset != 0 && linear_before_reset != 1) {
+      fail_node("linear_before_reset = " + std::to_string(linear_before_reset) + " is not supported; expected 0 or 1");
+    }
+    auto p = plan_rnn(3, {"Sigmoid", "Tanh"});
+    p.linear_before_reset = linear_before_reset != 0;
+    p.recurrent = allocate(static_cast<std::size_t>(p.batch * 3 * p.hidden));
+    emit_rnn(detail::OpCode::gru, p);
+  }
+
+  void emit_rnn(detail::OpCode code, const detail::RnnPlan& p) {
     detail::Op op;
-    op.code = detail::OpCode::lstm;
-    op.table = static_cast<std::uint32_t>(plan_->lstms.size());
-    plan_->lstms.push_back(p);
+    op.code = code;
+    op.table = static_cast<std::uint32_t>(plan_->rnns.size());
+    plan_->rnns.push_back(p);
     emit(op);
   }
 

@@ -41,7 +41,8 @@ enum class OpCode : std::uint8_t {
   concat,  // table `concats`
   slice,   // table `loops` (operand a only, with a base offset)
   copy,    // n floats a -> y (a graph output that is a graph input under another name)
-  lstm,    // table `lstms`
+  lstm,    // table `rnns`
+  gru,     // table `rnns`
 };
 
 struct Op {
@@ -99,27 +100,31 @@ struct ConcatPlan {
   std::vector<Part> parts;
 };
 
-// ONNX LSTM, one forward direction, gates i, o, f, c; default activations.
-struct LstmPlan {
+// ONNX LSTM (gates i, o, f, c) and GRU (gates z, r, h), one forward direction, default activations.
+// The fields marked LSTM or GRU are k_none (false) for the other.
+struct RnnPlan {
   std::ptrdiff_t seq = 0;
   std::ptrdiff_t batch = 0;
   std::ptrdiff_t input = 0;
   std::ptrdiff_t hidden = 0;
+  std::ptrdiff_t gates = 0;  // 4 (LSTM) or 3 (GRU)
+  bool linear_before_reset = false;  // GRU
   std::size_t x = k_none;
-  std::size_t w = k_none;  // [4H, I]
-  std::size_t r = k_none;  // [4H, H]
-  std::size_t bias = k_none;  // [8H]: Wb then Rb
-  std::size_t peep = k_none;  // [3H]: i, o, f
+  std::size_t w = k_none;     // [gates * H, I]
+  std::size_t r = k_none;     // [gates * H, H]
+  std::size_t bias = k_none;  // [2 * gates * H]: Wb then Rb
+  std::size_t peep = k_none;  // LSTM [3H]: i, o, f
   std::size_t init_h = k_none;
-  std::size_t init_c = k_none;
+  std::size_t init_c = k_none;  // LSTM
   std::size_t y = k_none;  // [seq, 1, batch, H]
   std::size_t y_h = k_none;
-  std::size_t y_c = k_none;
+  std::size_t y_c = k_none;  // LSTM
   // scratch
-  std::size_t gates = k_none;     // [seq * batch, 4H]
-  std::size_t bias_sum = k_none;  // [4H]
+  std::size_t gate_buf = k_none;  // [seq * batch, gates * H]
+  std::size_t bias_sum = k_none;  // [gates * H]
   std::size_t h = k_none;         // [batch, H]
-  std::size_t c = k_none;         // [batch, H]
+  std::size_t c = k_none;         // LSTM [batch, H]
+  std::size_t recurrent = k_none;  // GRU [batch, 3H]: H R^T + Rb, or r * H
 };
 
 struct Carry {
@@ -141,7 +146,7 @@ struct Plan {
   std::vector<ProductPlan> products;
   std::vector<LoopNest> loops;
   std::vector<ConcatPlan> concats;
-  std::vector<LstmPlan> lstms;
+  std::vector<RnnPlan> rnns;
   std::vector<Carry> carries;
   std::vector<std::pair<std::string, std::size_t>> op_counts;  // node op types, order of first use
 };

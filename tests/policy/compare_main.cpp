@@ -1,6 +1,6 @@
 // praxis' own inference (praxis::policy::Network) against ONNX Runtime and numpy, on the models
 // tests/policy/make_models.py writes (random weights, one model per operator and attribute case,
-// the usual actor MLPs, an LSTM policy stepped with its state carried) and the results
+// the usual actor MLPs, LSTM and GRU policies stepped with their state carried) and the results
 // tests/js/onnx_reference.mjs gets from ONNX Runtime (<name>.ort.json).
 //   policy_onnx_compare <models folder> [--require-ort]
 // Per model one line, "PASS <name> ..." or "FAIL: <name>: ...", with the largest error against

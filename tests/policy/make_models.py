@@ -220,6 +220,31 @@ def lstm(x, w, r, b=None, h0=None, c0=None, p=None):
     return np.stack(ys)[:, None], h[None], c[None]
 
 
+def gru(x, w, r, b=None, h0=None, linear_before_reset=0):
+    """ONNX GRU, forward, default activations. x [seq, batch, in]; W [1, 3H, in], R [1, 3H, H];
+    gates in the order z, r, h; B [1, 6H] = [Wb, Rb]. Returns Y [seq, 1, batch, H], Y_h [1, batch, H]."""
+    x, w, r = f64(x, w, r)
+    hidden = r.shape[-1]
+    batch = x.shape[1]
+    w, r = w[0], r[0]
+    bias = np.zeros(6 * hidden) if b is None else np.asarray(b, np.float64)[0]
+    wb, rb = bias[:3 * hidden], bias[3 * hidden:]
+    gate = lambda k: slice(k * hidden, (k + 1) * hidden)  # noqa: E731
+    h = np.zeros((batch, hidden)) if h0 is None else np.asarray(h0, np.float64)[0]
+    ys = []
+    for t in range(x.shape[0]):
+        gx = x[t] @ w.T + wb
+        z = sigmoid(gx[:, gate(0)] + h @ r[gate(0)].T + rb[gate(0)])
+        reset = sigmoid(gx[:, gate(1)] + h @ r[gate(1)].T + rb[gate(1)])
+        if linear_before_reset:
+            cand = np.tanh(gx[:, gate(2)] + reset * (h @ r[gate(2)].T + rb[gate(2)]))
+        else:
+            cand = np.tanh(gx[:, gate(2)] + (reset * h) @ r[gate(2)].T + rb[gate(2)])
+        h = (1 - z) * cand + z * h
+        ys.append(h)
+    return np.stack(ys)[:, None], h[None]
+
+
 # ---- the models ----------------------------------------------------------------------------------
 
 def single_op(folder, name, op, inputs, initializers, out_shape, reference, **attrs):
@@ -544,35 +569,89 @@ def lstm_models(folder):
     m.write(folder, lambda v: (lambda y, yh, yc: {"Y": y, "Y_c": yc})(*lstm(v["x"], w, r, p=p)))
 
 
+def gru_models(folder):
+    hidden, inp, seq = 8, 6, 5
+    w = normal((1, 3 * hidden, inp), 0.5)
+    r = normal((1, 3 * hidden, hidden), 0.5)
+    b = normal((1, 6 * hidden), 0.3)
+    # Both ways of applying the reset gate, with bias and initial state, every step's output.
+    for lbr in (0, 1):
+        for batch in (1, 2):
+            x = normal((seq, batch, inp))
+            h0 = normal((1, batch, hidden), 0.5)
+            m = Model(f"gru_lbr{lbr}_batch{batch}_all_outputs")
+            m.input("x", x)
+            m.input("h0", h0)
+            m.init("W", w)
+            m.init("R", r)
+            m.init("B", b)
+            m.node("GRU", ["x", "W", "R", "B", "", "h0"], ["Y", "Y_h"], hidden_size=hidden,
+                   linear_before_reset=lbr)
+            m.output("Y", [seq, 1, batch, hidden])
+            m.output("Y_h", [1, batch, hidden])
+            m.write(folder, lambda v, lbr=lbr: dict(zip(("Y", "Y_h"),
+                                                        gru(v["x"], w, r, b, v["h0"], lbr))))
+        # No bias, no initial state; one of the two outputs left out.
+        x = normal((seq, 2, inp))
+        m = Model(f"gru_lbr{lbr}_no_bias_no_h0")
+        m.input("x", x)
+        m.init("W", w)
+        m.init("R", r)
+        outputs = ["", "Y_h"] if lbr == 0 else ["Y"]
+        m.node("GRU", ["x", "W", "R"], outputs, hidden_size=hidden, linear_before_reset=lbr,
+               direction="forward", activations=["Sigmoid", "Tanh"])
+        name = outputs[-1]
+        m.output(name, [1, 2, hidden] if name == "Y_h" else [seq, 1, 2, hidden])
+        m.write(folder, lambda v, lbr=lbr, name=name: {
+            name: dict(zip(("Y", "Y_h"), gru(v["x"], w, r, linear_before_reset=lbr)))[name]})
+    # sequence_lens given, as every sequence's full length (the one value praxis runs).
+    x = normal((seq, 2, inp))
+    m = Model("gru_full_sequence_lens")
+    m.input("x", x)
+    m.init("W", w)
+    m.init("R", r)
+    m.init("B", b)
+    m.init("lens", np.full((2,), seq, np.int32))
+    m.node("GRU", ["x", "W", "R", "B", "lens"], ["Y", "Y_h"], hidden_size=hidden, linear_before_reset=1)
+    m.output("Y", [seq, 1, 2, hidden])
+    m.output("Y_h", [1, 2, hidden])
+    m.write(folder, lambda v: dict(zip(("Y", "Y_h"), gru(v["x"], w, r, b, linear_before_reset=1))))
+
+
+class Actor:
+    """An actor as exporters write it: Gemm(transB=1) with bias per layer, Elu between."""
+
+    def __init__(self, m, prev, sizes, act_name):
+        self.layers = []
+        for k in range(len(sizes) - 1):
+            w = m.init(f"actor.{2 * k}.weight", weights(sizes[k + 1], sizes[k]))
+            b = m.init(f"actor.{2 * k}.bias", normal((sizes[k + 1],), 0.1))
+            self.layers.append((w, b))
+            out = act_name if k == len(sizes) - 2 else f"/actor/{2 * k}/Gemm_output_0"
+            m.node("Gemm", [prev, f"actor.{2 * k}.weight", f"actor.{2 * k}.bias"], [out],
+                   name=f"/actor/{2 * k}/Gemm", alpha=1.0, beta=1.0, transB=1)
+            prev = out
+            if k < len(sizes) - 2:
+                act = f"/actor/{2 * k + 1}/Elu_output_0"
+                m.node("Elu", [prev], [act], name=f"/actor/{2 * k + 1}/Elu", alpha=1.0)
+                prev = act
+
+    def __call__(self, x):
+        y = f64(x)[0]
+        for k, (w, b) in enumerate(self.layers):
+            y = gemm(y, w, b, trans_b=1)
+            if k < len(self.layers) - 1:
+                y = elu(y)
+        return y
+
+
 def mlp(folder, name, sizes, obs_name="obs", act_name="actions"):
-    """An actor as exporters write it: Gemm(transB=1) with bias, Elu between, a symbolic batch."""
+    """An actor alone, with a symbolic batch."""
     m = Model(name)
     m.input(obs_name, normal((1, sizes[0])), graph_shape=["batch", sizes[0]])
-    layers = []
-    prev = obs_name
-    for k in range(len(sizes) - 1):
-        w = m.init(f"actor.{2 * k}.weight", weights(sizes[k + 1], sizes[k]))
-        b = m.init(f"actor.{2 * k}.bias", normal((sizes[k + 1],), 0.1))
-        layers.append((w, b))
-        out = act_name if k == len(sizes) - 2 else f"/actor/{2 * k}/Gemm_output_0"
-        m.node("Gemm", [prev, f"actor.{2 * k}.weight", f"actor.{2 * k}.bias"], [out],
-               name=f"/actor/{2 * k}/Gemm", alpha=1.0, beta=1.0, transB=1)
-        prev = out
-        if k < len(sizes) - 2:
-            act = f"/actor/{2 * k + 1}/Elu_output_0"
-            m.node("Elu", [prev], [act], name=f"/actor/{2 * k + 1}/Elu", alpha=1.0)
-            prev = act
+    actor = Actor(m, obs_name, sizes, act_name)
     m.output(act_name, ["batch", sizes[-1]])
-
-    def reference(v):
-        y = f64(v[obs_name])[0]
-        for k, (w, b) in enumerate(layers):
-            y = gemm(y, w, b, trans_b=1)
-            if k < len(layers) - 1:
-                y = elu(y)
-        return {act_name: y}
-
-    m.write(folder, reference)
+    m.write(folder, lambda v: {act_name: actor(v[obs_name])})
 
 
 def lstm_policy(folder, obs_size=48, hidden=64, actions=12, steps=20):
@@ -608,6 +687,34 @@ def lstm_policy(folder, obs_size=48, hidden=64, actions=12, steps=20):
     m.write(folder, reference, steps=[{"obs": normal((1, obs_size))} for _ in range(steps - 1)])
 
 
+def gru_policy(folder, obs_size=48, hidden=64, actor=(128, 128), actions=12, steps=20):
+    """rsl_rl's recurrent export with a GRU: obs, h_in -> actions, h_out, one GRU step per run (as
+    PyTorch exports it: linear_before_reset 1), then an MLP actor with Elu between its layers."""
+    m = Model("gru_policy")
+    m.input("obs", normal((1, obs_size)))
+    m.input("h_in", np.zeros((1, 1, hidden), np.float32))
+    w = m.init("onnx::GRU_W", normal((1, 3 * hidden, obs_size), 1.0 / math.sqrt(obs_size)))
+    r = m.init("onnx::GRU_R", normal((1, 3 * hidden, hidden), 1.0 / math.sqrt(hidden)))
+    b = m.init("onnx::GRU_B", normal((1, 6 * hidden), 0.1))
+    m.init("axes0", np.array([0], np.int64))
+    m.init("axes1", np.array([1], np.int64))
+    m.node("Unsqueeze", ["obs", "axes0"], ["/Unsqueeze_output_0"], name="/Unsqueeze")
+    m.node("GRU", ["/Unsqueeze_output_0", "onnx::GRU_W", "onnx::GRU_R", "onnx::GRU_B", "", "h_in"],
+           ["/rnn/GRU_output_0", "h_out"], name="/rnn/GRU", hidden_size=hidden, linear_before_reset=1)
+    m.node("Squeeze", ["/rnn/GRU_output_0", "axes1"], ["/rnn/Squeeze_output_0"], name="/rnn/Squeeze")
+    m.node("Squeeze", ["/rnn/Squeeze_output_0", "axes0"], ["/Squeeze_output_0"], name="/Squeeze")
+    mlp_actor = Actor(m, "/Squeeze_output_0", [hidden, *actor, actions], "actions")
+    m.output("actions", [1, actions])
+    m.output("h_out", [1, 1, hidden])
+    m.carry = [("h_out", "h_in")]
+
+    def reference(v):
+        _, yh = gru(v["obs"][None], w, r, b, v["h_in"], linear_before_reset=1)
+        return {"actions": mlp_actor(yh[0]), "h_out": yh}
+
+    m.write(folder, reference, steps=[{"obs": normal((1, obs_size))} for _ in range(steps - 1)])
+
+
 def main():
     if len(sys.argv) != 2:
         raise SystemExit("usage: make_models.py <output folder>")
@@ -626,6 +733,9 @@ def main():
     mlp(folder, "mlp_48_3x256_elu", [48, 256, 256, 256, 12])
     mlp(folder, "mlp_bench_45_512_256_128_elu", [45, 512, 256, 128, 12])
     lstm_policy(folder)
+    # Last, so that the models above keep the random values they had before GRU was added.
+    gru_models(folder)
+    gru_policy(folder)
     count = len(list(folder.glob("*.onnx")))
     print(f"make_models.py: wrote {count} models to {folder}")
 

@@ -1,9 +1,9 @@
 # praxis' own inference checked against an engine nobody here wrote: ONNX Runtime (npm
 # onnxruntime-node, CPU, tests/js/onnx_reference.mjs) and numpy in float64, on models
 # tests/policy/make_models.py writes with random weights (one per operator and attribute case, the
-# actor MLPs exporters write, an LSTM policy stepped 20 times with its state carried). The tests run
-# in order through fixtures: models -> ONNX Runtime's results -> the comparison. Per-operator tests
-# with hand-computed values are in tests/unit/policy/network_test.cpp (policy_tests).
+# actor MLPs exporters write, LSTM and GRU policies stepped 20 times with their state carried). The
+# tests run in order through fixtures: models -> ONNX Runtime's results -> the comparison.
+# Per-operator tests with hand-computed values are in tests/unit/policy/network_test.cpp (policy_tests).
 
 # Debian's python3 (python3-onnx, python3-numpy): a python3 earlier on PATH may be another one.
 set(PRAXIS_POLICY_PYTHON /usr/bin/python3 CACHE FILEPATH

@@ -10,6 +10,7 @@
 
 #include "praxis/core/robot_status.hpp"
 #include "praxis/motion/motion_type.hpp"
+#include "praxis/motion/ports.hpp"
 
 namespace praxis::control {
 
@@ -45,6 +46,7 @@ struct GuardEvent {
   bool fallback_to_damping = false;
   std::uint32_t clamped_joints = 0;
   std::uint32_t unsupported_modes = 0;
+  std::array<motion::ClampNote, motion::CollectorReport::k_notes> clamps{};  // the first clamped joints
 };
 
 // What the robot reported back, logged when the mode (assumed or reported) or the last request's

@@ -528,7 +528,7 @@ class Runtime {
     const auto& g = report();
     if (g.fallback_to_damping || g.clamped_joints > 0 || g.unsupported_modes > 0) {
       reporter_->push(control::GuardEvent{t, cycle_count_ - 1, g.fallback_to_damping, g.clamped_joints,
-                                          g.unsupported_modes});
+                                          g.unsupported_modes, g.clamps});
     }
     const auto& st = input_.status;
     if (st.assumed_mode != logged_status_.assumed_mode || st.reported_mode != logged_status_.reported_mode ||

@@ -5,7 +5,8 @@
 //
 // Like the Unitree deployment framework, the controller can be kept warm in STAND (computed, not
 // sent): it is then reset on entry into either STAND or CTRL, so CTRL starts from a controller that
-// has seen the robot stand. Otherwise it is reset on entry into user_control.
+// has seen the robot stand. Otherwise (or when the controller says runs_in_stand = false) it is
+// reset on entry into user_control.
 
 #include <cstddef>
 #include <string_view>
@@ -37,7 +38,7 @@ struct UserControlMotion {
              JointCommand<N>& cmd, bool& safe) {
     safe = true;
     const bool selected = sel.current == motion::MotionType::user_control;
-    const bool warm = warm_in_stand && sel.current == motion::MotionType::stand;
+    const bool warm = warm_in_stand && runs_in_stand<Ctrl>() && sel.current == motion::MotionType::stand;
     ran_ = selected || warm;
     if (!ran_) return;
     if (sel.changed) adapter.reset(state, pad);

@@ -25,6 +25,9 @@
 //                      torque); every joint in position when absent. A controller with it declares
 //                      `static constexpr praxis::JointModeSet joint_modes{...}`, the modes it uses,
 //                      so a robot that cannot send one of them is a compile error.
+// and, to be left out of STAND (where RobotController otherwise runs it unsent, as the framework
+// does), `static constexpr bool runs_in_stand = false;` — a trained policy, which is reset on
+// CTRL's entry anyway and whose inferences in STAND would be wasted.
 
 #include <array>
 #include <cmath>
@@ -149,6 +152,17 @@ constexpr bool tau_ff_fits() {
   }
 }
 }  // namespace detail
+
+// Whether RobotController runs the controller (unsent) while STAND holds the pose: unless it says
+// `static constexpr bool runs_in_stand = false;`.
+template <class C>
+[[nodiscard]] consteval bool runs_in_stand() {
+  if constexpr (requires { C::runs_in_stand; }) {
+    return static_cast<bool>(C::runs_in_stand);
+  } else {
+    return true;
+  }
+}
 
 template <class C>
 concept HasControllerMembers = requires(C& c) {

@@ -134,9 +134,7 @@ struct MotorCommandsCollector<M, Supported, motion_list<Tags...>> {
       const double kp = std::clamp(out.kp[i], 0.0, options.max_kp);
       const double kd = std::clamp(out.kd[i], 0.0, options.max_kd);
       const double tau = std::clamp(out.tau_ff[i], -spec.effort, spec.effort);
-      if (q != out.q[i] || dq != out.dq[i] || kp != out.kp[i] || kd != out.kd[i] || tau != out.tau_ff[i]) {
-        ++report.clamped_joints;
-      }
+      note_clamp(report, spec.name, q, out.q[i], dq, out.dq[i], kp, out.kp[i], kd, out.kd[i], tau, out.tau_ff[i]);
       // A stiff joint's target may not jump: it moves at most max_target_rate from the last one.
       if (rate_limit && !replaced && kp > 0.0 && last.kp[i] > 0.0 && last.mode[j] == JointMode::position &&
           out.mode[j] == JointMode::position) {
@@ -156,6 +154,30 @@ struct MotorCommandsCollector<M, Supported, motion_list<Tags...>> {
   void reset() { have_last_ = false; }
 
  private:
+  // Counts a joint whose sent values differ from the asked ones, and notes the first of them.
+  static void note_clamp(CollectorReport& report, std::string_view joint, double q, double asked_q, double dq,
+                         double asked_dq, double kp, double asked_kp, double kd, double asked_kd, double tau,
+                         double asked_tau) noexcept {
+    using Field = ClampNote::Field;
+    ClampNote note{joint, Field::q, asked_q, q};
+    const bool stiff_target = q != asked_q && kp > 0.0;
+    if (stiff_target) {
+      // noted as it is
+    } else if (dq != asked_dq) {
+      note = {joint, Field::dq, asked_dq, dq};
+    } else if (kp != asked_kp) {
+      note = {joint, Field::kp, asked_kp, kp};
+    } else if (kd != asked_kd) {
+      note = {joint, Field::kd, asked_kd, kd};
+    } else if (tau != asked_tau) {
+      note = {joint, Field::tau, asked_tau, tau};
+    } else {
+      return;
+    }
+    if (report.clamped_joints < CollectorReport::k_notes) report.clamps[report.clamped_joints] = note;
+    ++report.clamped_joints;
+  }
+
   TimePoint last_time_{};
   bool have_last_ = false;
 };

@@ -56,9 +56,23 @@ struct HeadCommand {
   double kp = 0.0, kd = 0.0;
 };
 
+// One clamped value of a command, for the message that names it.
+struct ClampNote {
+  enum class Field : std::uint8_t { q, dq, kp, kd, tau };
+  std::string_view joint;  // the robot model's joint name (static storage)
+  Field field = Field::q;
+  double value = 0.0;  // what was asked
+  double limit = 0.0;  // what was sent instead
+};
+
 struct CollectorReport {
+  static constexpr std::size_t k_notes = 4;
   bool fallback_to_damping = false;   // the selected command was not finite: damping was sent
-  std::uint32_t clamped_joints = 0;   // joints whose target, velocity, gains or torque were clamped
+  // Joints whose stiff target, velocity, gains or torque were clamped. A target without stiffness
+  // (kp 0: damping, where the measured position may lie just past a limit) moves nothing, so its
+  // clamp is not counted.
+  std::uint32_t clamped_joints = 0;
+  std::array<ClampNote, k_notes> clamps{};  // the first clamped_joints of them, one value each
   std::uint32_t rate_limited_joints = 0;
   std::uint32_t unsupported_modes = 0;  // joints in a mode the backend cannot send: disabled instead
 };

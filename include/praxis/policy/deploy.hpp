@@ -11,15 +11,24 @@
 //   recurrent           optional [{"input": "h_in", "output": "h_out"}, ...], carried across cycles
 //   loop_hz, policy_hz  control rate (USER_CTRL dt = 1 / loop_hz) and inference rate; policy_hz
 //                       must divide loop_hz
-//   joint_names         the policy's joints; each a joint of the robot model (checked by OnnxPolicy)
+//   robot               optional: the robot model the file was written for ("g1"), for tools
+//   joint_names         the policy's joints; each a joint of the robot model (checked by OnnxPolicy;
+//                       a vendor's "left_knee_joint" is the model's "left_knee")
 //   default_pose        rad, one per policy joint
 //   kp, kd              one number for all policy joints, or one per policy joint; finite, >= 0
+//   hold                optional {"joint_names": [...], "pose": ..., "kp": ..., "kd": ...}: joints
+//                       the policy does not drive, held at pose with these gains (one number or one
+//                       per held joint); joints in neither list hold the model's stand pose and gains
 //   action              {"scale": a number or one per joint, "clip": optional, > 0}
-//   observation         {"terms": [{"name": ..., "scale": ..., "period": ...}, ...],
+//   observation         {"terms": [{"name": ..., "scale": ..., "period": ..., "clip": [lo, hi],
+//                                   "history_length": ...}, ...],
 //                        "clip": optional > 0, "history_length": optional (1),
 //                        "history_order": optional "term_major" (default) | "frame_major"}
-//   command             {"source": "gamepad" | "behaviour", "max": [vx, vy, wz]}; needed only with
-//                       a velocity_command term
+//                       a term's own clip bounds its raw values before its scale (Isaac Lab's
+//                       order); its own history_length overrides the observation's (term_major only)
+//   command             {"source": "gamepad" | "behaviour", "max": [vx, vy, wz], "min": optional
+//                       (default -max), "sticks": optional "scaled" (default) | "clamped"}; needed
+//                       only with a velocity_command term
 //   blend_in            seconds from the measured pose to the policy's targets, >= 0
 // Unknown keys are refused (a misspelt optional key would otherwise be silently ignored).
 //
@@ -86,6 +95,8 @@ struct ObsTermConfig {
   ObsTerm term = ObsTerm::base_ang_vel;
   std::vector<double> scale;  // term_size values (a single number in the file is expanded)
   double period = 0.0;        // phase only, seconds
+  std::size_t history_length = 1;             // this term's frames (the observation's unless it says)
+  std::optional<std::array<double, 2>> clip;  // [lo, hi] on the raw values, before the scale
 };
 
 enum class HistoryOrder : std::uint8_t {
@@ -94,8 +105,15 @@ enum class HistoryOrder : std::uint8_t {
 };
 
 enum class CommandSource : std::uint8_t {
-  gamepad,    // vx = ly * max[0], vy = -lx * max[1], wz = -rx * max[2]
+  gamepad,    // the sticks: vx from ly, vy from -lx, wz from -rx (see StickMapping)
   behaviour,  // OnnxPolicy::set_velocity_command
+};
+
+// How a stick's deflection s in [-1, 1] becomes a velocity; either way the result is limited to
+// [min, max].
+enum class StickMapping : std::uint8_t {
+  scaled,   // v = s * max (legged_gym's deploy scripts: cmd * max_cmd)
+  clamped,  // v = clamp(s, min, max) (unitree_rl_lab's deploy: the stick is the velocity)
 };
 
 struct RecurrentPair {
@@ -114,21 +132,33 @@ struct DeployConfig {
   double policy_hz = 0.0;
   std::size_t decimation = 1;  // loop_hz / policy_hz
 
+  std::string robot;  // the model the file names itself for; empty when it does not
+
   std::vector<std::string> joint_names;
   std::vector<double> default_pose;  // policy order
   std::vector<double> kp;            // policy order (a single number in the file is expanded)
   std::vector<double> kd;
+
+  // Joints the policy does not drive, held in CTRL (hold order; numbers expanded as above).
+  struct Held {
+    std::vector<std::string> joint_names;
+    std::vector<double> pose;
+    std::vector<double> kp;
+    std::vector<double> kd;
+  } hold;
 
   std::vector<double> action_scale;  // policy order
   std::optional<double> action_clip;
 
   std::vector<ObsTermConfig> terms;
   std::optional<double> observation_clip;
-  std::size_t history_length = 1;
+  std::size_t history_length = 1;  // the terms' unless one says otherwise
   HistoryOrder history_order = HistoryOrder::term_major;
 
   CommandSource command_source = CommandSource::gamepad;
+  StickMapping sticks = StickMapping::scaled;
   std::array<double, 3> command_max{0.0, 0.0, 0.0};
+  std::array<double, 3> command_min{0.0, 0.0, 0.0};  // -command_max unless the file says
 
   double blend_in = 0.0;  // seconds
 
@@ -139,7 +169,12 @@ struct DeployConfig {
     for (const auto& t : terms) n += term_size(t.term, joint_count());
     return n;
   }
-  [[nodiscard]] std::size_t observation_size() const { return frame_size() * history_length; }
+  // Every term times its history: the network's input size.
+  [[nodiscard]] std::size_t observation_size() const {
+    std::size_t n = 0;
+    for (const auto& t : terms) n += term_size(t.term, joint_count()) * t.history_length;
+    return n;
+  }
 };
 
 // Reads and checks a deploy file. Throws PolicyError naming the file, the key and the expectation.

@@ -13,12 +13,12 @@
 //   std::span<const float> action = net.output(0);
 //
 // Operators: Gemm, MatMul, Add, Sub, Mul, Div, Neg, Relu, Elu, LeakyRelu, Selu, Tanh, Sigmoid,
-// Softsign, Clip, Concat, Slice, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Constant, LSTM
-// (forward, default activations). Anything else is refused at load, naming the operator and node.
+// Softsign, Clip, Concat, Slice, Reshape, Flatten, Squeeze, Unsqueeze, Identity, Constant, LSTM and
+// GRU (forward, default activations). Anything else is refused at load, naming the operator and node.
 //
-// Recurrent policies carry their state as graph inputs and outputs (rsl_rl's exporter: h_in/c_in
-// in, h_out/c_out out). Pairs declared with carry() are copied output -> input after each run()
-// and zeroed by reset_state(), so a caller feeds only the observation.
+// Recurrent policies carry their state as graph inputs and outputs (rsl_rl's exporter: h_in in,
+// h_out out, and c_in, c_out for an LSTM). Pairs declared with carry() are copied output -> input
+// after each run() and zeroed by reset_state(), so a caller feeds only the observation.
 
 #include <cstddef>
 #include <cstdint>

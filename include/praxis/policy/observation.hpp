@@ -1,12 +1,15 @@
 #pragma once
 // The observation a policy reads, built from the robot's state in the deploy file's terms.
 //
-// A frame is the terms in the file's order, each value multiplied by its scale and then clipped to
-// [-clip, clip]; joint terms are in the policy's joint order (wire[i] is the robot's index of the
-// policy's joint i). With history_length H the vector holds the last H frames, oldest first:
-//   term_major   for each term, its last H values (Isaac Lab's CircularBuffer flattening)
-//   frame_major  the last H whole frames one after another (legged_gym's stacking)
-// After reset() the next frame fills the whole history, so the policy never sees zeros it was not
+// A frame is the terms in the file's order. Each raw value is bounded by its term's own clip (if
+// any), multiplied by its scale, then clipped to [-clip, clip] of the observation; joint terms are
+// in the policy's joint order (wire[i] is the robot's index of the policy's joint i). Each term keeps
+// its last H values (H: its history_length), oldest first:
+//   term_major   for each term, its last H values (Isaac Lab's CircularBuffer flattening); terms
+//                may keep histories of different lengths
+//   frame_major  the last H whole frames one after another (legged_gym's stacking); every term's H
+//                is the same (the deploy file is refused otherwise)
+// After reset() the next frame fills every history, so the policy never sees zeros it was not
 // trained on. Everything is sized at construction: write() does not allocate.
 
 #include <algorithm>
@@ -27,11 +30,16 @@ namespace praxis::policy {
 // "base_ang_vel 3, projected_gravity 3, joint_pos_rel 12, ... = 45 per frame", then " x 3 frames =
 // 135" with history: what the observation is made of, for messages.
 [[nodiscard]] inline std::string describe_observation(const DeployConfig& config) {
+  const bool one_history = std::all_of(config.terms.begin(), config.terms.end(), [&](const ObsTermConfig& t) {
+    return t.history_length == config.history_length;
+  });
   std::string out;
   for (const auto& t : config.terms) {
     if (!out.empty()) out += ", ";
     out += std::string(term_name(t.term)) + " " + std::to_string(term_size(t.term, config.joint_count()));
+    if (!one_history) out += " x " + std::to_string(t.history_length);
   }
+  if (!one_history) return out + " = " + std::to_string(config.observation_size());
   out += " = " + std::to_string(config.frame_size()) + " per frame";
   if (config.history_length > 1) {
     out += " x " + std::to_string(config.history_length) + " frames = " + std::to_string(config.observation_size());
@@ -43,7 +51,9 @@ namespace praxis::policy {
 struct ObservationInputs {
   std::array<double, 3> command{};     // vx, vy, wz
   std::span<const float> last_action;  // policy order, one per policy joint
-  double time = 0.0;                   // seconds since the policy took over (the phase's clock)
+  // The phase's clock: seconds since the policy took over, at the end of the policy step being
+  // computed (one policy period at the first inference, as the authors' deploy loops count it).
+  double time = 0.0;
 };
 
 template <std::size_t N>
@@ -57,21 +67,26 @@ class ObservationBuilder {
       : wire_(wire.begin(), wire.end()),
         default_pose_(config.default_pose),
         clip_(config.observation_clip.value_or(std::numeric_limits<double>::infinity())),
-        history_(config.history_length),
         order_(config.history_order) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
     std::size_t offset = 0;
+    std::size_t ring = 0;
     for (const auto& t : config.terms) {
       const std::size_t size = term_size(t.term, wire_.size());
-      terms_.push_back(Term{t.term, offset, size, t.period});
+      const auto bounds = t.clip.value_or(std::array<double, 2>{-inf, inf});
+      terms_.push_back(Term{t.term, offset, size, t.period, t.history_length, ring, bounds[0], bounds[1]});
       scale_.insert(scale_.end(), t.scale.begin(), t.scale.end());
       offset += size;
+      ring += size * t.history_length;
     }
     frame_ = offset;
-    ring_.assign(frame_ * history_, 0.0f);
+    history_ = config.history_length;
+    ring_.assign(ring, 0.0f);
+    newest_.assign(terms_.size(), 0);
   }
 
   [[nodiscard]] std::size_t frame_size() const { return frame_; }
-  [[nodiscard]] std::size_t size() const { return frame_ * history_; }
+  [[nodiscard]] std::size_t size() const { return ring_.size(); }
   [[nodiscard]] std::size_t history_length() const { return history_; }
 
   // Forgets the history: the next frame fills it.
@@ -79,34 +94,28 @@ class ObservationBuilder {
 
   // Builds this cycle's frame and writes the whole observation (size() values) into `out`.
   void write(const RobotState<N>& state, const ObservationInputs& in, std::span<float> out) noexcept {
-    std::size_t slot = 0;
-    if (filled_) {
-      newest_ = (newest_ + 1) % history_;
-      slot = newest_;
+    for (std::size_t k = 0; k < terms_.size(); ++k) {
+      const Term& t = terms_[k];
+      float* block = ring_.data() + t.ring;
+      if (filled_) {
+        newest_[k] = (newest_[k] + 1) % t.history;
+        write_term(t, state, in, block + newest_[k] * t.size);
+      } else {
+        // The first value stands for every earlier one.
+        write_term(t, state, in, block);
+        for (std::size_t h = 1; h < t.history; ++h) std::copy_n(block, t.size, block + h * t.size);
+        newest_[k] = t.history - 1;
+      }
     }
-    float* frame = ring_.data() + slot * frame_;
-    for (const auto& t : terms_) write_term(t, state, in, frame + t.offset);
-    if (!filled_) {
-      // The first frame stands for every earlier one.
-      for (std::size_t h = 1; h < history_; ++h) std::copy_n(frame, frame_, ring_.data() + h * frame_);
-      newest_ = history_ - 1;
-      filled_ = true;
-    }
-    const std::size_t oldest = (newest_ + 1) % history_;
+    filled_ = true;
     std::size_t at = 0;
     if (order_ == HistoryOrder::frame_major) {
-      for (std::size_t k = 0; k < history_; ++k) {
-        const float* f = ring_.data() + ((oldest + k) % history_) * frame_;
-        std::copy_n(f, frame_, out.data() + at);
-        at += frame_;
+      for (std::size_t h = 0; h < history_; ++h) {
+        for (std::size_t k = 0; k < terms_.size(); ++k) at = copy_value(k, h, out, at);
       }
     } else {
-      for (const auto& t : terms_) {
-        for (std::size_t k = 0; k < history_; ++k) {
-          const float* f = ring_.data() + ((oldest + k) % history_) * frame_ + t.offset;
-          std::copy_n(f, t.size, out.data() + at);
-          at += t.size;
-        }
+      for (std::size_t k = 0; k < terms_.size(); ++k) {
+        for (std::size_t h = 0; h < terms_[k].history; ++h) at = copy_value(k, h, out, at);
       }
     }
   }
@@ -114,15 +123,26 @@ class ObservationBuilder {
  private:
   struct Term {
     ObsTerm kind;
-    std::size_t offset;  // in the frame (and in scale_)
+    std::size_t offset;   // in the frame (and in scale_)
     std::size_t size;
     double period;
+    std::size_t history;  // values kept
+    std::size_t ring;     // where its history starts in ring_
+    double lo, hi;        // the term's own clip, before the scale
   };
+
+  // Term k's h-th value counted from its oldest, copied to out[at...]; returns the next position.
+  std::size_t copy_value(std::size_t k, std::size_t h, std::span<float> out, std::size_t at) const noexcept {
+    const Term& t = terms_[k];
+    const std::size_t slot = (newest_[k] + 1 + h) % t.history;
+    std::copy_n(ring_.data() + t.ring + slot * t.size, t.size, out.data() + at);
+    return at + t.size;
+  }
 
   void write_term(const Term& t, const RobotState<N>& s, const ObservationInputs& in, float* out) const noexcept {
     const double* scale = scale_.data() + t.offset;
     auto put = [&](std::size_t i, double raw) {
-      const double v = std::clamp(raw * scale[i], -clip_, clip_);
+      const double v = std::clamp(std::clamp(raw, t.lo, t.hi) * scale[i], -clip_, clip_);
       out[i] = static_cast<float>(v);
     };
     switch (t.kind) {
@@ -158,11 +178,11 @@ class ObservationBuilder {
   std::vector<std::size_t> wire_;
   std::vector<double> default_pose_;
   double clip_ = std::numeric_limits<double>::infinity();
-  std::size_t history_ = 1;
+  std::size_t history_ = 1;  // frame_major's frames
   HistoryOrder order_ = HistoryOrder::term_major;
   std::size_t frame_ = 0;
-  std::vector<float> ring_;  // history_ frames; newest_ is the latest
-  std::size_t newest_ = 0;
+  std::vector<float> ring_;            // each term's last `history` values, one block per term
+  std::vector<std::size_t> newest_;    // per term: its newest value's slot in its block
   bool filled_ = false;
 };
 

@@ -9,12 +9,18 @@
 // loop_hz / policy_hz cycles (the first cycle after reset among them) the network runs and its
 // action becomes the target default_pose + scale * action on the policy's joints, held until the
 // next inference; the other joints hold init_pos. Over blend_in seconds after reset the command
-// moves linearly from the pose measured at reset to those targets.
+// moves linearly from the pose measured at reset to those targets. It runs in CTRL only: in STAND
+// (runs_in_stand = false) it would infer hundreds of times for nothing, since entering CTRL resets it.
 //
 // Members RobotController reads, in wire order: dt = 1 / loop_hz; init_pos = default_pose on the
-// policy's joints and the model's stand_pose elsewhere; kp / kd the deploy file's on the policy's
-// joints and the model's default gains elsewhere. Before load() it holds the stand pose with the
-// model's gains at 500 Hz.
+// policy's joints, the deploy file's hold pose on the joints it holds and the model's stand_pose
+// elsewhere; kp / kd likewise (the model's default gains elsewhere). A policy trained with a rigid
+// torso falls when the waist is held soft: the deploy file's "hold" gives those joints the gains
+// the policy's authors held them with. Before load() it holds the stand pose with the model's
+// gains at 500 Hz.
+//
+// Joint names are the robot model's; a vendor's spelling with a trailing "_joint"
+// ("left_knee_joint") names the same joint.
 //
 // load() checks everything (the file, joint names against the model, limits, the network's
 // operators and weights, its input and output sizes against the deploy file) before it changes
@@ -31,6 +37,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,6 +55,8 @@ template <RobotModel Model>
 class OnnxPolicy {
  public:
   static constexpr std::size_t N = Model::joint_count;
+  // Not run while STAND holds the pose (control/user_control_motion.hpp): it is reset on CTRL's entry.
+  static constexpr bool runs_in_stand = false;
 
   // What RobotController reads (USER_CTRL members, control/user_controller.hpp).
   double dt = 0.002;
@@ -99,12 +108,17 @@ class OnnxPolicy {
       const auto c = timeline_.at(static_cast<double>(counter_) * dt);  // since reset, on the cycle's clock
       set_velocity_command(c[0], c[1], c[2]);
     } else if (p.config.command_source == CommandSource::gamepad) {
-      const auto& max = p.config.command_max;
-      command_ = {static_cast<double>(pad.ly) * max[0], -static_cast<double>(pad.lx) * max[1],
-                  -static_cast<double>(pad.rx) * max[2]};
+      const std::array<double, 3> stick{static_cast<double>(pad.ly), -static_cast<double>(pad.lx),
+                                        -static_cast<double>(pad.rx)};
+      const auto& c = p.config;
+      for (std::size_t i = 0; i < 3; ++i) {
+        const double v = c.sticks == StickMapping::scaled ? stick[i] * c.command_max[i] : stick[i];
+        command_[i] = std::clamp(v, c.command_min[i], c.command_max[i]);
+      }
     }
     if (counter_ % p.config.decimation != 0) return;
-    const ObservationInputs in{command_, std::span<const float>(p.action), static_cast<double>(counter_) * dt};
+    const double phase_time = static_cast<double>(counter_ + p.config.decimation) * dt;
+    const ObservationInputs in{command_, std::span<const float>(p.action), phase_time};
     p.obs.write(state, in, p.net.input(p.obs_input));
   }
 
@@ -130,16 +144,18 @@ class OnnxPolicy {
   [[nodiscard]] std::array<float, N> log() const { return loaded_ ? loaded_->log : std::array<float, N>{}; }
 
   // The command for a policy whose deploy file says "source": "behaviour" (with the gamepad
-  // source, the sticks overwrite it every cycle). Limited to the file's max when it gives one.
+  // source, the sticks overwrite it every cycle). Limited to the file's [min, max] when it gives one.
   void set_velocity_command(double vx, double vy, double wz) {
     const auto max = loaded_ ? loaded_->config.command_max
                              : std::array<double, 3>{k_unlimited, k_unlimited, k_unlimited};
-    command_ = {std::clamp(vx, -max[0], max[0]), std::clamp(vy, -max[1], max[1]), std::clamp(wz, -max[2], max[2])};
+    const auto min = loaded_ ? loaded_->config.command_min
+                             : std::array<double, 3>{-k_unlimited, -k_unlimited, -k_unlimited};
+    command_ = {std::clamp(vx, min[0], max[0]), std::clamp(vy, min[1], max[1]), std::clamp(wz, min[2], max[2])};
   }
 
   // The command over time, in place of the deploy file's source (the sticks or the behaviour),
-  // evaluated every cycle at the time since reset and limited to the file's max; an empty timeline
-  // gives the command back to the source. Before the run, from the thread that owns the controller.
+  // evaluated every cycle at the time since reset and limited to the file's min and max; an empty
+  // timeline gives the command back to the source. Before the run, from the owner's thread.
   void set_command_timeline(CommandTimeline timeline) { timeline_ = std::move(timeline); }
 
   // ---- inspection ----
@@ -200,6 +216,26 @@ class OnnxPolicy {
     throw PolicyError(c.file.string() + ": key \"" + key + "\": expected " + expected + ", found " + found);
   }
 
+  // The robot's index of a joint the deploy file names, or N: the model's name, or a vendor's
+  // spelling of it with a trailing "_joint".
+  static std::size_t joint_named(std::string_view name) {
+    const std::size_t j = joint_index<Model>(name);
+    constexpr std::string_view suffix = "_joint";
+    if (j != N || name.size() <= suffix.size() || !name.ends_with(suffix)) return j;
+    return joint_index<Model>(name.substr(0, name.size() - suffix.size()));
+  }
+
+  // A pose the deploy file gives for a joint, within the joint's limits.
+  static void check_pose(const DeployConfig& c, const std::string& key, std::size_t joint, double q) {
+    const auto& spec = Model::joints[joint];
+    if (!(q >= spec.lower && q <= spec.upper)) {
+      fail(c, key,
+           std::string(spec.name) + "'s position within its limits [" + std::to_string(spec.lower) + ", " +
+               std::to_string(spec.upper) + "] rad",
+           std::to_string(q));
+    }
+  }
+
   static std::string robot_joint_names() {
     std::string out;
     for (const auto& j : Model::joints) {
@@ -253,22 +289,33 @@ class OnnxPolicy {
   static std::unique_ptr<Loaded> build(DeployConfig config, const std::optional<std::filesystem::path>& policy) {
     const std::size_t n = config.joint_count();
     // The robot's joints.
+    // Which entry of the file names each robot joint: "/joint_names/3", "/hold/joint_names/0".
+    std::array<std::string, N> named_by{};
+    const auto resolve = [&](const std::string& list, const std::vector<std::string>& names, std::size_t i) {
+      const std::string key = list + "/" + std::to_string(i);
+      const std::size_t j = joint_named(names[i]);
+      if (j == N) {
+        fail(config, key,
+             "a joint of the robot model " + std::string(Model::name) + " (" + robot_joint_names() +
+                 "; a trailing \"_joint\" is allowed)",
+             "\"" + names[i] + "\"");
+      }
+      if (!named_by[j].empty()) {
+        fail(config, key, "each robot joint named once", "\"" + names[i] + "\", also " + named_by[j]);
+      }
+      named_by[j] = key;
+      return j;
+    };
     std::vector<std::size_t> wire(n);
     for (std::size_t i = 0; i < n; ++i) {
-      wire[i] = joint_index<Model>(config.joint_names[i]);
-      if (wire[i] == N) {
-        fail(config, "/joint_names/" + std::to_string(i),
-             "a joint of the robot model " + std::string(Model::name) + " (" + robot_joint_names() + ")",
-             "\"" + config.joint_names[i] + "\"");
-      }
-      const auto& spec = Model::joints[wire[i]];
-      const double q = config.default_pose[i];
-      if (!(q >= spec.lower && q <= spec.upper)) {
-        fail(config, "/default_pose/" + std::to_string(i),
-             std::string(spec.name) + "'s position within its limits [" + std::to_string(spec.lower) + ", " +
-                 std::to_string(spec.upper) + "] rad",
-             std::to_string(q));
-      }
+      wire[i] = resolve("/joint_names", config.joint_names, i);
+      check_pose(config, "/default_pose/" + std::to_string(i), wire[i], config.default_pose[i]);
+    }
+    const auto& hold = config.hold;
+    std::vector<std::size_t> held(hold.joint_names.size());
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      held[i] = resolve("/hold/joint_names", hold.joint_names, i);
+      check_pose(config, "/hold/pose/" + std::to_string(i), held[i], hold.pose[i]);
     }
     // RobotController takes dt in (0, 1] seconds.
     if (config.loop_hz < 1.0) fail(config, "/loop_hz", "at least 1 Hz (USER_CTRL dt = 1 / loop_hz <= 1 s)", std::to_string(config.loop_hz) + " Hz");
@@ -332,6 +379,11 @@ class OnnxPolicy {
     p->default_wire = Model::stand_pose;
     p->kp = Model::default_kp;
     p->kd = Model::default_kd;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      p->default_wire[held[i]] = hold.pose[i];
+      p->kp[held[i]] = hold.kp[i];
+      p->kd[held[i]] = hold.kd[i];
+    }
     for (std::size_t i = 0; i < n; ++i) {
       p->default_wire[wire[i]] = config.default_pose[i];
       p->kp[wire[i]] = config.kp[i];

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -106,6 +107,9 @@ class MujocoPlant {
   // ---------------- the scene ----------------
 
   [[nodiscard]] BaseReading base() noexcept { return world_.base(); }
+  // The robot's joints (indices into M::joints) the model lacks: the state reports them at 0 with
+  // no velocity or torque, and commands to them are ignored.
+  [[nodiscard]] std::span<const std::size_t> missing_joints() const noexcept { return world_.missing_joints(); }
   [[nodiscard]] bool diverged() const noexcept { return world_.diverged(); }
   void set_joint_positions(const std::array<double, N>& q) { world_.set_joint_positions(q); }
   void set_base_pose(const Vector3& position, const Quaternion& orientation = Quaternion::Identity()) noexcept {

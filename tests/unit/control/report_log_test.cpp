@@ -218,6 +218,26 @@ TEST_CASE("report log: guard lines are thinned out per kind and count what was l
   CHECK(text.find("after the last one printed") == std::string::npos);  // nothing left unprinted at the end
 }
 
+TEST_CASE("report log: a clamp line names each noted joint, the field, the value asked and the value sent",
+          "[control][report_log]") {
+  using Field = praxis::motion::ClampNote::Field;
+  CapturedStdout out;
+  {
+    praxis::control::ReportLog log;
+    GuardEvent e{2.0, 1000, false, 6, 0};
+    e.clamps = {praxis::motion::ClampNote{"left_knee", Field::q, 2.95, 2.8798},
+                praxis::motion::ClampNote{"waist_yaw", Field::kp, 600, 500},
+                praxis::motion::ClampNote{"left_ankle_pitch", Field::tau, -80, -50},
+                praxis::motion::ClampNote{"right_hip_roll", Field::dq, 40, 32}};
+    log.guard(e);
+  }
+  const auto text = out.text();
+  INFO(text);
+  CHECK(text.find("t=2.000s cycle 1000: command clamped to the robot's limits on 6 joint(s): left_knee q 2.95 -> "
+                  "2.88, waist_yaw kp 600 -> 500, left_ankle_pitch tau -80 -> -50, right_hip_roll dq 40 -> 32 and 2 "
+                  "more") != std::string::npos);
+}
+
 TEST_CASE("report log: events left out at the end are summed over all kinds when the log closes",
           "[control][report_log]") {
   CapturedStdout out;

@@ -368,6 +368,51 @@ TEST_CASE("collector: position velocity torque and gain limits clamp and count e
   check_clean(rig.report());
 }
 
+TEST_CASE("collector: the report names the first clamped joints, their field, the value asked and the value sent",
+          "[motion][collector]") {
+  using Field = m::ClampNote::Field;
+  Rig<> rig;
+  rig.options().max_kp = 100.0;
+  Cmd& c = rig.selected();
+  c.q[0] = 2.0;      // hip above +1.0472
+  c.dq[2] = 20.0;    // calf faster than 15.70
+  c.kp[6] = 150.0;   // above max_kp
+  c.tau_ff[9] = 30;  // hip above 23.7 N m
+  c.q[11] = 5.0;     // calf above its limit: a fifth joint, counted, not noted
+  rig.run(0.0);
+  const auto& r = rig.report();
+  CHECK(r.clamped_joints == 5);
+  const auto& n = r.clamps;
+  CHECK(n[0].joint == Model::joints[0].name);
+  CHECK(n[0].field == Field::q);
+  CHECK(n[0].value == 2.0);
+  CHECK(n[0].limit == Model::joints[0].upper);
+  CHECK(n[1].joint == Model::joints[2].name);
+  CHECK(n[1].field == Field::dq);
+  CHECK(n[1].limit == Model::joints[2].velocity);
+  CHECK(n[2].joint == Model::joints[6].name);
+  CHECK(n[2].field == Field::kp);
+  CHECK(n[2].value == 150.0);
+  CHECK(n[2].limit == 100.0);
+  CHECK(n[3].joint == Model::joints[9].name);
+  CHECK(n[3].field == Field::tau);
+}
+
+// A robot lying with a joint pressed just past its limit is damped at its measured position every
+// cycle: the target moves nothing without stiffness, so its clamp is no news.
+TEST_CASE("collector: a target without stiffness past a limit is clamped but not counted", "[motion][collector]") {
+  Rig<> rig;
+  Cmd& c = rig.selected();
+  c.q[0] = Model::joints[0].upper + 0.01;
+  c.kp[0] = 0.0;
+  const Cmd& out = rig.run(0.0);
+  CHECK(out.q[0] == Model::joints[0].upper);
+  CHECK(rig.report().clamped_joints == 0);
+  c.kp[0] = 20.0;  // with stiffness it is news
+  rig.run(1.0);
+  CHECK(rig.report().clamped_joints == 1);
+}
+
 TEST_CASE("collector: a stiff target moves at most max_target_rate times dt from the last actuated one",
           "[motion][collector]") {
   Rig<> rig;

@@ -22,6 +22,7 @@ using praxis::policy::DeployConfig;
 using praxis::policy::HistoryOrder;
 using praxis::policy::ObsTerm;
 using praxis::policy::PolicyError;
+using praxis::policy::StickMapping;
 using Json = nlohmann::json;
 
 const std::filesystem::path k_file = "policies/walk/deploy.json";
@@ -119,7 +120,40 @@ TEST_CASE("deploy: a complete file is read whole", "[policy][deploy]") {
 
   CHECK(c.command_source == CommandSource::gamepad);
   CHECK(c.command_max == std::array<double, 3>{1.0, 0.5, 1.2});
+  CHECK(c.command_min == std::array<double, 3>{-1.0, -0.5, -1.2});  // -max unless the file says
+  CHECK(c.sticks == StickMapping::scaled);
   CHECK(c.blend_in == 1.0);
+  CHECK(c.robot.empty());
+  CHECK(c.hold.joint_names.empty());
+  for (const auto& t : c.terms) {
+    CHECK(t.history_length == 3);  // the observation's
+    CHECK_FALSE(t.clip.has_value());
+  }
+}
+
+TEST_CASE("deploy: what an imported policy adds is read whole (robot, hold, a term's clip and history, command range)",
+          "[policy][deploy]") {
+  auto j = full();
+  j["robot"] = "g1";
+  j["hold"] = {{"joint_names", {"waist_yaw", "left_elbow"}}, {"pose", {0.0, 0.3}}, {"kp", 300}, {"kd", {3, 2}}};
+  j["observation"]["history_order"] = "term_major";
+  j["observation"]["terms"][0]["history_length"] = 5;
+  j["observation"]["terms"][0]["clip"] = {-10.0, 8.0};
+  j["command"]["min"] = {-0.5, -0.5, -0.2};
+  j["command"]["sticks"] = "clamped";
+  const auto c = parse(j);
+  CHECK(c.robot == "g1");
+  CHECK(c.hold.joint_names == std::vector<std::string>{"waist_yaw", "left_elbow"});
+  CHECK(c.hold.pose == std::vector<double>{0.0, 0.3});
+  CHECK(c.hold.kp == std::vector<double>{300, 300});
+  CHECK(c.hold.kd == std::vector<double>{3, 2});
+  CHECK(c.terms[0].history_length == 5);
+  CHECK(c.terms[1].history_length == 3);
+  REQUIRE(c.terms[0].clip.has_value());
+  CHECK(*c.terms[0].clip == std::array<double, 2>{-10.0, 8.0});
+  CHECK(c.observation_size() == 3 * 5 + 20 * 3);
+  CHECK(c.command_min == std::array<double, 3>{-0.5, -0.5, -0.2});
+  CHECK(c.sticks == StickMapping::clamped);
 }
 
 TEST_CASE("deploy: the optional keys have their defaults", "[policy][deploy]") {
@@ -234,6 +268,46 @@ TEST_CASE("deploy: each mistake is refused naming the file and the key and what 
       {"recurrent not an array", [](Json& j) { j["recurrent"] = "h"; }, {"\"/recurrent\"", "an array of"}},
       {"empty policy name", [](Json& j) { j["policy"] = ""; }, {"\"/policy\"", "ONNX file"}},
       {"observation not an object", [](Json& j) { j["observation"] = 3; }, {"\"/observation\"", "an object"}},
+      {"a term's own history with frame_major", [](Json& j) { j["observation"]["terms"][1]["history_length"] = 5; },
+       {"\"/observation/terms/1/history_length\"", "the observation's history_length (3)", "\"term_major\"", "found 5"}},
+      {"a term's zero history",
+       [](Json& j) {
+         j["observation"]["history_order"] = "term_major";
+         j["observation"]["terms"][1]["history_length"] = 0;
+       },
+       {"\"/observation/terms/1/history_length\"", "a whole number >= 1"}},
+      {"a term's clip upside down", [](Json& j) { j["observation"]["terms"][1]["clip"] = {1.0, -1.0}; },
+       {"\"/observation/terms/1/clip\"", "lo <= hi", "[1, -1]"}},
+      {"a term's clip as one number", [](Json& j) { j["observation"]["terms"][1]["clip"] = 1.0; },
+       {"\"/observation/terms/1/clip\"", "an array of 2 numbers"}},
+      {"a command min above 0", [](Json& j) { j["command"]["min"] = {-1.0, 0.1, -1.0}; },
+       {"\"/command/min/1\"", "a number <= 0", "a zero command must stay within [min, max]", "0.1"}},
+      {"a min without a max",
+       [](Json& j) {
+         j["command"] = {{"source", "behaviour"}, {"min", {-1, -1, -1}}};
+       },
+       {"\"/command/min\"", "together with \"max\""}},
+      {"unknown stick mapping", [](Json& j) { j["command"]["sticks"] = "linear"; },
+       {"\"/command/sticks\"", "\"scaled\"", "\"clamped\"", "\"linear\""}},
+      {"a held joint the policy drives",
+       [](Json& j) { j["hold"] = {{"joint_names", {"waist_yaw", "right_knee"}}, {"pose", 0}, {"kp", 1}, {"kd", 1}}; },
+       {"\"/hold/joint_names/1\"", "a joint the policy does not drive", "also /joint_names/2"}},
+      {"a held joint named twice",
+       [](Json& j) { j["hold"] = {{"joint_names", {"waist_yaw", "waist_yaw"}}, {"pose", 0}, {"kp", 1}, {"kd", 1}}; },
+       {"\"/hold/joint_names/1\"", "each joint named once", "also /hold/joint_names/0"}},
+      {"a hold without gains",
+       [](Json& j) { j["hold"] = {{"joint_names", {"waist_yaw"}}, {"pose", 0}, {"kd", 1}}; },
+       {"\"/hold/kp\"", "no such key"}},
+      {"a hold pose of the wrong length",
+       [](Json& j) { j["hold"] = {{"joint_names", {"waist_yaw"}}, {"pose", {0, 0}}, {"kp", 1}, {"kd", 1}}; },
+       {"\"/hold/pose\"", "a number or an array of 1 numbers", "an array of 2"}},
+      {"a negative held gain",
+       [](Json& j) { j["hold"] = {{"joint_names", {"waist_yaw"}}, {"pose", 0}, {"kp", -3}, {"kd", 1}}; },
+       {"\"/hold/kp\"", "numbers >= 0"}},
+      {"an unknown key in hold",
+       [](Json& j) { j["hold"] = {{"joint_names", {"waist_yaw"}}, {"pose", 0}, {"kp", 1}, {"kd", 1}, {"ki", 0}}; },
+       {"\"/hold/ki\"", "an unknown key"}},
+      {"an empty robot name", [](Json& j) { j["robot"] = ""; }, {"\"/robot\"", "the robot model's name"}},
   };
   for (const auto& m : mistakes) {
     INFO(m.what);

@@ -149,6 +149,44 @@ LstmResult lstm_reference(int seq, int batch, int in, int hidden, const Floats& 
   return result;
 }
 
+// ONNX GRU, forward, gates z r h, written out per element; h~ with the reset applied after R
+// (linear_before_reset) or before.
+Floats gru_reference(int seq, int batch, int in, int hidden, const Floats& x, const Floats& w, const Floats& r,
+                     const Floats& b, bool linear_before_reset, Floats h, Floats* y = nullptr) {
+  const auto u = [](int i) { return static_cast<std::size_t>(i); };
+  const auto at = [&](const Floats& v, int i) { return v[u(i)]; };
+  for (int t = 0; t < seq; ++t) {
+    const Floats h_prev = h;
+    for (int n = 0; n < batch; ++n) {
+      const auto input = [&](int row) {  // X W^T + Wb
+        float sum = b.empty() ? 0.0F : at(b, row);
+        for (int k = 0; k < in; ++k) sum += at(x, (t * batch + n) * in + k) * at(w, row * in + k);
+        return sum;
+      };
+      const auto recurrent = [&](int row, const Floats& state) {  // state R^T + Rb
+        float sum = b.empty() ? 0.0F : at(b, 3 * hidden + row);
+        for (int k = 0; k < hidden; ++k) sum += at(state, n * hidden + k) * at(r, row * hidden + k);
+        return sum;
+      };
+      Floats reset_h(u(batch * hidden), 0.0F);  // r * H, this row of the batch
+      Floats reset(u(hidden));
+      for (int j = 0; j < hidden; ++j) {
+        reset[u(j)] = sigmoid(input(hidden + j) + recurrent(hidden + j, h_prev));
+        reset_h[u(n * hidden + j)] = reset[u(j)] * at(h_prev, n * hidden + j);
+      }
+      for (int j = 0; j < hidden; ++j) {
+        const float z = sigmoid(input(j) + recurrent(j, h_prev));
+        const float candidate = linear_before_reset
+                                    ? std::tanh(input(2 * hidden + j) + reset[u(j)] * recurrent(2 * hidden + j, h_prev))
+                                    : std::tanh(input(2 * hidden + j) + recurrent(2 * hidden + j, reset_h));
+        h[u(n * hidden + j)] = (1.0F - z) * candidate + z * at(h_prev, n * hidden + j);
+      }
+    }
+    if (y != nullptr) y->insert(y->end(), h.begin(), h.end());
+  }
+  return h;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Gemm and MatMul
 
@@ -724,6 +762,148 @@ TEST_CASE("LSTM state carried across run calls matches stepping the reference") 
 }
 
 // ---------------------------------------------------------------------------------------------
+// GRU
+
+TEST_CASE("GRU over a sequence matches a reference loop") {
+  const int seq = 4;
+  const int batch = 2;
+  const int in = 3;
+  const int hidden = 5;
+  const Floats w = values(static_cast<std::size_t>(3 * hidden * in), 31);
+  const Floats r = values(static_cast<std::size_t>(3 * hidden * hidden), 32);
+  const Floats b = values(static_cast<std::size_t>(6 * hidden), 33);
+  const Floats x = values(static_cast<std::size_t>(seq * batch * in), 34);
+  const Floats h0 = values(static_cast<std::size_t>(batch * hidden), 35);
+  const Floats zeros(static_cast<std::size_t>(batch * hidden), 0.0F);
+  for (const std::int64_t lbr : {0, 1}) {
+    CAPTURE(lbr);
+    SECTION("with bias and initial state, linear_before_reset " + std::to_string(lbr)) {
+      OnnxModelBuilder m;
+      m.input("X", {seq, batch, in});
+      m.input("h0", {1, batch, hidden});
+      m.initializer("W", {1, 3 * hidden, in}, w);
+      m.initializer("R", {1, 3 * hidden, hidden}, r);
+      m.initializer("B", {1, 6 * hidden}, b);
+      m.node("GRU", {"X", "W", "R", "B", "", "h0"}, {"Y", "Y_h"})
+          .attr("hidden_size", std::int64_t{hidden})
+          .attr("linear_before_reset", lbr)
+          .attr("direction", std::string("forward"))
+          .attr("activations", std::vector<std::string>{"Sigmoid", "Tanh"});
+      m.output("Y", {seq, 1, batch, hidden});
+      m.output("Y_h", {1, batch, hidden});
+      auto net = load(m);
+      set(net, 0, x);
+      set(net, 1, h0);
+      net.run();
+      Floats y;
+      const Floats h = gru_reference(seq, batch, in, hidden, x, w, r, b, lbr != 0, h0, &y);
+      require_near(get(net, 0), y);
+      require_near(get(net, 1), h);
+      net.run();  // the same inputs, the same outputs: no state kept inside
+      require_near(get(net, 1), h);
+    }
+    SECTION("without optional inputs and only Y_h out, linear_before_reset " + std::to_string(lbr)) {
+      OnnxModelBuilder m;
+      m.input("X", {seq, batch, in});
+      m.initializer("W", {1, 3 * hidden, in}, w);
+      m.initializer("R", {1, 3 * hidden, hidden}, r);
+      m.node("GRU", {"X", "W", "R"}, {"", "Y_h"})
+          .attr("hidden_size", std::int64_t{hidden})
+          .attr("linear_before_reset", lbr);
+      m.output("Y_h", {1, batch, hidden});
+      auto net = load(m);
+      set(net, 0, x);
+      net.run();
+      require_near(get(net, 0), gru_reference(seq, batch, in, hidden, x, w, r, {}, lbr != 0, zeros));
+    }
+  }
+  SECTION("the two ways of applying the reset differ") {  // so that the sections above tell them apart
+    CHECK(gru_reference(seq, batch, in, hidden, x, w, r, b, false, h0) !=
+          gru_reference(seq, batch, in, hidden, x, w, r, b, true, h0));
+  }
+}
+
+// An int32 initializer, as exporters write sequence_lens.
+void int32_initializer(OnnxModelBuilder& m, const std::string& name, const std::vector<std::int32_t>& v) {
+  auto* t = m.model().mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto::INT32);
+  t->add_dims(static_cast<std::int64_t>(v.size()));
+  for (const auto i : v) t->add_int32_data(i);
+}
+
+TEST_CASE("GRU runs a constant sequence_lens of every sequence's full length as if it were absent") {
+  const int seq = 3;
+  const int hidden = 2;
+  OnnxModelBuilder m;
+  m.input("X", {seq, 2, 2});
+  m.initializer("W", {1, 3 * hidden, 2}, values(12, 41));
+  m.initializer("R", {1, 3 * hidden, hidden}, values(12, 42));
+  int32_initializer(m, "lens", {seq, seq});
+  m.node("GRU", {"X", "W", "R", "", "lens"}, {"Y"}).attr("hidden_size", std::int64_t{hidden});
+  m.output("Y", {seq, 1, 2, hidden});
+  auto net = load(m);
+  const Floats x = values(12, 43);
+  set(net, 0, x);
+  net.run();
+  Floats y;
+  (void)gru_reference(seq, 2, 2, hidden, x, values(12, 41), values(12, 42), {}, false, Floats(4, 0.0F), &y);
+  require_near(get(net, 0), y);
+}
+
+TEST_CASE("GRU state carried across run calls matches stepping the reference") {
+  // rsl_rl's recurrent export with a GRU: obs, h_in -> actions, h_out.
+  const int in = 3;
+  const int hidden = 4;
+  const int actions = 2;
+  const Floats w = values(static_cast<std::size_t>(3 * hidden * in), 51);
+  const Floats r = values(static_cast<std::size_t>(3 * hidden * hidden), 52);
+  const Floats b = values(static_cast<std::size_t>(6 * hidden), 53);
+  const Floats head = values(static_cast<std::size_t>(actions * hidden), 54);
+  OnnxModelBuilder m(11);
+  m.input("obs", {1, in});
+  m.input("h_in", {1, 1, hidden});
+  m.initializer("W", {1, 3 * hidden, in}, w);
+  m.initializer("R", {1, 3 * hidden, hidden}, r);
+  m.initializer("B", {1, 6 * hidden}, b);
+  m.initializer("head", {actions, hidden}, head);
+  m.node("Unsqueeze", {"obs"}, {"x"}).attr("axes", ints({0}));
+  m.node("GRU", {"x", "W", "R", "B", "", "h_in"}, {"y", "h_out"})
+      .attr("hidden_size", std::int64_t{hidden})
+      .attr("linear_before_reset", std::int64_t{1});
+  m.node("Squeeze", {"y"}, {"features"}).attr("axes", ints({0, 1}));
+  m.node("Gemm", {"features", "head"}, {"actions"}).attr("transB", std::int64_t{1});
+  m.output("actions", {1, actions});
+  m.output("h_out", {1, 1, hidden});
+  auto net = load(m, "recurrent_gru.onnx");
+  net.carry(net.output_index("h_out"), net.input_index("h_in"));
+  CHECK(net.summary() == "Unsqueeze x1, GRU x1, Squeeze x1, Gemm x1");
+
+  Floats h(static_cast<std::size_t>(hidden), 0.0F);
+  Floats first_actions;
+  for (std::uint32_t step = 0; step < 6; ++step) {
+    CAPTURE(step);
+    const Floats obs = values(static_cast<std::size_t>(in), 200 + step);
+    set(net, 0, obs);
+    net.run();
+    h = gru_reference(1, 1, in, hidden, obs, w, r, b, true, h);
+    Floats act(static_cast<std::size_t>(actions), 0.0F);
+    for (std::size_t a = 0; a < act.size(); ++a) {
+      for (std::size_t j = 0; j < h.size(); ++j) act[a] += head[a * h.size() + j] * h[j];
+    }
+    require_near(get(net, 0), act);
+    require_near({net.input(1).begin(), net.input(1).end()}, h);  // carried into the input
+    if (step == 0) first_actions = get(net, 0);
+  }
+  CHECK(get(net, 0) != first_actions);  // the state changed what the policy does
+  net.reset_state();
+  for (const float v : net.input(1)) CHECK(v == 0.0F);
+  set(net, 0, values(static_cast<std::size_t>(in), 200));
+  net.run();
+  CHECK(get(net, 0) == first_actions);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Refusals
 
 TEST_CASE("An unsupported operator is refused naming it its node and the file") {
@@ -850,6 +1030,117 @@ TEST_CASE("Other unsupported attribute values are refused") {
   }
 }
 
+TEST_CASE("GRU attributes and inputs it does not run are refused naming the file, the node and what") {
+  // A valid GRU of hidden size 2 over [1, 1, 2]; each section changes one thing.
+  const auto gru = [](OnnxModelBuilder& m, std::initializer_list<std::string> inputs = {"X", "W", "R"}) {
+    m.input("X", {1, 1, 2});
+    m.initializer("W", {1, 6, 2}, values(12, 1));
+    m.initializer("R", {1, 6, 2}, values(12, 2));
+    m.output("Y", {1, 1, 1, 2});
+    return m.node("GRU", inputs, {"Y"}, "/memory/GRU");
+  };
+  const auto refused = [](OnnxModelBuilder& m, const std::string& what) {
+    const auto message = refusal(m, "gru_policy.onnx");
+    CAPTURE(message);
+    CHECK_THAT(message, Catch::Contains("gru_policy.onnx: node '/memory/GRU' (GRU): ") && Catch::Contains(what));
+  };
+  SECTION("the valid one loads, in every opset that has GRU since the oldest praxis reads") {
+    for (const std::int64_t opset : {6, 7, 11, 14, 17}) {
+      CAPTURE(opset);
+      OnnxModelBuilder m(opset);
+      auto node = gru(m);
+      node.attr("hidden_size", std::int64_t{2});
+      if (opset < 7) node.attr("output_sequence", std::int64_t{1});  // GRU-3's; Y is there when named
+      CHECK(refusal(m).empty());
+    }
+  }
+  SECTION("bidirectional and reverse") {
+    for (const char* direction : {"bidirectional", "reverse"}) {
+      OnnxModelBuilder m;
+      gru(m).attr("hidden_size", std::int64_t{2}).attr("direction", std::string(direction));
+      refused(m, "direction '" + std::string(direction) + "' is not supported; expected 'forward'");
+    }
+  }
+  SECTION("clip") {
+    OnnxModelBuilder m;
+    gru(m).attr("clip", 3.0F);
+    refused(m, "attribute 'clip' is not supported");
+  }
+  SECTION("custom activations") {
+    OnnxModelBuilder m;
+    gru(m).attr("activations", std::vector<std::string>{"HardSigmoid", "Tanh"});
+    refused(m, "activations [HardSigmoid, Tanh] are not supported; expected the defaults [Sigmoid, Tanh]");
+  }
+  SECTION("activation_alpha and activation_beta") {
+    for (const char* name : {"activation_alpha", "activation_beta"}) {
+      OnnxModelBuilder m;
+      gru(m).attr(name, Floats{0.2F, 0.5F});
+      refused(m, "attribute '" + std::string(name) + "' is not supported");
+    }
+  }
+  SECTION("layout 1 (batch first)") {
+    OnnxModelBuilder m;
+    gru(m).attr("layout", std::int64_t{1});
+    refused(m, "layout = 1 (batch first) is not supported; expected 0");
+  }
+  SECTION("linear_before_reset other than 0 or 1") {
+    OnnxModelBuilder m;
+    gru(m).attr("linear_before_reset", std::int64_t{2});
+    refused(m, "linear_before_reset = 2 is not supported; expected 0 or 1");
+  }
+  SECTION("sequence_lens computed at run time") {
+    OnnxModelBuilder m;
+    m.input("lens", {1});
+    gru(m, {"X", "W", "R", "", "lens"});
+    refused(m, "input 'sequence_lens' ('lens') is not supported unless it is an int32 constant of every "
+               "sequence's full length (1)");
+  }
+  SECTION("sequence_lens shorter than the sequence") {
+    OnnxModelBuilder m;
+    m.input("X", {3, 1, 2});
+    m.initializer("W", {1, 6, 2}, values(12, 1));
+    m.initializer("R", {1, 6, 2}, values(12, 2));
+    int32_initializer(m, "lens", {2});
+    m.node("GRU", {"X", "W", "R", "", "lens"}, {"", "Y_h"}, "/memory/GRU");
+    m.output("Y_h", {1, 1, 2});
+    refused(m, "gives sequence 0 the length 2; only the full length 3 is supported");
+  }
+  SECTION("W, B, initial_h or hidden_size of the wrong size") {
+    {
+      OnnxModelBuilder m;
+      m.input("X", {1, 1, 3});
+      m.initializer("W", {1, 6, 2}, values(12, 1));
+      m.initializer("R", {1, 6, 2}, values(12, 2));
+      m.node("GRU", {"X", "W", "R"}, {"Y"}, "/memory/GRU");
+      m.output("Y", {1, 1, 1, 2});
+      refused(m, "W [1, 6, 2] must be [1, 6, 3]");
+    }
+    {
+      OnnxModelBuilder m;
+      m.initializer("B", {1, 8}, values(8, 3));
+      gru(m, {"X", "W", "R", "B"});
+      refused(m, "B [1, 8] must be [1, 12]");
+    }
+    {
+      OnnxModelBuilder m;
+      m.input("h0", {1, 1, 3});
+      gru(m, {"X", "W", "R", "", "", "h0"});
+      refused(m, "initial_h [1, 1, 3] must be [1, 1, 2]");
+    }
+    {
+      OnnxModelBuilder m;
+      m.initializer("R4", {1, 8, 2}, values(16, 4));  // an LSTM's R
+      gru(m, {"X", "W", "R4"});
+      refused(m, "R [1, 8, 2] must be [1, 3 * hidden_size, hidden_size]");
+    }
+    {
+      OnnxModelBuilder m;
+      gru(m).attr("hidden_size", std::int64_t{4});
+      refused(m, "hidden_size 4 does not match R [1, 6, 2]");
+    }
+  }
+}
+
 TEST_CASE("Malformed bytes are refused") {
   const std::string text = "this is not an ONNX model";
   const auto bytes = std::as_bytes(std::span<const char>(text.data(), text.size()));
@@ -949,6 +1240,17 @@ TEST_CASE("run performs no heap allocation") {
   m.output("y", {1, 1, 2, hidden});
   m.output("h_out", {1, 2, hidden});
   m.output("c_out", {1, 2, hidden});
+  // Both GRU variants on the same features, batch 2 (the row-by-row path of linear_before_reset 0).
+  m.initializer("Wg", {1, 3 * hidden, 13}, values(static_cast<std::size_t>(3 * hidden * 13), 10));
+  m.initializer("Rg", {1, 3 * hidden, hidden}, values(static_cast<std::size_t>(3 * hidden * hidden), 11));
+  m.initializer("Bg", {1, 6 * hidden}, values(static_cast<std::size_t>(6 * hidden), 12));
+  m.node("GRU", {"x", "Wg", "Rg", "Bg", "", "h_in"}, {"gy0", "gh0"}).attr("hidden_size", std::int64_t{hidden});
+  m.node("GRU", {"x", "Wg", "Rg", "", "", "h_in"}, {"", "gh1"})
+      .attr("hidden_size", std::int64_t{hidden})
+      .attr("linear_before_reset", std::int64_t{1});
+  m.output("gy0", {1, 1, 2, hidden});
+  m.output("gh0", {1, 2, hidden});
+  m.output("gh1", {1, 2, hidden});
   m.initializer("G", {2, 3}, values(6, 8));
   m.node("Gemm", {"c2", "G"}, {"g2"}).attr("transA", std::int64_t{1});  // a strided left operand
   m.output("g2", {4, 3});
@@ -965,6 +1267,7 @@ TEST_CASE("run performs no heap allocation") {
   }
   CHECK(allocations == 0);
   for (const float v : net.output(1)) CHECK(std::isfinite(v));
+  for (const float v : net.output(net.output_index("gh1"))) CHECK(std::isfinite(v));
 }
 
 }  // namespace network_test

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <Eigen/Geometry>
+#include <nlohmann/json.hpp>
 
 #include "praxis/policy/deploy.hpp"
 #include "praxis/policy/observation.hpp"
@@ -194,6 +195,44 @@ TEST_CASE("observation: frame_major history holds the last whole frames oldest f
   check_equal(build(b, scripted(7)), expected_history({7, 7, 7}, order), "after reset");
   // The two orders hold the same numbers, arranged differently.
   CHECK(expected_history({2, 3, 4}, order) != expected_history({2, 3, 4}, praxis::policy::HistoryOrder::term_major));
+}
+
+// Isaac Lab keeps a history per term and bounds a term's raw values before its scale.
+TEST_CASE("observation: a term's own history length and clip", "[policy][observation]") {
+  auto j = nlohmann::json::parse(deploy_json(2, "term_major"));
+  j["observation"]["terms"][0]["history_length"] = 4;       // base_ang_vel: its last 4
+  j["observation"]["terms"][6]["history_length"] = 1;       // phase: only the newest
+  j["observation"]["terms"][3]["clip"] = {-0.05, 0.05};     // joint_pos_rel, raw, before scale [1, 2, 3]
+  const auto c = praxis::policy::parse_deploy(j.dump(), "obs/deploy.json");
+  ObservationBuilder<N> b(c, k_wire);
+  REQUIRE(b.size() == 3 * 4 + 15 * 2 + 2 * 1);
+  REQUIRE(c.observation_size() == b.size());
+  CHECK(praxis::policy::describe_observation(c) ==
+        "base_ang_vel 3 x 4, projected_gravity 3 x 2, velocity_command 3 x 2, joint_pos_rel 3 x 2, "
+        "joint_vel_rel 3 x 2, last_action 3 x 2, phase 2 x 1 = 44");
+  const std::vector<std::size_t> history{4, 2, 2, 2, 2, 2, 1};
+  const std::vector<double> joint_scale{1.0, 2.0, 3.0};
+  bool clipped = false;
+  std::vector<float> got;
+  for (int step = 0; step < 6; ++step) {
+    got = build(b, scripted(step));
+    std::vector<double> want;
+    for (std::size_t term = 0; term < history.size(); ++term) {
+      for (int k = step - static_cast<int>(history[term]) + 1; k <= step; ++k) {
+        auto values = expected_terms(scripted(std::max(k, 0)))[term].values;  // the first fills the history
+        if (term == 3) {
+          for (std::size_t i = 0; i < 3; ++i) {
+            const double raw = values[i] / joint_scale[i];
+            clipped = clipped || std::abs(raw) > 0.05;
+            values[i] = joint_scale[i] * std::clamp(raw, -0.05, 0.05);
+          }
+        }
+        want.insert(want.end(), values.begin(), values.end());
+      }
+    }
+    check_equal(got, want, "step " + std::to_string(step));
+  }
+  CHECK(clipped);  // the script reaches past the term's clip
 }
 
 TEST_CASE("observation: the description lists every term and its size", "[policy][observation]") {

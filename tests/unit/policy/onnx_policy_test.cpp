@@ -215,6 +215,40 @@ TEST_CASE("onnx policy: load sets dt and gains and init_pos in wire order with t
   }
   CHECK(p.jpos_des == p.init_pos);
 
+  SECTION("a vendor's joint names (\"_joint\") name the model's joints") {
+    auto j = deploy();
+    for (auto& name : j["joint_names"]) name = name.get<std::string>() + "_joint";
+    Policy q;
+    q.load(setup.write(j, "vendor.json"));
+    for (std::size_t i = 0; i < n; ++i) CHECK(q.wire_indices()[i] == k_wire[i]);
+  }
+  SECTION("the joints the file holds take its pose and gains; the rest keep the model's") {
+    auto j = deploy();
+    j["hold"] = {{"joint_names", {"waist_yaw", "left_elbow_joint", "waist_pitch"}},
+                 {"pose", {0.1, 0.3, 0.0}},
+                 {"kp", {300, 100, 300}},
+                 {"kd", 3}};
+    Policy q;
+    q.load(setup.write(j, "hold.json"));
+    const std::array<std::size_t, 3> held{praxis::joint_index<G1>("waist_yaw"), praxis::joint_index<G1>("left_elbow"),
+                                          praxis::joint_index<G1>("waist_pitch")};
+    const std::array<double, 3> pose{0.1, 0.3, 0.0}, kp{300, 100, 300};
+    for (std::size_t k = 0; k < held.size(); ++k) {
+      INFO("held joint " << G1::joints[held[k]].name);
+      CHECK(q.init_pos[held[k]] == pose[k]);
+      CHECK(q.kp[held[k]] == kp[k]);
+      CHECK(q.kd[held[k]] == 3.0);
+    }
+    const auto other = praxis::joint_index<G1>("right_elbow") == k_wire[3] ? praxis::joint_index<G1>("waist_roll")
+                                                                           : praxis::joint_index<G1>("right_elbow");
+    CHECK(q.init_pos[other] == G1::stand_pose[other]);
+    CHECK(q.kp[other] == G1::default_kp[other]);
+    // Held in CTRL, between inferences and through them.
+    q.reset(standing(), {});
+    for (int c = 0; c < 12; ++c) cycle(q, standing());
+    for (std::size_t k = 0; k < held.size(); ++k) CHECK(q.jpos_des[held[k]] == pose[k]);
+  }
+
   SECTION("load_params reads deploy.json in the folder, and a policy path passed to load wins") {
     Policy q;
     q.load_params(setup.dir.path());
@@ -263,11 +297,41 @@ TEST_CASE("onnx policy: load refuses a mismatch naming what is wrong and changes
   }
   SECTION("a joint the robot does not have is named with the robot's joints") {
     auto j = deploy();
-    j["joint_names"][1] = "left_knee_joint";
+    j["joint_names"][1] = "left_kneecap_joint";
     const auto message = refusal(p, setup.write(j));
     CHECK_THAT(message, Catch::Contains("key \"/joint_names/1\""));
-    CHECK_THAT(message, Catch::Contains("found \"left_knee_joint\""));
+    CHECK_THAT(message, Catch::Contains("found \"left_kneecap_joint\""));
     CHECK_THAT(message, Catch::Contains("robot model g1 (left_hip_pitch, left_hip_roll, left_hip_yaw, left_knee,"));
+  }
+  SECTION("one robot joint named twice, once in the vendor's spelling") {
+    auto j = deploy();
+    j["joint_names"][2] = "left_knee_joint";  // [1] is left_knee
+    j["default_pose"][2] = 0.25;
+    const auto message = refusal(p, setup.write(j));
+    CHECK_THAT(message, Catch::Contains("key \"/joint_names/2\""));
+    CHECK_THAT(message, Catch::Contains("each robot joint named once"));
+    CHECK_THAT(message, Catch::Contains("also /joint_names/1"));
+  }
+  SECTION("a held joint the policy drives, in the vendor's spelling") {
+    auto j = deploy();
+    j["hold"] = {{"joint_names", {"waist_yaw", "right_knee_joint"}}, {"pose", 0.1}, {"kp", 300}, {"kd", 3}};
+    const auto message = refusal(p, setup.write(j));
+    CHECK_THAT(message, Catch::Contains("key \"/hold/joint_names/1\""));
+    CHECK_THAT(message, Catch::Contains("also /joint_names/0"));
+  }
+  SECTION("a held pose outside the joint's limits") {
+    auto j = deploy();
+    j["hold"] = {{"joint_names", {"waist_yaw", "left_elbow"}}, {"pose", {0.0, 9.0}}, {"kp", 300}, {"kd", 3}};
+    const auto message = refusal(p, setup.write(j));
+    CHECK_THAT(message, Catch::Contains("key \"/hold/pose/1\""));
+    CHECK_THAT(message, Catch::Contains("left_elbow's position within its limits"));
+  }
+  SECTION("a held joint the robot does not have") {
+    auto j = deploy();
+    j["hold"] = {{"joint_names", {"tail"}}, {"pose", 0.0}, {"kp", 300}, {"kd", 3}};
+    const auto message = refusal(p, setup.write(j));
+    CHECK_THAT(message, Catch::Contains("key \"/hold/joint_names/0\""));
+    CHECK_THAT(message, Catch::Contains("found \"tail\""));
   }
   SECTION("a policy rate that does not divide the loop rate") {
     auto j = deploy();
@@ -510,6 +574,32 @@ TEST_CASE("onnx policy: the velocity command comes from the sticks or from a beh
     CHECK(a[2] == Approx(1.0 * 1.2));
     CHECK(a[3] == 0.0f);
   }
+  SECTION("gamepad, scaled, with min: a command beyond min is limited to it") {
+    j["command"]["min"] = {-0.25, -0.1, -0.6};
+    raw.ly = -0.5f;  // vx -0.5 -> -0.25
+    raw.lx = 1.0f;   // vy -0.5 -> -0.1
+    raw.rx = 0.25f;  // wz -0.3
+    pad.update(raw);
+    Policy p;
+    p.load(setup.write(j));
+    p.reset(s, pad);
+    cycle(p, s, pad);
+    const auto a = p.last_action();
+    CHECK(a[0] == Approx(-0.25));
+    CHECK(a[1] == Approx(-0.1));
+    CHECK(a[2] == Approx(-0.3));
+  }
+  SECTION("gamepad, clamped: the stick is the velocity, within [min, max]") {
+    j["command"] = {{"source", "gamepad"}, {"sticks", "clamped"}, {"max", {1.0, 0.3, 0.2}}, {"min", {-0.5, -0.3, -0.2}}};
+    Policy p;
+    p.load(setup.write(j));
+    p.reset(s, pad);
+    cycle(p, s, pad);
+    const auto a = p.last_action();
+    CHECK(a[0] == Approx(0.5));   // ly 0.5
+    CHECK(a[1] == Approx(-0.3));  // -lx = -0.4, limited to -0.3
+    CHECK(a[2] == Approx(0.2));   // -rx = 1, limited to 0.2
+  }
   SECTION("behaviour: set_velocity_command, limited to max, the sticks ignored") {
     j["command"]["source"] = "behaviour";
     Policy p;
@@ -565,9 +655,21 @@ TEST_CASE("onnx policy: a command timeline replaces the sticks, runs on the time
   p.set_command_timeline({});
   cycle(p, s, pad);
   CHECK(p.velocity_command() == std::array<double, 3>{0.5 * 1.0, 0.0, -1.0 * 1.2});
+
+  // A file with a min: the timeline is limited to it too.
+  j["command"]["min"] = {-0.25, -0.1, -0.6};
+  Policy q;
+  q.load(setup.write(j));
+  q.set_command_timeline(praxis::policy::CommandTimeline::parse("-2,-2,-2"));
+  q.reset(s, pad);
+  cycle(q, s, pad);
+  CHECK(q.velocity_command() == std::array<double, 3>{-0.25, -0.1, -0.6});
 }
 
-TEST_CASE("onnx policy: the phase runs on the time since reset", "[policy][onnx_policy]") {
+// The authors' deploy loops (legged_gym's deploy_mujoco/deploy_real, unitree_rl_lab's) advance the
+// phase before the first inference: it sees one policy period.
+TEST_CASE("onnx policy: the phase runs on the time since reset, one policy period at the first inference",
+          "[policy][onnx_policy]") {
   Setup setup;
   auto j = deploy();
   j["observation"]["terms"] = Json::array({Json{{"name", "phase"}, {"period", 0.1}}});
@@ -578,7 +680,7 @@ TEST_CASE("onnx policy: the phase runs on the time since reset", "[policy][onnx_
   p.reset(s, {});
   for (int c = 0; c < 40; ++c) {
     cycle(p, s);
-    const double t = (c - c % 10) * 0.002;  // the last inference's time
+    const double t = (c - c % 10 + 10) * 0.002;  // the end of the last inference's policy step
     INFO("cycle " << c);
     CHECK(p.last_action()[0] == Approx(std::sin(2.0 * std::numbers::pi * t / 0.1)).margin(1e-6));
     CHECK(p.last_action()[1] == Approx(std::cos(2.0 * std::numbers::pi * t / 0.1)).margin(1e-6));
@@ -649,11 +751,14 @@ TEST_CASE("onnx policy: RobotController stands a mock G1 up and the policy takes
   rig.robot.hold(praxis::GamepadButton::R2, rig.at(0.1), 1s);
   rig.run_until(1.3);
   REQUIRE(rig.controller.state() == praxis::control::ControlState::stand);
-  // STAND holds init_pos: the policy's default pose on its joints.
+  // STAND holds init_pos: the policy's default pose on its joints. The policy does not run there
+  // (runs_in_stand = false): CTRL's entry resets it anyway.
   CHECK(rig.robot.last_command().command.q[9] == Approx(0.35));
+  CHECK(rig.controller.user().inferences() == 0);
   rig.robot.tap(praxis::GamepadButton::A, rig.at(1.4));
   rig.run_until(1.6);
   REQUIRE(rig.controller.state() == praxis::control::ControlState::ctrl);
+  CHECK(rig.controller.user().inferences() > 0);
   rig.run_until(3.5);
   REQUIRE(rig.controller.state() == praxis::control::ControlState::ctrl);
   const auto& cmd = rig.robot.last_command().command;

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #ifndef PRAXIS_MODELS_DIR
 #error "PRAXIS_MODELS_DIR (the directory holding g1_29dof.xml) must be defined"
@@ -149,6 +150,31 @@ TEST_CASE("The G1 29-DOF model loads in the installed MuJoCo and weighs what its
   const double mass = mj_getTotalmass(m.get());
   INFO("total mass " << mass << " kg, sources " << source_mass << " kg");
   REQUIRE(std::fabs(mass - source_mass) <= 0.01 * source_mass);
+}
+
+// [dynamics]: the rotor inertia of each motor as the joint's armature, by motor group, as the
+// menagerie's rev_1_0 G1 gives them; joint damping 0.05 as unitree_mujoco's G1; frictionloss 0.1 as
+// the menagerie's. A model without armature blows up under stiff PD at 2 ms steps.
+TEST_CASE("The G1 model's joints carry the public sources' armature, damping and friction") {
+  std::string error;
+  const ModelPtr m = load(error);
+  REQUIRE(m != nullptr);
+  const auto armature_of = [](std::string_view joint) {
+    const auto has = [&](std::string_view part) { return joint.find(part) != std::string_view::npos; };
+    if (has("hip_roll") || has("knee")) return 0.025101925;
+    if (has("hip_pitch") || has("hip_yaw") || has("waist_yaw")) return 0.01017752004;
+    if (has("ankle") || has("waist_roll") || has("waist_pitch")) return 0.00721945;
+    if (has("wrist_pitch") || has("wrist_yaw")) return 0.00425;
+    return 0.003609725;  // shoulders, elbows, wrist roll
+  };
+  for (int i = 0; i < motor_count; ++i) {
+    const Motor& motor = motors[static_cast<std::size_t>(i)];
+    const int dof = m->jnt_dofadr[joint_of(m.get(), i)];
+    INFO(motor.joint);
+    CHECK(m->dof_armature[dof] == armature_of(motor.joint));
+    CHECK(m->dof_damping[dof] == 0.05);
+    CHECK(m->dof_frictionloss[dof] == 0.1);
+  }
 }
 
 TEST_CASE("The G1 model's actuators are the 29 unitree_hg motors in order, with their sources' torque limits") {

@@ -16,9 +16,11 @@
 
 #include "praxis/core/plant.hpp"
 #include "praxis/hardware/backend.hpp"
+#include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
 #include "praxis/sim/mujoco_plant.hpp"
 #include "../../support/alloc_counter.hpp"
+#include "model_files.hpp"
 
 namespace mujoco_plant_test {
 
@@ -405,6 +407,123 @@ TEST_CASE("stepping and reading the state allocate nothing, neither in C++ nor i
     CHECK(MujocoAllocationCounter::count() > 0);
     mj_deleteData(other);
   }
+}
+
+// A 12-joint G1 stand-in in the style of unitree_rl_gym's published g1_12dof.xml (MuJoCo 3: ranges
+// without `limited`, torque limits as the joints' actuatorfrcrange, motors without ctrlrange, the
+// arms and waist fixed to the pelvis, an imu_in_pelvis site with the model's own gyro and
+// accelerometer), written here with primitive geoms.
+std::string g1_legs_xml() {
+  constexpr std::array<std::array<const char*, 3>, 6> leg{{
+      {"hip_pitch", "0 1 0", "88"}, {"hip_roll", "1 0 0", "139"}, {"hip_yaw", "0 0 1", "88"},
+      {"knee", "0 1 0", "139"},     {"ankle_pitch", "0 1 0", "50"}, {"ankle_roll", "1 0 0", "50"}}};
+  constexpr std::array<const char*, 6> offsets{"0 Y -0.1", "0 0 -0.05", "0 0 -0.12", "0 0 -0.18", "0 0 -0.3", "0 0 -0.02"};
+  std::string xml = R"(<mujoco model="g1_legs">
+  <compiler angle="radian"/>
+  <default><joint damping="0.001" armature="0.01" frictionloss="0.1"/></default>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 0.05"/>
+    <body name="pelvis" pos="0 0 0.793">
+      <joint name="floating_base_joint" type="free" limited="false" actuatorfrclimited="false"/>
+      <geom type="box" size="0.1 0.15 0.1" mass="17"/>
+      <site name="imu_in_pelvis" pos="0.04525 0 -0.08339"/>
+)";
+  std::string actuators;
+  for (const char* side : {"left", "right"}) {
+    std::string closing;
+    for (std::size_t k = 0; k < leg.size(); ++k) {
+      std::string offset = offsets[k];
+      const auto y = offset.find('Y');
+      if (y != std::string::npos) offset.replace(y, 1, std::string(side) == "left" ? "0.064" : "-0.064");
+      const std::string joint = std::string(side) + "_" + leg[k][0] + "_joint";
+      xml += "<body name=\"" + std::string(side) + "_" + leg[k][0] + "_link\" pos=\"" + offset + "\">\n";
+      xml += "  <joint name=\"" + joint + "\" axis=\"" + leg[k][1] + "\" range=\"-2.5 2.8\" actuatorfrcrange=\"-" + leg[k][2] +
+             " " + leg[k][2] + "\"/>\n";
+      xml += "  <geom type=\"capsule\" fromto=\"0 0 0 0 0 -0.1\" size=\"0.03\" mass=\"1\"/>\n";
+      closing += "</body>\n";
+      actuators += "<motor name=\"" + joint + "\" joint=\"" + joint + "\"/>\n";
+    }
+    xml += "<geom type=\"box\" size=\"0.1 0.03 0.01\" pos=\"0.03 0 -0.03\" mass=\"0.5\"/>\n" + closing;
+  }
+  xml += R"(    </body>
+  </worldbody>
+  <actuator>
+)" + actuators + R"(  </actuator>
+  <sensor>
+    <gyro name="imu-pelvis-angular-velocity" site="imu_in_pelvis"/>
+    <accelerometer name="imu-pelvis-linear-acceleration" site="imu_in_pelvis"/>
+  </sensor>
+</mujoco>
+)";
+  return xml;
+}
+
+TEST_CASE("a 12-joint model (legs only) drives the 29-joint G1: the others are reported missing, read 0 and "
+          "ignore their commands") {
+  using G1 = praxis::unitree::G1;
+  const sim_test_files::ModelFolder folder("g1_legs");
+  const auto file = folder.write("g1_legs.xml", g1_legs_xml());
+  praxis::sim::MujocoPlant<G1> plant(file);
+  const auto& world = plant.world();
+
+  const auto missing = plant.missing_joints();
+  REQUIRE(missing.size() == 17);
+  for (std::size_t k = 0; k < missing.size(); ++k) CHECK(missing[k] == 12 + k);  // waist and arms
+  CHECK(world.translations().size() == 13);  // autolimits, and 12 joints' torque limits onto their motors
+  CHECK(world.imu_source().kind == praxis::sim::ImuSource::Kind::site);
+  CHECK(world.imu_source().frame == "imu_in_pelvis");
+
+  // Placing: the legs take their angles, the missing joints stay where the model holds them.
+  std::array<double, 29> placed{};
+  placed.fill(0.3);
+  plant.set_joint_positions(placed);
+  praxis::RobotState<29> s;
+  plant.current_state(s);
+  for (std::size_t j = 0; j < 29; ++j) CHECK(s.q[static_cast<Eigen::Index>(j)] == (j < 12 ? 0.3 : 0.0));
+
+  // Every joint commanded hard away from where it is: the legs push at their torque limits (the
+  // joints' actuatorfrcrange, now the motors' ctrlrange), the others do nothing at all.
+  praxis::JointCommand<29> c;
+  for (std::size_t j = 0; j < 29; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    c.q[i] = 2.0;
+    c.kp[i] = 1e4;
+    c.kd[i] = 1.0;
+  }
+  plant.write(c);
+  plant.step(5);
+  plant.current_state(s);
+  for (std::size_t j = 0; j < 29; ++j) {
+    const auto i = static_cast<Eigen::Index>(j);
+    INFO(G1::joints[j].name);
+    if (j < 12) {
+      constexpr std::array<double, 6> k_limits{88, 139, 88, 139, 50, 50};  // as written in g1_legs_xml
+      CHECK(s.tau[i] == k_limits[j % 6]);
+    } else {
+      CHECK(s.q[i] == 0.0);
+      CHECK(s.dq[i] == 0.0);
+      CHECK(s.tau[i] == 0.0);
+    }
+  }
+  CHECK(std::isfinite(s.imu.accelerometer.norm()));
+  CHECK_FALSE(plant.diverged());
+
+  // The IMU computed from the site reads without allocating, as the sensors do.
+  std::uint64_t cxx = 0;
+  int mujoco = 0;
+  {
+    MujocoAllocationCounter counter;
+    const praxis::test::AllocationScope scope;
+    for (int k = 0; k < 200; ++k) {
+      plant.step();
+      plant.current_state(s);
+      (void)plant.base();
+    }
+    cxx = scope.allocations();
+    mujoco = MujocoAllocationCounter::count();
+  }
+  CHECK(cxx == 0);
+  CHECK(mujoco == 0);
 }
 
 }  // namespace mujoco_plant_test

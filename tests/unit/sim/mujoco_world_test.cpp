@@ -293,6 +293,109 @@ TEST_CASE("world: readings describe the state after the last step and reading ch
   CHECK(watched.base().position == alone.base().position);
 }
 
+// The arm without praxis' sensor names, its IMU site renamed or given sensors of its own: the IMU
+// is then found by the rule of ImuSource.
+std::string arm_without_praxis_sensors(const std::string& site, const std::string& sensors) {
+  std::string text = arm_xml();
+  const auto b = text.find("<sensor>");
+  const auto e = text.find("</sensor>") + std::string("</sensor>").size();
+  text.replace(b, e - b, sensors.empty() ? std::string{} : "<sensor>" + sensors + "</sensor>");
+  return replaced(text, R"(<site name="imu" pos="0 0 0"/>)", "<site name=\"" + site + "\" pos=\"0 0 0\"/>");
+}
+
+TEST_CASE("world: without praxis' sensor names the IMU is the site 'imu' or 'imu_in_<base>', else the base body, "
+          "read as MuJoCo's sensors read", "[sim][mujoco_world]") {
+  // The site sits at the base body's origin, unrotated: every rule reads the same frame, and each
+  // reading must equal what the praxis sensors on the site give.
+  const TempModel reference_file("imu_reference", arm_xml());
+  const TempModel site_file("imu_site", arm_without_praxis_sensors("imu", R"(<gyro name="model_gyro" site="imu"/>)"));
+  const TempModel named_file("imu_named", arm_without_praxis_sensors("imu_in_base", ""));
+  const TempModel body_file("imu_body", arm_without_praxis_sensors("marker", ""));
+  MujocoWorld reference(reference_file.path(), k_arm_joints);
+  MujocoWorld site(site_file.path(), k_arm_joints);
+  MujocoWorld named(named_file.path(), k_arm_joints);
+  MujocoWorld body(body_file.path(), k_arm_joints);
+
+  using Kind = praxis::sim::ImuSource::Kind;
+  CHECK(reference.imu_source().kind == Kind::sensors);
+  CHECK(site.imu_source().kind == Kind::site);
+  CHECK(site.imu_source().frame == "imu");
+  CHECK(site.imu_source().description ==
+        "site 'imu': gyro from sensor 'model_gyro'; orientation, accelerometer, position, velocity computed from the "
+        "frame's motion");
+  CHECK(named.imu_source().kind == Kind::site);
+  CHECK(named.imu_source().frame == "imu_in_base");
+  CHECK(body.imu_source().kind == Kind::body);
+  CHECK(body.imu_source().frame == "base");
+  CHECK_THAT(body.imu_source().description, Catch::StartsWith("body 'base', the free joint's (no site 'imu' or 'imu_in_base')"));
+
+  // Falling and turning: the arm swings the box while it drops and lands.
+  for (MujocoWorld* w : {&reference, &site, &named, &body}) {
+    w->set_target(0, pd(1.2, 40.0, 0.5));
+    w->set_target(1, pd(-0.8, 30.0, 0.3));
+  }
+  for (int k = 0; k < 700; ++k) {
+    for (MujocoWorld* w : {&reference, &site, &named, &body}) w->step();
+    if (k % 70 != 69) continue;
+    const auto want = reference.imu();
+    const auto want_base = reference.base();
+    for (MujocoWorld* w : {&site, &named, &body}) {
+      INFO("step " << k << ", IMU from " << w->imu_source().description);
+      // Sensors do not change the dynamics: the same state in every world.
+      REQUIRE(w->q(0) == reference.q(0));
+      const auto got = w->imu();
+      const auto base = w->base();
+      CHECK(got.orientation.coeffs().isApprox(want.orientation.coeffs(), 1e-12));
+      CHECK((got.gyro - want.gyro).norm() <= 1e-9 * (1.0 + want.gyro.norm()));
+      CHECK((got.accelerometer - want.accelerometer).norm() <= 1e-9 * (1.0 + want.accelerometer.norm()));
+      CHECK((base.imu_position - want_base.imu_position).norm() <= 1e-12);
+      CHECK((base.imu_velocity - want_base.imu_velocity).norm() <= 1e-9 * (1.0 + want_base.imu_velocity.norm()));
+    }
+  }
+  // Moving, so a stale or zero reading would not pass.
+  CHECK(reference.imu().gyro.norm() > 0.01);
+  CHECK(reference.imu().accelerometer.norm() > 1.0);
+}
+
+TEST_CASE("world: robot joints the model lacks are reported, read 0 and take no command", "[sim][mujoco_world]") {
+  const TempModel arm("missing", arm_xml());
+  constexpr std::array<std::string_view, 3> joints{"wrist", "shoulder", "elbow"};
+  MujocoWorld world(arm.path(), joints);
+  REQUIRE(world.missing_joints().size() == 1);
+  CHECK(world.missing_joints()[0] == 0);
+  CHECK_FALSE(world.has_joint(0));
+  CHECK(world.has_joint(1));
+  CHECK(world.joint_id(0) == -1);
+  CHECK(world.actuator_id(0) == -1);
+  const std::array<double, 3> q{0.7, 0.4, -0.6};
+  world.set_joint_positions(q);
+  CHECK(world.q(0) == 0.0);
+  CHECK(world.q(1) == 0.4);
+  CHECK(world.q(2) == -0.6);
+  for (std::size_t j = 0; j < 3; ++j) world.set_target(j, pd(1.0, 100.0, 1.0));
+  world.step(50);
+  CHECK(world.q(0) == 0.0);
+  CHECK(world.dq(0) == 0.0);
+  CHECK(world.tau(0) == 0.0);
+  // The joints the model has are driven.
+  CHECK(world.tau(1) != 0.0);
+  CHECK(world.q(2) > -0.6);
+}
+
+TEST_CASE("world: a model with none of the robot's joints, or a motor on a joint the robot lacks, is refused",
+          "[sim][mujoco_world]") {
+  const TempModel arm("foreign", arm_xml());
+  constexpr std::array<std::string_view, 2> strangers{"hip", "knee"};
+  CHECK_THROWS_WITH(MujocoWorld(arm.path(), strangers),
+                    Catch::Contains("none of the robot's 2 joints is in it: hip (robot joint 0: no joint 'hip' or 'hip_joint')"));
+  constexpr std::array<std::string_view, 2> one_renamed{"shoulder", "knee"};
+  CHECK_THROWS_WITH(MujocoWorld(arm.path(), one_renamed),
+                    Catch::Contains(arm.path()) &&
+                        Catch::Contains("actuator 'elbow_motor' drives joint 'elbow', which is not one of the robot's joints; "
+                                        "the robot's joints missing from the model: knee (robot joint 1: no joint 'knee' or "
+                                        "'knee_joint')"));
+}
+
 TEST_CASE("world: a state MuJoCo cannot integrate is reported as diverged", "[sim][mujoco_world]") {
   const TempModel arm("diverge", arm_xml());
   MujocoWorld world(arm.path(), k_arm_joints);
@@ -356,8 +459,8 @@ TEST_CASE("world: a missing or malformed or unsuitable Go2 model file is rejecte
   CHECK_THROWS_WITH(go2_world(missing), Catch::Contains(missing) && Catch::Contains("no such file"));
 
   const TempModel malformed("malformed", "<mujoco><worldbody><body></worldbody></mujoco>");
-  CHECK_THROWS_WITH(go2_world(malformed.path()), Catch::Contains(malformed.path()) && Catch::Contains("rejected it") &&
-                                                 Catch::Contains("XML parse error"));
+  CHECK_THROWS_WITH(go2_world(malformed.path()), Catch::Contains(malformed.path()) && Catch::Contains("XML parse error") &&
+                                                 Catch::Contains("line 1: </worldbody> closes <body>"));
 
   const TempModel unknown_attribute(
       "unknown_attribute", go2_with("<freejoint name=\"floating_base\"/>", "<freejoint name=\"floating_base\" align=\"true\"/>"));
