@@ -1,43 +1,36 @@
-// The fake robots' --gamepad option (examples/common/gamepad_script.hpp): the input is the option's
-// text, scheduled on a robot that records the presses and releases. A bad script must give a
-// std::invalid_argument starting with "--gamepad: " (anything else escaping is a finding); a script
-// that is taken schedules one press and one release per item, each at or after t0, the release not
-// before its press, and none beyond the longest time the option allows.
+// The gamepad script's text (core/gamepad_script.hpp: the fake robots' --gamepad option): the
+// input is the option's text. A bad script must give a std::invalid_argument starting with
+// "--gamepad: " (anything else escaping is a finding); a script that is taken gives items whose
+// times lie in 0 .. 10^6 s (a button's release not before its press and at most a tap past the
+// longest time; an axis's end not before its start, or none), whose axis values are in [-1, 1],
+// and which play on a GamepadScript from t0 to a gamepad whose every axis is in [-1, 1].
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "../examples/common/gamepad_script.hpp"
 #include "finding.hpp"
+#include "praxis/core/gamepad_script.hpp"
 
 namespace {
 
 constexpr const char* k_target = "gamepad_script";
 
-struct Recorder {  // the part of MockRobot that script_gamepad uses
-  struct Event {
-    praxis::GamepadButton button;
-    praxis::TimePoint at;
-  };
-  std::vector<Event> presses, releases;
-  void press(praxis::GamepadButton b, praxis::TimePoint at) { presses.push_back({b, at}); }
-  void release(praxis::GamepadButton b, praxis::TimePoint at) { releases.push_back({b, at}); }
-};
+bool in_unit_range(float v) { return v >= -1.0f && v <= 1.0f; }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string script(reinterpret_cast<const char*>(data), size);
-  const praxis::TimePoint t0(std::chrono::seconds(1000));
-  const auto latest = t0 + praxis::from_seconds(example::k_gamepad_max_seconds + 0.1);
-  Recorder robot;
+  std::vector<praxis::GamepadScriptItem> items;
   try {
-    example::script_gamepad(robot, script, t0);
+    items = praxis::parse_gamepad_script(script);
   } catch (const std::invalid_argument& e) {
     praxis::fuzz::require(std::string_view(e.what()).starts_with("--gamepad: "), k_target,
                           "an error does not start with \"--gamepad: \"");
@@ -45,13 +38,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::exception& e) {
     praxis::fuzz::unexpected_exception(k_target, e);
   }
-  praxis::fuzz::require(robot.presses.size() == robot.releases.size(), k_target, "a press without its release");
-  for (std::size_t i = 0; i < robot.presses.size(); ++i) {
-    const auto& p = robot.presses[i];
-    const auto& r = robot.releases[i];
-    praxis::fuzz::require(p.button == r.button, k_target, "a release of another button than the press");
-    praxis::fuzz::require(p.at >= t0 && r.at >= p.at && r.at <= latest, k_target,
-                          "a press before t0, a release before its press, or a time beyond the option's range");
+  const double longest = praxis::k_gamepad_script_max_seconds;
+  for (const auto& item : items) {
+    praxis::fuzz::require(item.from >= 0.0 && item.from <= longest, k_target, "a start time outside 0 .. 10^6 s");
+    praxis::fuzz::require(item.until >= item.from, k_target, "an end before its start");
+    if (item.is_axis) {
+      praxis::fuzz::require(in_unit_range(item.value), k_target, "an axis value outside [-1, 1] or not a number");
+      praxis::fuzz::require(item.until <= longest || item.until == std::numeric_limits<double>::infinity(), k_target,
+                            "an axis end beyond the option's range");
+    } else {
+      praxis::fuzz::require(item.until <= longest + praxis::k_gamepad_tap_seconds, k_target,
+                            "a release beyond the option's range");
+    }
+  }
+  const praxis::TimePoint t0(std::chrono::seconds(1000));
+  praxis::GamepadScript pad;
+  pad.add(items, t0);
+  for (const double t : {0.0, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5, longest + 1.0}) {
+    const auto& s = pad.state_at(t0 + praxis::from_seconds(t));
+    praxis::fuzz::require(in_unit_range(s.lx) && in_unit_range(s.ly) && in_unit_range(s.rx) && in_unit_range(s.ry),
+                          k_target, "a played axis outside [-1, 1]");
   }
   return 0;
 }

@@ -1,11 +1,13 @@
 #pragma once
 // praxis_demo's USER_CTRL: the example sinusoid (examples/custom_controller) or a trained policy
-// (praxis::policy::OnnxPolicy), chosen on the command line (--controller sinusoid | policy).
+// (praxis::policy::OnnxPolicy), chosen on the command line (--controller sinusoid | policy); a
+// policy's velocity command from the robot's sticks, or over time from --command.
 //
 // One controller type for both, chosen at run time, so every robot × backend story (and replay)
 // is compiled once rather than once per controller: the demo's vendor files are the build's
 // longest compiles. The cost is a copy of the active controller's targets each cycle (N doubles).
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <filesystem>
@@ -15,6 +17,7 @@
 
 #include <praxis/core/gamepad.hpp>
 #include <praxis/core/robot_state.hpp>
+#include <praxis/policy/command_timeline.hpp>
 #include <praxis/policy/onnx_policy.hpp>
 
 #include "../custom_controller/sinusoid_controller.hpp"
@@ -25,6 +28,7 @@ struct ControllerChoice {
   std::string kind = "sinusoid";  // sinusoid | policy
   std::filesystem::path deploy;   // policy: its deploy file
   std::optional<std::filesystem::path> policy;  // policy: the network, over the deploy file's "policy"
+  praxis::policy::CommandTimeline command;      // policy: its velocity command (empty: the deploy file's source)
 };
 
 template <class Model>
@@ -44,6 +48,10 @@ class DemoController {
     if (choice.kind != "sinusoid" && choice.kind != "policy") {
       throw std::invalid_argument("--controller " + choice.kind + ": one of sinusoid, policy");
     }
+    if (choice.kind != "policy" && !choice.command.empty()) {
+      throw std::invalid_argument("--command is the velocity command of a trained policy (--controller policy); the " +
+                                  choice.kind + " takes none");
+    }
     choice_ = std::move(choice);
   }
   [[nodiscard]] bool runs_policy() const { return choice_.kind == "policy"; }
@@ -52,6 +60,16 @@ class DemoController {
   void load_params(const std::filesystem::path& folder) {
     if (runs_policy()) {
       policy_.load(choice_.deploy, choice_.policy);
+      if (!choice_.command.empty()) {
+        const auto& terms = policy_.config()->terms;
+        if (std::none_of(terms.begin(), terms.end(), [](const praxis::policy::ObsTermConfig& t) {
+              return t.term == praxis::policy::ObsTerm::velocity_command;
+            })) {
+          throw std::invalid_argument("--command: the policy of " + choice_.deploy.string() +
+                                      " takes no velocity command (its observation has no velocity_command term)");
+        }
+        policy_.set_command_timeline(choice_.command);
+      }
       take(policy_);
     } else {
       sinusoid_.load_params(folder);
@@ -90,10 +108,13 @@ class DemoController {
       jpos_des = sinusoid_.jpos_des;
     }
   }
-  // The cycle log's three columns either way: time in CTRL, the first joint's target and its
-  // measured position.
-  [[nodiscard]] std::array<float, 3> log() const {
-    return {static_cast<float>(time_), static_cast<float>(jpos_des[0]), static_cast<float>(measured_first_)};
+  // The cycle log's columns either way: time since reset (in CTRL: since it was entered), the first
+  // joint's target and its measured position, and the policy's velocity command vx, vy, wz as its
+  // observation got it (0 for the sinusoid).
+  [[nodiscard]] std::array<float, 6> log() const {
+    const auto& c = policy_.velocity_command();
+    return {static_cast<float>(time_),   static_cast<float>(jpos_des[0]), static_cast<float>(measured_first_),
+            static_cast<float>(c[0]), static_cast<float>(c[1]),       static_cast<float>(c[2])};
   }
 
   [[nodiscard]] const praxis::policy::OnnxPolicy<Model>& policy() const { return policy_; }

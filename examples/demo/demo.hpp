@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -83,6 +84,9 @@ struct Settings {
   // --backend mujoco (mujoco.cpp): another MJCF than the robot's shipped one, the elastic band's script.
   std::string model;
   std::optional<std::string> band;
+  // policy: its velocity command over time, "VX,VY,WZ[@START[-END]];..." (policy/command_timeline.hpp),
+  // seconds since the policy took control; empty: the deploy file's source (the robot's sticks).
+  std::string command;
 };
 
 // Every model's name and its vendor's, for the command line (dispatch.cpp).
@@ -123,7 +127,37 @@ inline ControllerChoice controller_choice(const Settings& s) {
     c.deploy = deploy_file(s);
     if (!s.policy.empty()) c.policy = std::filesystem::path(s.policy);
   }
+  if (!s.command.empty()) c.command = praxis::policy::CommandTimeline::parse(s.command);
   return c;
+}
+
+// What --command gives the policy, printed before the run: each item, and where the deploy file's
+// min or max limits it.
+inline void print_command(const praxis::policy::CommandTimeline& timeline, const praxis::policy::DeployConfig& c) {
+  if (timeline.empty()) return;
+  std::printf("command (--command, in place of the deploy file's %s; seconds since the policy took control):\n",
+              c.command_source == praxis::policy::CommandSource::gamepad ? "sticks" : "behaviour");
+  static constexpr const char* names[3] = {"vx", "vy", "wz"};
+  static constexpr const char* units[3] = {"m/s", "m/s", "rad/s"};
+  for (const auto& seg : timeline.segments()) {
+    std::printf("  vx %.3f m/s, vy %.3f m/s, wz %.3f rad/s from %.2f s ", seg.command[0], seg.command[1],
+                seg.command[2], seg.from);
+    if (std::isinf(seg.until)) {
+      std::printf("on\n");
+    } else {
+      std::printf("to %.2f s\n", seg.until);
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double v = seg.command[i];
+      if (v > c.command_max[i] || v < c.command_min[i]) {
+        const bool above = v > c.command_max[i];
+        std::printf("  note: \"%s\": %s %.3f %s is beyond the deploy file's %s %.3f: the policy gets %.3f\n",
+                    seg.text.c_str(), names[i], v, units[i], above ? "max" : "min",
+                    above ? c.command_max[i] : c.command_min[i], above ? c.command_max[i] : c.command_min[i]);
+      }
+    }
+  }
+  std::printf("  zero (stand still) outside these\n");
 }
 
 // The controller chosen and loaded, checked before a run folder or a robot exists: the probe...
@@ -136,6 +170,7 @@ void load_controller(Ctrl<Model>& probe, const Settings& s) {
                 "values, targets blended in over %.2f s\n",
                 c->file.string().c_str(), (s.policy.empty() ? c->policy.string() : s.policy).c_str(), c->joint_count(),
                 Model::joint_count, c->policy_hz, c->loop_hz, c->observation_size(), c->blend_in);
+    print_command(controller_choice(s).command, *c);
   }
 }
 // ... and the RobotController's own (its load_params checks what praxis relies on).
@@ -156,6 +191,7 @@ inline std::map<std::string, std::string> run_facts(const Settings& s) {
           {"controller", s.controller},
           {"deploy", s.controller == "policy" ? std::filesystem::absolute(deploy_file(s)).string() : ""},
           {"policy", s.policy.empty() ? "" : std::filesystem::absolute(s.policy).string()},
+          {"command", s.command},
           {"program", "praxis_demo"}};
 }
 
@@ -390,34 +426,14 @@ class FakeProcess {
   pid_t pid_ = 0;
 };
 
-// The operator's gamepad for a robot whose state carries no remote (Fourier, Tienkung): a
-// praxis::control::WithGamepad whose gamepad is a script, R2 held from `r2_from` to `r2_until` and A tapped
-// at `a_at`, in seconds from the first state read once control was taken. A program of your own
-// calls WithGamepad::set_gamepad() from its joystick reader instead.
-template <praxis::Backend B>
-class ScriptedOperator : public praxis::control::WithGamepad<B> {
- public:
-  static constexpr std::size_t N = B::model::joint_count;
-  ScriptedOperator(B& backend, double r2_from, double r2_until, double a_at)
-      : praxis::control::WithGamepad<B>(backend), r2_from_(r2_from), r2_until_(r2_until), a_at_(a_at) {}
-
-  bool read(praxis::RobotState<N>& state, praxis::TimePoint now) {
-    if (!started_) {
-      started_ = true;
-      t0_ = now;
-    }
-    const double t = praxis::to_seconds(now - t0_);
-    praxis::GamepadState pad;
-    pad.set(praxis::GamepadButton::R2, t >= r2_from_ && t < r2_until_);
-    pad.set(praxis::GamepadButton::A, t >= a_at_ && t < a_at_ + 0.1);
-    this->set_gamepad(pad);
-    return praxis::control::WithGamepad<B>::read(state, now);
-  }
-
- private:
-  double r2_from_, r2_until_, a_at_;
-  bool started_ = false;
-  praxis::TimePoint t0_{};
-};
+// The operator's gamepad for a robot whose state carries no remote (Fourier, Tienkung), for
+// praxis::control::WithScriptedGamepad: R2 held from 0.1 d to 0.4 d, A tapped at 0.5 d, in seconds
+// from the first state read once control was taken. A program of your own calls
+// WithGamepad::set_gamepad() from its joystick reader instead.
+inline std::string operator_script(double d) {
+  char script[96];
+  std::snprintf(script, sizeof script, "R2:%.2f-%.2f,A:%.2f", 0.1 * d, 0.4 * d, 0.5 * d);
+  return script;
+}
 
 }  // namespace demo

@@ -55,13 +55,14 @@ int dds_story(const Settings& s) {
   Backend robot(bo);
   const double d = s.duration;
   // Aurora's state topics carry no remote: the operator's R2 and A come from a script here.
-  ScriptedOperator<Backend> pad(robot, 0.1 * d, 0.4 * d, 0.5 * d);
+  using Pad = praxis::control::WithScriptedGamepad<Backend>;
+  Pad pad(robot, operator_script(d));
   std::printf("Fourier %s through Aurora, DDS domain %u, interface \"%s\": PdStand, stable, %s; "
               "operator script: R2 held %.1f-%.1f s, A at %.1f s\n",
               s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(),
               s.arm_sdk ? "arms only (the robot's PdStand keeps the legs)" : "UserCmd", 0.1 * d, 0.4 * d, 0.5 * d);
 
-  praxis::control::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
+  praxis::control::RobotController<Pad, Ctrl<Model>> controller(pad, options);
   load_controller_of(controller, s);
   const praxis::control::StopOnSignals stop_on_signals(controller);
   Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
@@ -86,7 +87,7 @@ template <class Model>
 int replay_model(const Settings& s) {
   if (s.backend == "mock") return replay_story<Model, praxis::mock::MockRobot<Model>>(s);
 #ifdef PRAXIS_WITH_DDS
-  return replay_story<Model, ScriptedOperator<praxis::aurora::AuroraBackend<Model>>>(s);
+  return replay_story<Model, praxis::control::WithScriptedGamepad<praxis::aurora::AuroraBackend<Model>>>(s);
 #else
   throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
 #endif

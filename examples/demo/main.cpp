@@ -15,6 +15,11 @@
 //   praxis_demo --robot g1 --controller policy [--policy policy.onnx --deploy deploy.json]
 //                                              a trained policy as the user's controller (docs/policy.md);
 //                                              without --deploy, the robot's example policy
+//   praxis_demo --robot g1 --controller policy --command 0.3,0,0
+//                                              the policy's velocity command (vx, vy m/s, wz rad/s)
+//                                              instead of the robot's sticks; over time:
+//                                              --command "0.5,0,0@2-12;0,0,0.3@12-16" (seconds since the
+//                                              policy took control, zero outside the items)
 //
 // On mock hardware (the default) the robot lies on the floor and a scripted tilt ends the story in
 // damping; every model runs there, with praxis owning every joint. Over DDS each vendor's robot is
@@ -114,6 +119,11 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--policy", s.policy, "--controller policy: the network (default: the deploy file's \"policy\")")
       ->check(CLI::ExistingFile);
+  app.add_option("--command", s.command,
+                 "--controller policy: its velocity command in place of the deploy file's source (the robot's "
+                 "sticks): VX,VY,WZ (m/s, m/s, rad/s) from start to end, or items VX,VY,WZ@START[-END] separated by "
+                 "';', in seconds since the policy took control (each entry into CTRL starts again), zero outside "
+                 "them, e.g. \"0.5,0,0@2-12;0,0,0.3@12-16\"; limited to the deploy file's max (docs/policy.md)");
   CLI11_PARSE(app, argc, argv);
   s.self = argv[0];
   if (s.controller != "policy" && (!s.deploy.empty() || !s.policy.empty())) {
@@ -125,6 +135,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   s.domain_given = app.count("--domain") > 0;
+  if (app.count("--command") > 0 && s.command.empty()) {
+    std::cerr << "error: --command: no command given: expected VX,VY,WZ[@START[-END]], items separated by ';'\n";
+    return 2;
+  }
 
   try {
     return demo::run_robot(s);

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     // A policy run replays with the recorded deploy file and network (or the ones given now).
     if (facts.count("controller") > 0) s.controller = fact("controller");
     if (s.controller == "policy") {
+      if (facts.count("command") > 0) s.command = fact("command");  // --command's timeline, as recorded
       s.deploy = deploy.empty() ? fact("deploy") : deploy;
       s.policy = policy.empty() ? fact("policy") : policy;
       for (const auto& f : {s.deploy, s.policy}) {

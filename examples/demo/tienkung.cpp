@@ -46,7 +46,8 @@ int dds_story(const Settings& s) {
   Backend robot(bo);
   const double d = s.duration;
   // The limbs' status topics carry no remote: the operator's R2 and A come from a script here.
-  ScriptedOperator<Backend> pad(robot, 0.1 * d, 0.4 * d, 0.5 * d);
+  using Pad = praxis::control::WithScriptedGamepad<Backend>;
+  Pad pad(robot, operator_script(d));
   std::printf("Tienkung %s over DDS domain %u, interface \"%s\": %s; operator script: R2 held %.1f-%.1f s, A at "
               "%.1f s\n",
               s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(),
@@ -54,7 +55,7 @@ int dds_story(const Settings& s) {
                                  : "every joint on cmd_ctrl",
               0.1 * d, 0.4 * d, 0.5 * d);
 
-  praxis::control::RobotController<ScriptedOperator<Backend>, Ctrl<Model>> controller(pad, options);
+  praxis::control::RobotController<Pad, Ctrl<Model>> controller(pad, options);
   load_controller_of(controller, s);
   const praxis::control::StopOnSignals stop_on_signals(controller);
   Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
@@ -84,7 +85,7 @@ int replay_model(const Settings& s) {
   if (s.backend == "mock") return replay_story<Model, praxis::mock::MockRobot<Model>>(s);
 #ifdef PRAXIS_WITH_DDS
   namespace tk = praxis::tienkung;
-  return replay_story<Model, ScriptedOperator<tk::TienkungBackend<Model, tk::StatusLayout::with_error>>>(s);
+  return replay_story<Model, praxis::control::WithScriptedGamepad<tk::TienkungBackend<Model, tk::StatusLayout::with_error>>>(s);
 #else
   throw std::runtime_error("a recording over " + s.backend + ": this build has no DDS (PRAXIS_WITH_DDS=OFF)");
 #endif

@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <praxis/core/gamepad_script.hpp>
 #include <praxis/hardware/booster/api.hpp>
 #include <praxis/hardware/booster/robot_codec.hpp>
 #include <praxis/hardware/booster/models.hpp>
@@ -41,7 +42,6 @@
 #include <praxis/transport/dds_encoding_publisher.hpp>
 #include <praxis/transport/rpc.hpp>
 
-#include "../common/gamepad_script.hpp"
 #include "light_service.hpp"
 #include "loco_service.hpp"
 #include "serve.hpp"
@@ -241,15 +241,9 @@ fake_common::Report run(const Settings& s) {
   praxis::mock::MockRobot<M> robot(praxis::mock::MockOptions{}, t0);
   if (!s.lying) robot.set_joint_positions(M::stand_pose);
   bool script_started = s.script_start == "start";
-  if (!s.gamepad.empty()) {
-    // Checked now either way (a bad script is an error before anything runs).
-    struct Check {
-      void press(praxis::GamepadButton, praxis::TimePoint) {}
-      void release(praxis::GamepadButton, praxis::TimePoint) {}
-    } check;
-    example::script_gamepad(check, s.gamepad, t0);
-    if (script_started) example::script_gamepad(robot, s.gamepad, t0);
-  }
+  // Checked now either way (a bad script is an error before anything runs).
+  const auto gamepad_script = praxis::parse_gamepad_script(s.gamepad);
+  if (script_started) robot.script_gamepad(gamepad_script, t0);
 
   std::printf("praxis-fake-booster: %s on DDS domain %u, interface %s, %s space, %s, mode %s\n",
               std::string(M::name).c_str(), s.domain, s.interface.c_str(),
@@ -378,7 +372,7 @@ fake_common::Report run(const Settings& s) {
         ++intake.applied;
         if (!script_started) {  // --script-start first-command: the controller has taken the joints
           script_started = true;
-          if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, now);
+          robot.script_gamepad(gamepad_script, now);
           std::printf("praxis-fake-booster: script started at the first command in Custom\n");
           std::fflush(stdout);
         }
@@ -411,7 +405,7 @@ fake_common::Report run(const Settings& s) {
     if (mode != Mode::custom) have_custom = false;
     if (!script_started && upper_body) {  // --script-start first-command: the arms were taken
       script_started = true;
-      if (!s.gamepad.empty()) example::script_gamepad(robot, s.gamepad, now);
+      robot.script_gamepad(gamepad_script, now);
       std::printf("praxis-fake-booster: script started at UpperBodyCustomControl\n");
       std::fflush(stdout);
     }
@@ -516,7 +510,9 @@ int main(int argc, char** argv) {
     app.add_option("--space", s.space,
                    "the motor space rt/joint_ctrl must use (LowCmd.cmd_type); default: the model's (t1 parallel, k1 serial)")
         ->check(CLI::IsMember({"serial", "parallel"}));
-    app.add_option("-g,--gamepad", s.gamepad, "remote controller script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
+    app.add_option("-g,--gamepad", s.gamepad,
+                   "remote controller script, seconds from the script's start: buttons BUTTON:START[-END], sticks "
+                   "AXIS=VALUE@START[-END] (lx ly rx ry, -1..1), e.g. \"R2:0.5-3.0,A:4.0,LY=0.5@10-30\"");
     app.add_option("--script-start", s.script_start,
                    "when the --gamepad times start counting: at the robot's start, or when a controller took the "
                    "robot (the first rt/joint_ctrl frame taken in Custom, or UpperBodyCustomControl started): one "

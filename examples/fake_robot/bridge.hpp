@@ -19,6 +19,7 @@
 #include <ctime>
 #include <memory>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <praxis/core/gamepad_script.hpp>
 #include <praxis/core/plant.hpp>
 #include <praxis/hardware/unitree/arm_sdk.hpp>
 #include <praxis/hardware/unitree/robot_codec.hpp>
@@ -36,7 +38,6 @@
 #include <praxis/transport/dds.hpp>
 #include <praxis/transport/rpc.hpp>
 
-#include "../common/gamepad_script.hpp"
 #include "command_intake.hpp"
 #include "../common/fake_robot_main.hpp"
 #include "side_topics.hpp"
@@ -90,7 +91,9 @@ inline fake_common::Fake unitree_fake(std::string program, std::string descripti
 
 // The command line both programs share, beyond fake_robot_main's.
 inline void add_bridge_options(CLI::App& app, Settings& s) {
-  app.add_option("-g,--gamepad", s.gamepad, "gamepad script, e.g. \"R2:0.5-3.0,A:4.0\" (seconds from start)");
+  app.add_option("-g,--gamepad", s.gamepad,
+                 "gamepad script, seconds from the script's start: buttons BUTTON:START[-END], sticks "
+                 "AXIS=VALUE@START[-END] (lx ly rx ry, -1..1), e.g. \"R2:0.5-3.0,A:4.0,LY=0.5@10-30\"");
   app.add_option("--sport-mode", s.sport_mode, "motion service active at start (\"\" = none)");
   app.add_option("--sport-posture", s.sport_posture,
                  "with --sport-mode: the motion service stands and walks the robot itself (go2: SportClient's Damp, "
@@ -127,7 +130,7 @@ praxis::Duration elapsed(Robot& robot, praxis::Duration wall) {
 
 // Runs the robot until fake_common::stop_requested() or --duration and returns its report.
 // `make_robot(t0)` builds the plant (MockRobot<M>, praxis-sim's SimRobot<M>: a praxis::Plant of model
-// M with gamepad(), press/release and q()) once DDS is up, so the gamepad script's times count from
+// M with gamepad(), script_gamepad() and q()) once DDS is up, so the gamepad script's times count from
 // when the robot can first be heard. Optional plant
 // members: tilt() for --tilt, finish() for work at the end of the run, add_to_report(json&) for
 // plant-specific report fields, elapsed() for a clock of its own that --duration counts.
@@ -177,8 +180,10 @@ fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
   static_assert(std::is_same_v<typename Robot::model, M>, "make_robot must build a plant of the bridge's robot model");
   static_assert(requires(Robot& r) {
     { r.gamepad() } -> std::convertible_to<praxis::GamepadState>;
+    r.script_gamepad(std::span<const praxis::GamepadScriptItem>(), praxis::TimePoint{});
     { r.q() } -> std::convertible_to<praxis::JointVector<N>>;
-  }, "the bridge publishes the plant's gamepad() and reports its q(): the plant needs both");
+  }, "the bridge plays --gamepad on the plant (script_gamepad()), publishes its gamepad() and reports its q(): the "
+     "plant needs all three");
   std::optional<SportService<M>> sport_control;
   if (!s.sport_posture.empty() && !s.simulator) {
     if (s.sport_mode.empty()) throw std::invalid_argument("--sport-posture: needs a motion service (--sport-mode normal)");
@@ -196,8 +201,9 @@ fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
     }
   }
   // The scripts are checked now (a bad one is an error before anything runs) and scheduled from `at`.
+  const auto gamepad_script = praxis::parse_gamepad_script(s.gamepad);
   const auto schedule_scripts = [&](auto& plant, praxis::TimePoint at) {
-    if (!s.gamepad.empty()) example::script_gamepad(plant, s.gamepad, at);
+    if constexpr (requires { plant.script_gamepad(gamepad_script, at); }) plant.script_gamepad(gamepad_script, at);
     if (!s.tilt.empty()) {  // "T:ROLL:PITCH"
       if constexpr (!requires { plant.tilt(0.0, 0.0, at); }) {
         throw std::invalid_argument("--tilt: this robot cannot be tilted by hand");
@@ -218,8 +224,6 @@ fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
   } else {
     // Checked on a stand-in that only records nothing; scheduled on the robot at the first command.
     struct Check {
-      void press(praxis::GamepadButton, praxis::TimePoint) {}
-      void release(praxis::GamepadButton, praxis::TimePoint) {}
       void tilt(double, double, praxis::TimePoint) {}
     } check;
     if constexpr (!requires { robot.tilt(0.0, 0.0, t0); }) {

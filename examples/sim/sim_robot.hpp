@@ -1,6 +1,6 @@
 #pragma once
 // The plant praxis-sim puts behind the fake robot's bridge: a praxis::Plant (core/plant.hpp) over a
-// MujocoPlant, with MockRobot's extras the bridge uses (gamepad, press/release, q) and one of two
+// MujocoPlant, with MockRobot's extras the bridge uses (gamepad, script_gamepad, q) and one of two
 // clocks, which decide how far read() and advance_to() step.
 //
 //  - realtime: the simulated clock follows the wall clock; every tick steps the physics up to the
@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -35,13 +36,13 @@
 #include <nlohmann/json.hpp>
 
 #include <praxis/core/clock.hpp>
+#include <praxis/core/gamepad_script.hpp>
 #include <praxis/core/joint_command.hpp>
 #include <praxis/core/robot_model.hpp>
 #include <praxis/core/robot_state.hpp>
 #include <praxis/sim/base_trajectory.hpp>
 #include <praxis/sim/mujoco_plant.hpp>
 
-#include "../common/scripted_gamepad.hpp"
 #include "elastic_band.hpp"
 #include "pictures.hpp"
 
@@ -156,8 +157,7 @@ class SimRobot {
   }
 
   [[nodiscard]] const praxis::GamepadState& gamepad() { return gamepad_.state_at(plant_.time()); }
-  void press(praxis::GamepadButton b, praxis::TimePoint at) { gamepad_.press(b, at); }
-  void release(praxis::GamepadButton b, praxis::TimePoint at) { gamepad_.release(b, at); }
+  void script_gamepad(std::span<const praxis::GamepadScriptItem> items, praxis::TimePoint t0) { gamepad_.add(items, t0); }
   [[nodiscard]] const praxis::JointVector<N>& q() const { return q_; }
   [[nodiscard]] praxis::sim::MujocoPlant<M>& plant() { return plant_; }
   // Simulated time since the start: what --duration counts.
@@ -287,7 +287,7 @@ class SimRobot {
   bool finite_ = true;
   praxis::RobotState<N> state_;
   praxis::JointVector<N> q_ = praxis::JointVector<N>::Zero();
-  example::ScriptedGamepad gamepad_;
+  praxis::GamepadScript gamepad_;
   std::optional<ElasticBand> band_;
   praxis::GamepadState band_pad_{};
   praxis::sim::BaseTrajectory trajectory_{k_trajectory_period};

@@ -393,6 +393,47 @@ TEST_CASE("the fake robot publishes what vendor examples read besides rt/lowstat
   }
 }
 
+// --gamepad's sticks (core/gamepad_script.hpp) on the wire: wireless_remote's float bytes in every
+// LowState, decoded by praxis into RobotState::gamepad, and rt/wirelesscontroller's lx, ly, rx, ry.
+TEST_CASE("the fake robot's scripted sticks reach praxis' RobotState over DDS, and rt/wirelesscontroller",
+          "[unitree][dds][two-process]") {
+  // A range of its own beside unique_domain's 100-216.
+  const auto domain = 217 + static_cast<std::uint32_t>(::getpid() % 7);
+  FakeRobot fake("g1", domain, "R2:0-30,LY=0.5@0-30,RX=-0.25@0,RY=-1@0-0.3,LX=1@0.5-30");
+  auto backend_options = u::UnitreeBackend<u::G1>::simulator(domain);
+  u::UnitreeBackend<u::G1> backend(backend_options);
+  REQUIRE(backend.wait_for_state(5s).ok);
+  // One LowState carries one instant of the script: once lx is full right (0.5 s on), ry has been
+  // centred again (0.3 s) and the others hold.
+  praxis::RobotState<u::G1::joint_count> state;
+  REQUIRE(wait_until(
+      [&] {
+        (void)backend.read(state, praxis::Clock::now());
+        return state.gamepad.lx == 1.0f;
+      },
+      5000ms));
+  CHECK(state.gamepad.ly == 0.5f);
+  CHECK(state.gamepad.rx == -0.25f);
+  CHECK(state.gamepad.ry == 0.0f);
+  CHECK(state.gamepad.buttons == praxis::button_bit(praxis::GamepadButton::R2));
+  praxis::Gamepad view;
+  view.update(state.gamepad);
+  CHECK(view.ly == 0.5f);
+  CHECK(view.R2.pressed);
+
+  praxis::transport::Participant participant({domain, "lo"});
+  praxis::transport::Subscriber<GoWireless> wireless(participant, "rt/wirelesscontroller",
+                                               &unitree_go_msg_dds__WirelessController__desc);
+  praxis::transport::Stamped<GoWireless> pad{};
+  REQUIRE(wait_until([&] { return wireless.fetch(pad) && pad.message.lx == 1.0f; }, 5000ms));
+  CHECK(pad.message.ly == 0.5f);
+  CHECK(pad.message.rx == -0.25f);
+  CHECK(pad.message.ry == 0.0f);
+  CHECK(pad.message.keys == praxis::button_bit(praxis::GamepadButton::R2));
+  const auto report = fake.stop();
+  CHECK(report["frames_rejected_total"] == 0);
+}
+
 TEST_CASE("hg frames in AB ankle mode are rejected and counted, never applied as pitch/roll",
           "[unitree][dds][two-process]") {
   const auto domain = unique_domain(7);

@@ -12,9 +12,21 @@
 // RobotController refuses a backend without a remote at compile time (nothing would ever leave
 // damping); this is the way to give it one. set_gamepad() is called from one thread, read() from
 // one (possibly another); neither blocks or allocates.
+//
+// WithScriptedGamepad<B> is the same with a script for the gamepad (core/gamepad_script.hpp) —
+// a run without a person, a test:
+//
+//   praxis::control::WithScriptedGamepad pad(robot, "R2:1-3,A:4,LY=0.5@6-10");
+//
+// its times counted from the first state read through it (however long taking control took).
+
+#include <cstddef>
+#include <span>
+#include <string_view>
 
 #include "praxis/core/clock.hpp"
 #include "praxis/core/gamepad.hpp"
+#include "praxis/core/gamepad_script.hpp"
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/mailbox.hpp"
 #include "praxis/core/robot_requests.hpp"
@@ -96,6 +108,34 @@ class WithGamepad {
  private:
   B& backend_;
   LatestValue<GamepadState> pads_;
+};
+
+template <Backend B>
+class WithScriptedGamepad : public WithGamepad<B> {
+ public:
+  static constexpr std::size_t N = B::model::joint_count;
+
+  // The script's text (throws std::invalid_argument naming `option` and the item) or its items.
+  WithScriptedGamepad(B& backend, std::string_view script, std::string_view option = "--gamepad")
+      : WithScriptedGamepad(backend, parse_gamepad_script(script, option)) {}
+  WithScriptedGamepad(B& backend, std::span<const GamepadScriptItem> script) : WithGamepad<B>(backend) {
+    script_.add(script, TimePoint{});
+  }
+
+  // The script's gamepad at the time since the first read, then WithGamepad's read. No allocation.
+  bool read(RobotState<N>& state, TimePoint now) {
+    if (!started_) {
+      started_ = true;
+      t0_ = now;
+    }
+    this->set_gamepad(script_.state_at(TimePoint{} + (now - t0_)));
+    return WithGamepad<B>::read(state, now);
+  }
+
+ private:
+  GamepadScript script_;  // times from TimePoint{}: the first read
+  bool started_ = false;
+  TimePoint t0_{};
 };
 
 }  // namespace praxis::control

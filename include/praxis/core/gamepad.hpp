@@ -19,6 +19,9 @@ enum class GamepadButton : std::uint8_t {
   return static_cast<std::uint16_t>(1u << static_cast<unsigned>(b));
 }
 
+// The two sticks' axes (the trigger l2 is not a stick).
+enum class GamepadAxis : std::uint8_t { lx, ly, rx, ry };
+
 // What a backend reports: a button bit field and the analog axes, in [-1, 1] (l2 in [0, 1]); ly and
 // ry are positive with the stick pushed forward.
 // A stick or trigger reading that is a number: not NaN, not infinite.
@@ -36,11 +39,21 @@ struct GamepadState {
     return finite_axis(lx) && finite_axis(ly) && finite_axis(rx) && finite_axis(ry) && finite_axis(l2);
   }
 
+  [[nodiscard]] constexpr float& axis(GamepadAxis a) { return this->*axis_member(a); }
+  [[nodiscard]] constexpr float axis(GamepadAxis a) const { return this->*axis_member(a); }
+
   [[nodiscard]] constexpr bool pressed(GamepadButton b) const { return (buttons & button_bit(b)) != 0; }
   constexpr void set(GamepadButton b, bool down) {
     buttons = static_cast<std::uint16_t>(down ? (buttons | button_bit(b)) : (buttons & ~button_bit(b)));
   }
   friend constexpr bool operator==(const GamepadState&, const GamepadState&) = default;
+
+ private:
+  static constexpr float GamepadState::*axis_member(GamepadAxis a) {
+    constexpr float GamepadState::*members[] = {&GamepadState::lx, &GamepadState::ly, &GamepadState::rx,
+                                                 &GamepadState::ry};
+    return members[static_cast<unsigned>(a)];
+  }
 };
 
 // One button with edge detection: on_press / on_release are true for exactly one update.

@@ -44,6 +44,7 @@
 #include "praxis/core/gamepad.hpp"
 #include "praxis/core/robot_model.hpp"
 #include "praxis/core/robot_state.hpp"
+#include "praxis/policy/command_timeline.hpp"
 #include "praxis/policy/deploy.hpp"
 #include "praxis/policy/network.hpp"
 #include "praxis/policy/observation.hpp"
@@ -103,7 +104,10 @@ class OnnxPolicy {
   void get_input(const RobotState<N>& state, const Gamepad& pad) {
     if (!loaded_) return;
     auto& p = *loaded_;
-    if (p.config.command_source == CommandSource::gamepad) {
+    if (!timeline_.empty()) {
+      const auto c = timeline_.at(static_cast<double>(counter_) * dt);  // since reset, on the cycle's clock
+      set_velocity_command(c[0], c[1], c[2]);
+    } else if (p.config.command_source == CommandSource::gamepad) {
       const std::array<double, 3> stick{static_cast<double>(pad.ly), -static_cast<double>(pad.lx),
                                         -static_cast<double>(pad.rx)};
       const auto& c = p.config;
@@ -148,6 +152,11 @@ class OnnxPolicy {
                              : std::array<double, 3>{-k_unlimited, -k_unlimited, -k_unlimited};
     command_ = {std::clamp(vx, min[0], max[0]), std::clamp(vy, min[1], max[1]), std::clamp(wz, min[2], max[2])};
   }
+
+  // The command over time, in place of the deploy file's source (the sticks or the behaviour),
+  // evaluated every cycle at the time since reset and limited to the file's min and max; an empty
+  // timeline gives the command back to the source. Before the run, from the owner's thread.
+  void set_command_timeline(CommandTimeline timeline) { timeline_ = std::move(timeline); }
 
   // ---- inspection ----
   [[nodiscard]] bool loaded() const { return loaded_ != nullptr; }
@@ -384,6 +393,7 @@ class OnnxPolicy {
   std::size_t inferences_ = 0;
   std::array<double, N> blend_start_ = Model::stand_pose;
   std::array<double, 3> command_{0.0, 0.0, 0.0};
+  CommandTimeline timeline_;  // empty: the deploy file's source
 };
 
 }  // namespace praxis::policy

@@ -26,7 +26,7 @@ int main(int argc, char** argv) try {
   }
   namespace a = praxis::aurora;
   using Backend = a::AuroraBackend<a::GR2>;
-  using Pad = consumer::OperatorScript<Backend>;
+  using Pad = praxis::control::WithScriptedGamepad<Backend>;
   const std::string params = argv[1];
   const auto domain = static_cast<std::uint32_t>(std::stoul(argv[2]));
   const double seconds = std::stod(argv[3]);
@@ -41,7 +41,7 @@ int main(int argc, char** argv) try {
   // The fake starts with this program: its first PdStand report includes DDS discovery.
   bo.sequence.pd_stand_timeout = std::max(bo.sequence.pd_stand_timeout, praxis::Duration(std::chrono::seconds(6)));
   Backend robot(bo);
-  Pad pad(robot, 0.1 * seconds, 0.4 * seconds, 0.5 * seconds);
+  Pad pad(robot, consumer::operator_script(seconds));
 
   praxis::control::RobotController<Pad, example::SinusoidController<a::GR2>> controller(pad, options);
   controller.load_params(params);

@@ -24,7 +24,7 @@ int main(int argc, char** argv) try {
   }
   namespace tk = praxis::tienkung;
   using Backend = tk::TienkungBackend<tk::Pro>;
-  using Pad = consumer::OperatorScript<Backend>;
+  using Pad = praxis::control::WithScriptedGamepad<Backend>;
   const std::string params = argv[1];
   const auto domain = static_cast<std::uint32_t>(std::stoul(argv[2]));
   const double seconds = std::stod(argv[3]);
@@ -35,7 +35,7 @@ int main(int argc, char** argv) try {
   auto bo = Backend::robot("lo", domain);
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
   Backend robot(bo);
-  Pad pad(robot, 0.1 * seconds, 0.4 * seconds, 0.5 * seconds);
+  Pad pad(robot, consumer::operator_script(seconds));
 
   praxis::control::RobotController<Pad, example::SinusoidController<tk::Pro>> controller(pad, options);
   controller.load_params(params);

@@ -354,4 +354,50 @@ TEST_CASE("with gamepad: across threads reads see whole pads in the order they w
   CHECK(reads >= 1);
 }
 
+
+// ---- WithScriptedGamepad: the gamepad from a script, counted from the first read ----
+
+TEST_CASE("with scripted gamepad: buttons and sticks play from the first read, in place of the backend's pad",
+          "[control][with_gamepad]") {
+  Full backend;
+  praxis::control::WithScriptedGamepad pad(backend, "R2:1-3,A:4,LY=0.5@2-5,RX=-0.25@4.5");
+  static_assert(decltype(pad)::has_remote);
+  const TimePoint t0 = TimePoint{} + 100s;  // control taken late: the script waits for it
+  const auto at = [&](double s) { return t0 + praxis::from_seconds(s); };
+  State s;
+  REQUIRE(pad.read(s, t0));
+  CHECK(s.gamepad == GamepadState{});
+  CHECK(backend.read_at == t0);
+  REQUIRE(pad.read(s, at(1.5)));
+  CHECK(s.gamepad.pressed(GamepadButton::R2));
+  CHECK(s.gamepad.ly == 0.0f);
+  REQUIRE(pad.read(s, at(2.5)));
+  CHECK(s.gamepad.pressed(GamepadButton::R2));
+  CHECK(s.gamepad.ly == 0.5f);
+  REQUIRE(pad.read(s, at(4.05)));
+  CHECK(s.gamepad.buttons == praxis::button_bit(GamepadButton::A));
+  CHECK(s.gamepad.ly == 0.5f);
+  CHECK(s.gamepad.rx == 0.0f);
+  REQUIRE(pad.read(s, at(6)));
+  CHECK(s.gamepad.buttons == 0);
+  CHECK(s.gamepad.ly == 0.0f);
+  CHECK(s.gamepad.rx == -0.25f);
+  CHECK(s.q[0] == 0.25);  // the rest is the backend's
+}
+
+TEST_CASE("with scripted gamepad: a bad script is refused naming the option and the item; reads do not allocate",
+          "[control][with_gamepad]") {
+  Full backend;
+  CHECK_THROWS_WITH(praxis::control::WithScriptedGamepad(backend, "R2:1-3,LY=1.5@2", "operator script"),
+                    "operator script: \"LY=1.5@2\": the value \"1.5\" is not a number from -1 to 1");
+  praxis::control::WithScriptedGamepad pad(backend, "R2:0.01-0.1,LX=1@0.05");
+  State s;
+  (void)pad.read(s, TimePoint{});
+  const praxis::test::AllocationScope scope;
+  for (int k = 1; k <= 100; ++k) (void)pad.read(s, TimePoint{} + k * 2ms);
+  CHECK(scope.allocations() == 0);
+  CHECK(s.gamepad.lx == 1.0f);
+  CHECK(s.gamepad.buttons == 0);
+}
+
 }  // namespace with_gamepad_test

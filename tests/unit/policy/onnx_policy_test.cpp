@@ -614,6 +614,58 @@ TEST_CASE("onnx policy: the velocity command comes from the sticks or from a beh
   }
 }
 
+TEST_CASE("onnx policy: a command timeline replaces the sticks, runs on the time since reset and is limited to max",
+          "[policy][onnx_policy][command_timeline]") {
+  Setup setup;
+  // actions 0..2 = the observation's velocity_command (scale 1), inferred every cycle.
+  linear_model(setup.model(), K, n, pick(k_command_at, 3), {0, 0, 0, 0});
+  auto j = deploy();  // max [1.0, 0.5, 1.2]
+  j["policy_hz"] = 500;
+  Policy p;
+  p.load(setup.write(j));
+  praxis::Gamepad pad;
+  praxis::GamepadState raw;
+  raw.ly = 0.5f;  // the sticks say 0.5 m/s forward: not heard while the timeline is set
+  raw.rx = 1.0f;
+  pad.update(raw);
+  const auto s = standing();
+  // 500 Hz: cycles 0..4 the first item, 5..9 the second (beyond max: limited), from cycle 10 zero.
+  p.set_command_timeline(praxis::policy::CommandTimeline::parse("0.3,-0.2,0.5@0-0.01;2,-2,0.1@0.01-0.02"));
+  const auto expected = [](int c) -> std::array<double, 3> {
+    if (c < 5) return {0.3, -0.2, 0.5};
+    if (c < 10) return {1.0, -0.5, 0.1};
+    return {0.0, 0.0, 0.0};
+  };
+  const auto run = [&](int cycles) {
+    for (int c = 0; c < cycles; ++c) {
+      cycle(p, s, pad);
+      INFO("cycle " << c);
+      const auto want = expected(c);
+      CHECK(p.velocity_command() == want);
+      const auto a = p.last_action();  // what the network saw in its observation
+      for (std::size_t i = 0; i < 3; ++i) CHECK(a[i] == Approx(want[i]).margin(1e-6));
+    }
+  };
+  p.reset(s, pad);
+  run(14);
+  // Entering again (STAND, then CTRL) starts the timeline again.
+  p.reset(s, pad);
+  run(7);
+  // An empty timeline gives the command back to the sticks.
+  p.set_command_timeline({});
+  cycle(p, s, pad);
+  CHECK(p.velocity_command() == std::array<double, 3>{0.5 * 1.0, 0.0, -1.0 * 1.2});
+
+  // A file with a min: the timeline is limited to it too.
+  j["command"]["min"] = {-0.25, -0.1, -0.6};
+  Policy q;
+  q.load(setup.write(j));
+  q.set_command_timeline(praxis::policy::CommandTimeline::parse("-2,-2,-2"));
+  q.reset(s, pad);
+  cycle(q, s, pad);
+  CHECK(q.velocity_command() == std::array<double, 3>{-0.25, -0.1, -0.6});
+}
+
 // The authors' deploy loops (legged_gym's deploy_mujoco/deploy_real, unitree_rl_lab's) advance the
 // phase before the first inference: it sees one policy period.
 TEST_CASE("onnx policy: the phase runs on the time since reset, one policy period at the first inference",

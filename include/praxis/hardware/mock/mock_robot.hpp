@@ -18,13 +18,16 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Geometry>
 
 #include "praxis/core/clock.hpp"
 #include "praxis/core/gamepad.hpp"
+#include "praxis/core/gamepad_script.hpp"
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/mailbox.hpp"
 #include "praxis/core/plant.hpp"
@@ -116,29 +119,31 @@ class MockRobot {
 
   // Tilts the body to the given roll and pitch (rad) at `at` (simulated time).
   void tilt(double roll, double pitch, TimePoint at) {
-    Event e{at, EventKind::orientation};
+    Event e{at};
     e.orientation = Quaternion(Eigen::AngleAxisd(pitch, Vector3::UnitY()) *
                                Eigen::AngleAxisd(roll, Vector3::UnitX()));
     schedule(e);
   }
 
-  // ---------------- the gamepad script ----------------
+  // ---------------- the gamepad script (core/gamepad_script.hpp) ----------------
 
-  void press(GamepadButton b, TimePoint at) { schedule(Event{at, EventKind::press, b}); }
-  void release(GamepadButton b, TimePoint at) { schedule(Event{at, EventKind::release, b}); }
-  void hold(GamepadButton b, TimePoint from, Duration length) {
-    press(b, from);
-    release(b, from + length);
-  }
+  void press(GamepadButton b, TimePoint at) { gamepad_script_.press(b, at); }
+  void release(GamepadButton b, TimePoint at) { gamepad_script_.release(b, at); }
+  void hold(GamepadButton b, TimePoint from, Duration length) { gamepad_script_.hold(b, from, length); }
   // Presses and releases one button after `at` (one state period held).
   void tap(GamepadButton b, TimePoint at, Duration length = std::chrono::milliseconds(50)) {
     hold(b, at, length);
   }
+  void set_axis(GamepadAxis a, float value, TimePoint at) { gamepad_script_.set_axis(a, value, at); }
   void set_sticks(float lx, float ly, float rx, float ry, TimePoint at) {
-    Event e{at, EventKind::sticks};
-    e.sticks = {lx, ly, rx, ry};
-    schedule(e);
+    set_axis(GamepadAxis::lx, lx, at);
+    set_axis(GamepadAxis::ly, ly, at);
+    set_axis(GamepadAxis::rx, rx, at);
+    set_axis(GamepadAxis::ry, ry, at);
   }
+  // A script's text ("R2:0.5-3.0,A:4.0,LY=0.5@10-30"), or its parsed items, from t0.
+  void script_gamepad(std::string_view text, TimePoint t0) { gamepad_script_.add(text, t0); }
+  void script_gamepad(std::span<const GamepadScriptItem> items, TimePoint t0) { gamepad_script_.add(items, t0); }
 
   // ---------------- faults (windows in simulated time) ----------------
 
@@ -236,13 +241,9 @@ class MockRobot {
     std::size_t joint;
     Window window;
   };
-  enum class EventKind : std::uint8_t { press, release, sticks, orientation };
-  struct Event {
+  struct Event {  // a scripted change of the scene: the body's orientation
     TimePoint at{};
-    EventKind kind{};
-    GamepadButton button{};
     Quaternion orientation = Quaternion::Identity();
-    std::array<float, 4> sticks{};
   };
   struct Publication {
     TimePoint time{};
@@ -280,19 +281,9 @@ class MockRobot {
 
   void apply_events(TimePoint until) {
     while (next_event_ < events_.size() && events_[next_event_].at <= until) {
-      const auto& e = events_[next_event_++];
-      switch (e.kind) {
-        case EventKind::press: gamepad_.set(e.button, true); break;
-        case EventKind::release: gamepad_.set(e.button, false); break;
-        case EventKind::sticks:
-          gamepad_.lx = e.sticks[0];
-          gamepad_.ly = e.sticks[1];
-          gamepad_.rx = e.sticks[2];
-          gamepad_.ry = e.sticks[3];
-          break;
-        case EventKind::orientation: orientation_ = e.orientation; break;
-      }
+      orientation_ = events_[next_event_++].orientation;
     }
+    gamepad_ = gamepad_script_.state_at(until);
   }
 
   // One implicit step per joint: the PD torque is evaluated at the end of the step, which keeps
@@ -391,7 +382,8 @@ class MockRobot {
   JointVector<N> dq_ = JointVector<N>::Zero();
   JointVector<N> tau_ = JointVector<N>::Zero();
   Quaternion orientation_ = Quaternion::Identity();
-  GamepadState gamepad_{};
+  GamepadScript gamepad_script_;
+  GamepadState gamepad_{};  // as of the last physics step
 
   LatestValue<TimedCommand> commands_{TimedCommand{TimePoint{}, disabled_command()}};
   TimedCommand applied_{TimePoint{}, disabled_command()};

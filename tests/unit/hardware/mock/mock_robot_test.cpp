@@ -96,6 +96,38 @@ TEST_CASE("the gamepad script presses and releases at the given times", "[mock]"
   CHECK(!s.gamepad.pressed(GamepadButton::R2));
 }
 
+TEST_CASE("a gamepad script's sticks reach the published states over time, with its buttons", "[mock]") {
+  Robot robot;
+  praxis::RobotState<12> s;
+  robot.script_gamepad("R2:0.1-0.3,LY=0.5@0.2-0.6,RX=-1@0.4,A:0.5", at(1.0));
+  const auto pad_at = [&](double t) {
+    REQUIRE(robot.read(s, at(t)));
+    return s.gamepad;
+  };
+  CHECK(pad_at(1.05) == praxis::GamepadState{});
+  const auto pressed = pad_at(1.15);
+  CHECK(pressed.pressed(GamepadButton::R2));
+  CHECK(pressed.ly == 0.0f);
+  const auto both = pad_at(1.25);
+  CHECK(both.pressed(GamepadButton::R2));
+  CHECK(both.ly == 0.5f);
+  const auto turning = pad_at(1.45);
+  CHECK(turning.buttons == 0);
+  CHECK(turning.ly == 0.5f);
+  CHECK(turning.rx == -1.0f);
+  CHECK(pad_at(1.55).pressed(GamepadButton::A));
+  const auto later = pad_at(2.5);
+  CHECK(later.ly == 0.0f);   // centred at 0.6 s
+  CHECK(later.rx == -1.0f);  // held to the end
+  CHECK(later.lx == 0.0f);
+  CHECK(later.ry == 0.0f);
+  CHECK(robot.gamepad() == later);
+  // A bad script is refused whole: the robot's gamepad goes on as scripted.
+  CHECK_THROWS_WITH(robot.script_gamepad("LX=0.5@3,LY=2@3", at(0)),
+                    "--gamepad: \"LY=2@3\": the value \"2\" is not a number from -1 to 1");
+  CHECK(pad_at(3.5).lx == 0.0f);
+}
+
 TEST_CASE("dropped states are never delivered", "[mock][faults]") {
   Robot robot;
   praxis::RobotState<12> s;
