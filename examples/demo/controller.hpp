@@ -55,6 +55,8 @@ class DemoController {
     choice_ = std::move(choice);
   }
   [[nodiscard]] bool runs_policy() const { return choice_.kind == "policy"; }
+  // USER_CTRL: a policy is not run in STAND (OnnxPolicy::runs_in_stand), the sinusoid is.
+  [[nodiscard]] bool runs_in_stand() const { return !runs_policy(); }
 
   // The sinusoid's parameters from `folder`/params.json; a policy from the chosen deploy file.
   void load_params(const std::filesystem::path& folder) {

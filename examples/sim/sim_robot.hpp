@@ -158,6 +158,9 @@ class SimRobot {
 
   [[nodiscard]] const praxis::GamepadState& gamepad() { return gamepad_.state_at(plant_.time()); }
   void script_gamepad(std::span<const praxis::GamepadScriptItem> items, praxis::TimePoint t0) { gamepad_.add(items, t0); }
+  // A button scheduled by a program of its own (the in-process demo, the benchmark), on the simulated clock.
+  void press(praxis::GamepadButton b, praxis::TimePoint at) { gamepad_.press(b, at); }
+  void release(praxis::GamepadButton b, praxis::TimePoint at) { gamepad_.release(b, at); }
   [[nodiscard]] const praxis::JointVector<N>& q() const { return q_; }
   [[nodiscard]] praxis::sim::MujocoPlant<M>& plant() { return plant_; }
   // Simulated time since the start: what --duration counts.

@@ -38,7 +38,8 @@ struct UserControlMotion {
              JointCommand<N>& cmd, bool& safe) {
     safe = true;
     const bool selected = sel.current == motion::MotionType::user_control;
-    const bool warm = warm_in_stand && runs_in_stand<Ctrl>() && sel.current == motion::MotionType::stand;
+    const bool warm =
+        warm_in_stand && sel.current == motion::MotionType::stand && runs_in_stand(adapter.controller());
     ran_ = selected || warm;
     if (!ran_) return;
     if (sel.changed) adapter.reset(state, pad);

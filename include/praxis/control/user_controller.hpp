@@ -27,7 +27,8 @@
 //                      so a robot that cannot send one of them is a compile error.
 // and, to be left out of STAND (where RobotController otherwise runs it unsent, as the framework
 // does), `static constexpr bool runs_in_stand = false;` — a trained policy, which is reset on
-// CTRL's entry anyway and whose inferences in STAND would be wasted.
+// CTRL's entry anyway and whose inferences in STAND would be wasted — or, for a controller that
+// chooses at run time, `bool runs_in_stand() const`.
 
 #include <array>
 #include <cmath>
@@ -154,10 +155,12 @@ constexpr bool tau_ff_fits() {
 }  // namespace detail
 
 // Whether RobotController runs the controller (unsent) while STAND holds the pose: unless it says
-// `static constexpr bool runs_in_stand = false;`.
+// `static constexpr bool runs_in_stand = false;` or its `bool runs_in_stand() const` says no.
 template <class C>
-[[nodiscard]] consteval bool runs_in_stand() {
-  if constexpr (requires { C::runs_in_stand; }) {
+[[nodiscard]] constexpr bool runs_in_stand(const C& c) {
+  if constexpr (requires { { c.runs_in_stand() } -> std::convertible_to<bool>; }) {
+    return c.runs_in_stand();
+  } else if constexpr (requires { C::runs_in_stand; }) {
     return static_cast<bool>(C::runs_in_stand);
   } else {
     return true;

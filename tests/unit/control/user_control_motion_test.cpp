@@ -160,6 +160,49 @@ TEST_CASE("user control motion: warm in stand it computes without sending and re
   CHECK(cold.ctrl().calculations == 0);
 }
 
+// A controller that keeps out of STAND: at compile time (a trained policy's static constexpr) or
+// at run time (a controller that chooses what it runs, as the demo's does).
+struct Cold : Counting {
+  static constexpr bool runs_in_stand = false;
+};
+struct Choosing : Counting {
+  bool warm = true;
+  [[nodiscard]] bool runs_in_stand() const { return warm; }
+};
+
+template <class C>
+struct HarnessOf {
+  praxis::control::UserControlMotion<Three, C> motion;
+  praxis::RobotState<N> state;
+  praxis::Gamepad pad;
+  praxis::JointCommand<N> cmd;
+  bool safe = false;
+  HarnessOf() { motion.warm_in_stand = true; }
+  void cycle(MotionType current, bool changed) { motion.cycle(selection(current, changed), state, pad, cmd, safe); }
+  C& ctrl() { return motion.adapter.controller(); }
+};
+
+TEST_CASE("user control motion: a controller that says it does not run in stand is left out of it and reset on CTRL",
+          "[control][user_control_motion]") {
+  HarnessOf<Cold> cold;
+  cold.cycle(MotionType::stand, true);
+  cold.cycle(MotionType::stand, false);
+  CHECK_FALSE(cold.motion.ran());
+  CHECK(cold.ctrl().calculations == 0);
+  CHECK(cold.ctrl().resets == 0);
+  cold.cycle(MotionType::user_control, true);
+  CHECK(cold.ctrl().resets == 1);
+  CHECK(cold.ctrl().calculations == 1);
+
+  HarnessOf<Choosing> choosing;
+  choosing.ctrl().warm = false;
+  choosing.cycle(MotionType::stand, true);
+  CHECK(choosing.ctrl().calculations == 0);
+  choosing.ctrl().warm = true;  // the run-time answer is asked every cycle
+  choosing.cycle(MotionType::stand, false);
+  CHECK(choosing.ctrl().calculations == 1);
+}
+
 TEST_CASE("user control motion: the start pose is the controller's init_pos", "[control][user_control_motion]") {
   Harness h;
   CHECK(h.motion.start_pose() == std::array<double, N>{0.1, -0.2, 0.3});
