@@ -385,7 +385,7 @@ TEST_CASE("with scripted gamepad: buttons and sticks play from the first read, i
   CHECK(s.q[0] == 0.25);  // the rest is the backend's
 }
 
-TEST_CASE("with scripted gamepad: a bad script is refused naming the option and the item; reads do not allocate",
+TEST_CASE("with scripted gamepad: a bad script is refused naming the option and the item, and reads do not allocate",
           "[control][with_gamepad]") {
   Full backend;
   CHECK_THROWS_WITH(praxis::control::WithScriptedGamepad(backend, "R2:1-3,LY=1.5@2", "operator script"),

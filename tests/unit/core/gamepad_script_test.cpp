@@ -60,7 +60,7 @@ TEST_CASE("gamepad script: each button item presses at its start and releases at
   CHECK(pad.state().buttons == 0);
 }
 
-TEST_CASE("gamepad script: an axis item holds its value from its start to its end, then centres; without an end "
+TEST_CASE("gamepad script: an axis item holds its value from its start to its end, then centres, or without an end "
           "to the end",
           "[core][gamepad_script]") {
   const auto items = praxis::parse_gamepad_script("R2:0.5-3.0,A:4.0,LY=0.5@10-30,rx=-1@12,LX=0.25@1.5-2");
@@ -154,7 +154,7 @@ TEST_CASE("gamepad script: a bad axis item is refused, quoting it: unknown axis,
   CHECK(error_of("LY=2@1", "--operator").rfind("--operator: \"LY=2@1\"", 0) == 0);
 }
 
-TEST_CASE("gamepad script: two items on one button or axis may not overlap; on different ones they may",
+TEST_CASE("gamepad script: two items on one button or axis may not overlap, on different ones they may",
           "[core][gamepad_script]") {
   CHECK(error_of("LY=0.5@0-10,LY=-0.5@5-20") ==
         "--gamepad: \"LY=-0.5@5-20\": overlaps \"LY=0.5@0-10\" on ly");
@@ -177,7 +177,7 @@ TEST_CASE("gamepad script: nothing of a refused script is scheduled", "[core][ga
   CHECK(pad.state_at(at(5)).ly == 0.0f);
 }
 
-TEST_CASE("gamepad script: the longest time allowed still schedules; an empty script schedules nothing",
+TEST_CASE("gamepad script: the longest time allowed still schedules and an empty script schedules nothing",
           "[core][gamepad_script]") {
   const auto items = praxis::parse_gamepad_script("start:1000000-1000000,RY=1@1000000");
   REQUIRE(items.size() == 2);
