@@ -84,6 +84,15 @@ class Reader {
     if (!v.is_string() || v.get<std::string>().empty()) fail(key, expected, io::detail::describe_json(v));
     return v.get<std::string>();
   }
+  // One of two spellings, each standing for a value: `expected` says what they mean.
+  template <class E>
+  E either(const Json& v, const std::string& key, std::string_view expected, std::string_view first, E first_value,
+           std::string_view second, E second_value) const {
+    const std::string text_value = text(v, key, expected);
+    if (text_value == first) return first_value;
+    if (text_value == second) return second_value;
+    fail(key, expected, "\"" + text_value + "\"");
+  }
   const Json& object(const Json& v, const std::string& key) const {
     if (!v.is_object()) fail(key, "an object", io::detail::describe_json(v));
     return v;
@@ -187,15 +196,8 @@ void read_observation(const Reader& r, const Json& root, DeployConfig& c) {
   r.only_keys(obs, "/observation", {"terms", "clip", "history_length", "history_order"});
   if (const Json* h = r.find(obs, "history_length")) c.history_length = read_history(r, *h, "/observation/history_length");
   if (const Json* order = r.find(obs, "history_order")) {
-    const std::string expected = "\"term_major\" or \"frame_major\"";
-    const std::string v = r.text(*order, "/observation/history_order", expected);
-    if (v == "term_major") {
-      c.history_order = HistoryOrder::term_major;
-    } else if (v == "frame_major") {
-      c.history_order = HistoryOrder::frame_major;
-    } else {
-      r.fail("/observation/history_order", expected, "\"" + v + "\"");
-    }
+    c.history_order = r.either(*order, "/observation/history_order", "\"term_major\" or \"frame_major\"",
+                               "term_major", HistoryOrder::term_major, "frame_major", HistoryOrder::frame_major);
   }
   const Json& terms = r.require(obs, "/observation", "terms", "an array of terms");
   if (!terms.is_array() || terms.empty()) {
@@ -257,14 +259,8 @@ void read_command(const Reader& r, const Json& root, DeployConfig& c) {
   r.object(*command, "/command");
   r.only_keys(*command, "/command", {"source", "max", "min", "sticks"});
   const std::string expected = "\"gamepad\" or \"behaviour\"";
-  const std::string source = r.text(r.require(*command, "/command", "source", expected), "/command/source", expected);
-  if (source == "gamepad") {
-    c.command_source = CommandSource::gamepad;
-  } else if (source == "behaviour") {
-    c.command_source = CommandSource::behaviour;
-  } else {
-    r.fail("/command/source", expected, "\"" + source + "\"");
-  }
+  c.command_source = r.either(r.require(*command, "/command", "source", expected), "/command/source", expected,
+                              "gamepad", CommandSource::gamepad, "behaviour", CommandSource::behaviour);
   const Json* max = r.find(*command, "max");
   if (max == nullptr && c.command_source == CommandSource::gamepad) {
     r.fail("/command/max", "an array of 3 numbers >= 0 (vx, vy, wz at full stick)", "no such key");
@@ -289,15 +285,9 @@ void read_command(const Reader& r, const Json& root, DeployConfig& c) {
     }
   }
   if (const Json* sticks = r.find(*command, "sticks")) {
-    const std::string expected = "\"scaled\" (velocity = stick * max) or \"clamped\" (velocity = the stick, within [min, max])";
-    const std::string v = r.text(*sticks, "/command/sticks", expected);
-    if (v == "scaled") {
-      c.sticks = StickMapping::scaled;
-    } else if (v == "clamped") {
-      c.sticks = StickMapping::clamped;
-    } else {
-      r.fail("/command/sticks", expected, "\"" + v + "\"");
-    }
+    c.sticks = r.either(*sticks, "/command/sticks",
+                        "\"scaled\" (velocity = stick * max) or \"clamped\" (velocity = the stick, within [min, max])",
+                        "scaled", StickMapping::scaled, "clamped", StickMapping::clamped);
   }
 }
 
