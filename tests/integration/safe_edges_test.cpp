@@ -1,4 +1,4 @@
-// How control ends, per robot kind (ARCHITECTURE.md §5a, docs/safety.md), on mock robots in real
+// How control ends, per robot kind (docs/safety.md), on mock robots in real
 // time: a robot that balances itself (SafeState::hand_back) never gets kp 0 on a joint — not at the
 // start, not on a fault, a stall, an exception, a stop or a signal — and is handed back after the
 // last command; a fault or a long stall ends its run. A robot praxis owns rides out faults in

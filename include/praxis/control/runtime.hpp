@@ -716,7 +716,7 @@ class Runtime {
     request_stop();
   }
 
-  // The last word of a run, by the robot's SafeState (ARCHITECTURE.md §5a):
+  // The last word of a run, by the robot's SafeState (docs/safety.md, "How control ends"):
   //   joint damping   damping for the joints it commanded (nothing stays stiff on a target nobody
   //                   updates any more);
   //   hand back       the measured pose held with the gains in force (never kp 0 on joints that

@@ -1,6 +1,6 @@
 #pragma once
-// The last command a robot gets from praxis, by its kind (the backend's SafeState, ARCHITECTURE.md
-// §5a): what the runtime writes when a run ends and when a stall outlasts its limit.
+// The last command a robot gets from praxis, by its kind (the backend's SafeState; docs/safety.md,
+// "How control ends, per robot kind"): what the runtime writes when a run ends and when a stall outlasts its limit.
 //
 //   joint_damping   kp 0 and the damping gain at the measured position on every joint the command
 //                   covered: praxis owns the joints, and a motor that only brakes hurts nobody.

@@ -85,7 +85,7 @@ template <class B>
 concept WakesOnState = requires(B& b, Wakeup* w) { b.set_wakeup(w); };
 
 // How every end of control (stop, fault, long stall, exception, signal, destructor) leaves the robot,
-// by who balances it and who owns its joints (ARCHITECTURE.md §5a, docs/safety.md).
+// by who balances it and who owns its joints (docs/safety.md, "How control ends, per robot kind").
 enum class SafeState : std::uint8_t {
   // praxis commands every joint (Unitree low level, Booster joint access, Tienkung, the mock):
   // kp 0 and the damping gain on every commanded joint, at the measured position.

@@ -2,7 +2,7 @@
 // The request that ends control, and what became of it.
 //
 // On a Booster robot in its own modes praxis owns no joint: control ends with the robot's Damping
-// mode, asked for by RPC (ARCHITECTURE.md §5a). With joint access (Custom) it ends with joint
+// mode, asked for by RPC (docs/safety.md). With joint access (Custom) it ends with joint
 // damping and then BackendOptions::release_mode, asked for the same way. Either request counts as
 // confirmed only when the robot answered ChangeMode with success and, where the robot says (GetMode,
 // 2017), reports the mode; a robot that does not answer GetMode confirms by its ChangeMode answer

@@ -158,7 +158,7 @@ struct PlannedAction {
   std::int32_t version = 0;              // get_up and visual_kick: the API's "version" (from the parameters)
 };
 
-// The request that ends control: the robot's Damping mode (ARCHITECTURE.md §5a). The executor
+// The request that ends control: the robot's Damping mode (docs/safety.md). The executor
 // delivers it before anything queued and retries it until the robot confirms (executor.hpp).
 [[nodiscard]] constexpr bool ends_control(const PlannedAction& a) {
   return a.action == Action::change_mode && a.mode == Mode::damping;
