@@ -195,6 +195,18 @@ inline std::map<std::string, std::string> run_facts(const Settings& s) {
           {"program", "praxis_demo"}};
 }
 
+// A story's run folder (none with --no-log): the cycle and transition logs go into it and cfg.txt
+// says what ran.
+inline std::filesystem::path open_run_folder(const Settings& s, praxis::control::ControllerOptions& options,
+                                             const std::vector<std::pair<std::string, std::string>>& config) {
+  if (s.no_log) return {};
+  auto run_folder = praxis::io::create_run_folder(s.log_base);
+  options.cycle_log = run_folder / "log.csv";
+  options.transition_log = run_folder / "transitions.csv";
+  praxis::io::write_config(run_folder, config);
+  return run_folder;
+}
+
 // The run folder of a story that writes none of its own, when --record needs one.
 inline std::filesystem::path folder_for_recording(const Settings& s, std::filesystem::path run_folder) {
   if (!s.record || !run_folder.empty()) return run_folder;
@@ -258,17 +270,12 @@ int mock_story(const Settings& s, std::string_view vendor) {
   load_controller(probe, s);
 
   auto options = controller_options<praxis::control::ControllerOptions>(probe.dt, s);
-  std::filesystem::path run_folder;
-  if (!s.no_log) {
-    run_folder = praxis::io::create_run_folder(s.log_base);
-    options.cycle_log = run_folder / "log.csv";
-    options.transition_log = run_folder / "transitions.csv";
-    praxis::io::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
-                                      {"robot", s.robot},
-                                      {"backend", "mock"},
-                                      {"dt", std::to_string(probe.dt)},
-                                      {"mode", s.realtime ? "realtime" : "simulated"}});
-  }
+  const auto run_folder = open_run_folder(s, options,
+                                          {{"param_folder", std::filesystem::absolute(params).string()},
+                                           {"robot", s.robot},
+                                           {"backend", "mock"},
+                                           {"dt", std::to_string(probe.dt)},
+                                           {"mode", s.realtime ? "realtime" : "simulated"}});
 
   // The script runs on the mock's clock: real time when --realtime, simulated time otherwise.
   const praxis::TimePoint t0 = s.realtime ? praxis::Clock::now() : praxis::TimePoint{};

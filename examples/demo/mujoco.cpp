@@ -76,18 +76,15 @@ int mujoco_story(const Settings& s) {
   (void)sim::ElasticBand::parse(so.band);
   (void)praxis::sim::MujocoPlant<Model>(so.model);
 
-  std::filesystem::path run_folder;
-  if (!s.no_log) {
-    run_folder = praxis::io::create_run_folder(s.log_base);
-    options.cycle_log = run_folder / "log.csv";
-    options.transition_log = run_folder / "transitions.csv";
-    praxis::io::write_config(run_folder, {{"param_folder", std::filesystem::absolute(params).string()},
-                                          {"robot", s.robot},
-                                          {"backend", "mujoco (in process, simulated time)"},
-                                          {"model", std::filesystem::absolute(so.model).string()},
-                                          {"band", so.band},
-                                          {"dt", std::to_string(probe.dt)},
-                                          {"mode", "simulated"}});
+  const auto run_folder = open_run_folder(s, options,
+                                          {{"param_folder", std::filesystem::absolute(params).string()},
+                                           {"robot", s.robot},
+                                           {"backend", "mujoco (in process, simulated time)"},
+                                           {"model", std::filesystem::absolute(so.model).string()},
+                                           {"band", so.band},
+                                           {"dt", std::to_string(probe.dt)},
+                                           {"mode", "simulated"}});
+  if (!run_folder.empty()) {
     so.pictures.folder = run_folder / "pictures";
     so.pictures.every = praxis::from_seconds(d <= 12 ? 0.5 : d / 24);
     so.pictures.camera = sim::robot_view(s.robot != "go2");
