@@ -3,7 +3,9 @@
 # runs each in praxis (praxis_demo --backend mujoco: praxis' own model and, where it loads, the
 # published one) and in the reference loop (the authors' deploy loop on MuJoCo's C API,
 # tests/policy/reference_loop.*), and prints them side by side: seconds upright, distance and heading
-# error at 0.5 m/s, and drift at command 0, over 20 s after the policy is on its own.
+# error at 0.5 m/s, and drift at command 0, over 20 s after the policy is on its own. The reference
+# starts from the physics state praxis handed over to the policy in (the run folder's
+# handover_state.json: the same plant from the same state), and the two end points are compared.
 #
 #   bash scripts/check-published-policies.sh ~/src/unitree_rl_gym [--build build/check] [--out DIR]
 #
@@ -146,16 +148,24 @@ print(os.path.join(folder, max(names, key=lambda n: shared(n, missing))) if name
   echo "$shadow/$(basename "$model")"
 }
 
-# Metrics of a praxis_demo run folder's base_trajectory.csv over [t0, t0 + seconds].
-demo_metrics() {  # folder t0 -> "upright distance direction"
-  /usr/bin/python3 - "$1" "$2" "$seconds" <<'EOF'
-import csv, glob, math, sys
+# The run folder's hand-over state (the physics state the policy's first inference saw).
+handover_state() {  # folder -> file, or nothing
+  ls "$1"/*/handover_state.json 2>/dev/null | tail -1
+}
+
+# Metrics of a praxis_demo run folder's base_trajectory.csv over the `seconds` after the hand-over,
+# and its end point.
+demo_metrics() {  # folder -> "upright distance direction end_x end_y"
+  /usr/bin/python3 - "$1" "$seconds" <<'EOF'
+import csv, glob, json, math, sys
 files = sorted(glob.glob(sys.argv[1] + "/*/base_trajectory.csv"))
-if not files:
-    print("- - -"); sys.exit()
-t0, span = float(sys.argv[2]), float(sys.argv[3])
+states = sorted(glob.glob(sys.argv[1] + "/*/handover_state.json"))
+if not files or not states:
+    print("- - - - -"); sys.exit()
+t0, span = json.load(open(states[-1]))["elapsed_s"], float(sys.argv[2])
 rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(open(files[-1]))]
-w = [r for r in rows if t0 <= r["time"] <= t0 + span]
+# Samples every 20 ms: the first one at the hand-over's cycle or the one before (a step apart).
+w = [r for r in rows if t0 - 0.01 <= r["time"] <= t0 + span + 0.01]
 upright = 0.0
 for r in w:
     if r["tilt"] > 1.0:
@@ -166,29 +176,39 @@ d = math.hypot(b["x"] - a["x"], b["y"] - a["y"])
 # The heading error: the direction travelled against the robot's heading at the start of the window.
 direction = math.degrees(math.atan2(b["y"] - a["y"], b["x"] - a["x"]) - a["yaw"]) if d > 0.05 else 0.0
 direction = (direction + 180.0) % 360.0 - 180.0
-print(f"{upright:.1f} {d:.2f} {direction:.0f}")
+print(f"{upright:.1f} {d:.2f} {direction:.0f} {b['x']:.4f} {b['y']:.4f}")
 EOF
 }
 
-reference_metrics() {  # json -> "upright distance direction"
+apart() {  # x1 y1 x2 y2 -> their distance, or "-"
+  /usr/bin/python3 -c 'import math, sys
+try:
+    print(f"{math.hypot(float(sys.argv[1]) - float(sys.argv[3]), float(sys.argv[2]) - float(sys.argv[4])):.2f}")
+except ValueError:
+    print("-")' "$@"
+}
+
+reference_metrics() {  # json -> "upright distance direction end_x end_y"
   /usr/bin/python3 -c '
 import json, math, sys
 try:
     j = json.load(open(sys.argv[1]))
 except Exception:
-    print("- - -"); sys.exit()
+    print("- - - - -"); sys.exit()
 s, e = j["start"], j["end"]
 d = math.hypot(e["x"] - s["x"], e["y"] - s["y"])
 direction = math.degrees(math.atan2(e["y"] - s["y"], e["x"] - s["x"]) - s["yaw"]) if d > 0.05 else 0.0
 direction = (direction + 180.0) % 360.0 - 180.0
 up = j["seconds_upright"]
-print(f"{up:.1f} {d:.2f} {direction:.0f}")' "$1" || echo "- - -"
+ex, ey = e["x"], e["y"]
+print(f"{up:.1f} {d:.2f} {direction:.0f} {ex:.4f} {ey:.4f}")' "$1" || echo "- - - - -"
 }
 
-# praxis_demo's story: R2 at 12 s, the policy takes over at 40 s, the band lets go at 41 s, damping
-# at 64 s: the window is the 20 s after the band.
+# praxis_demo's story: R2 at 12 s, the policy takes over at 40 s and the band lets go of the robot
+# at once then (the reference loop has no band), damping at 64 s: the window is the 20 s after the
+# hand-over.
 duration=80
-release=41
+release=40
 rows=()
 for p in "${policies[@]}"; do
   IFS='|' read -r kind robot name policy config <<<"$p"
@@ -218,12 +238,18 @@ for p in "${policies[@]}"; do
       run="$out/runs/${name}_${label}_$command"
       rm -rf "$run"
       band=()
-      [[ $robot != go2 ]] && band=(--band "0:feet,$release:off")
+      [[ $robot != go2 ]] && band=(--band "0:feet,$release:cut")
       "$demo" --robot "$robot" --backend mujoco "${model_args[@]}" --controller policy --deploy "$folder/deploy.json" \
           --command "$command" --duration "$duration" "${band[@]}" --log-folder "$run" >"$run.txt" 2>&1 || true
-      cells+=("$(demo_metrics "$run" "$release" || echo "- - -")")
-      "$reference" --model "$ref_model" --deploy "$folder/deploy.json" --command "$command" --duration "$seconds" \
-          --release-after 0 >"$run.reference.json" 2>"$run.reference.err" || true
+      cells+=("$(demo_metrics "$run" || echo "- - - - -")")
+      state=$(handover_state "$run")
+      if [[ -n $state ]]; then
+        "$reference" --model "$ref_model" --deploy "$folder/deploy.json" --command "$command" --duration "$seconds" \
+            --initial-state "$state" >"$run.reference.json" 2>"$run.reference.err" || true
+      else
+        echo "   $run: no hand-over (see $run.txt): the reference loop is not run" >&2
+        : >"$run.reference.json"
+      fi
       cells+=("$(reference_metrics "$run.reference.json")")
     done
     rows+=("$name|$robot|$label|${cells[0]}|${cells[1]}|${cells[2]}|${cells[3]}")
@@ -231,22 +257,22 @@ for p in "${policies[@]}"; do
 done
 
 echo
-echo "Over ${seconds} s with the policy on its own (praxis: after the elastic band's release; reference: from the model's"
-echo "initial state). upright s | distance m | heading error deg at 0.5 m/s; drift m at 0."
-printf '%-28s %-6s %-10s | %-22s %-22s | %-10s %-10s\n' policy robot model "praxis 0.5 m/s" "reference 0.5 m/s" \
-       "praxis 0" "reference 0"
+echo "Over ${seconds} s with the policy on its own, both loops from the physics state of praxis' hand-over (the band"
+echo "let go then). upright s | distance m | heading error deg at 0.5 m/s; drift m at 0; apart: the end points' distance."
+printf '%-28s %-6s %-10s | %-22s %-22s %-6s | %-8s %-9s %-6s\n' policy robot model "praxis 0.5 m/s" \
+       "reference 0.5 m/s" apart "praxis 0" "reference" apart
 for r in "${rows[@]}"; do
   IFS='|' read -r name robot label a b c d <<<"$r"
   if [[ $label == refused:* ]]; then
     printf '%-28s %-6s %s\n' "$name" "$robot" "$label"
     continue
   fi
-  read -r au ad ah <<<"$a"
-  read -r bu bd bh <<<"$b"
-  read -r cu cd ch <<<"$c"
-  read -r du dd dh <<<"$d"
-  printf '%-28s %-6s %-10s | %5s %6s %5s      %5s %6s %5s     | %6s     %6s\n' "$name" "$robot" "$label" \
-         "$au" "$ad" "$ah" "$bu" "$bd" "$bh" "$cd" "$dd"
+  read -r au ad ah ax ay <<<"$a"
+  read -r bu bd bh bx by <<<"$b"
+  read -r cu cd ch cx cy <<<"$c"
+  read -r du dd dh dx dy <<<"$d"
+  printf '%-28s %-6s %-10s | %5s %6s %5s      %5s %6s %5s      %6s | %6s   %6s    %6s\n' "$name" "$robot" "$label" \
+         "$au" "$ad" "$ah" "$bu" "$bd" "$bh" "$(apart "$ax" "$ay" "$bx" "$by")" "$cd" "$dd" "$(apart "$cx" "$cy" "$dx" "$dy")"
 done
 echo
 echo "deploy folders, runs (run folders with pictures and base_trajectory.csv) and logs: $out"

@@ -57,6 +57,8 @@ class DemoController {
   [[nodiscard]] bool runs_policy() const { return choice_.kind == "policy"; }
   // USER_CTRL: a policy is not run in STAND (OnnxPolicy::runs_in_stand), the sinusoid is.
   [[nodiscard]] bool runs_in_stand() const { return !runs_policy(); }
+  // ... and the command guard slows its targets unless the deploy file says they go as computed.
+  [[nodiscard]] bool limits_target_rate() const { return !runs_policy() || policy_.limits_target_rate(); }
 
   // The sinusoid's parameters from `folder`/params.json; a policy from the chosen deploy file.
   void load_params(const std::filesystem::path& folder) {

@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   app.add_option("--model", s.model, "--backend mujoco: another MJCF (default: the robot's shipped model)")
       ->check(CLI::ExistingFile);
   app.add_option("--band", s.band,
-                 "--backend mujoco: the elastic band's script, TIME:LENGTH, TIME:feet or TIME:off items in simulated s and m "
+                 "--backend mujoco: the elastic band's script, TIME:LENGTH, TIME:feet, TIME:off or TIME:cut items in simulated "
+                 "s and m "
                  "(praxis-sim's --band; default for g1 as praxis-sim's, none for go2; \"\" for none)");
   app.add_option("--domain", s.domain,
                  "DDS domain id (default: the fake robot's 1, or the vendor's robot domain with --backend dds)");

@@ -9,15 +9,19 @@
 // each cycle took).
 //
 // The run folder gets what --backend sim's does (cfg.txt, log.csv, transitions.csv, pictures/) and
-// base_trajectory.csv: x, y, z and yaw of the floating base at 50 Hz of simulated time.
+// base_trajectory.csv: x, y, z and yaw of the floating base at 50 Hz of simulated time, and
+// handover_state.json: the physics state at the controller's first CTRL cycle.
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include <praxis/control/robot_controller.hpp>
 #include <praxis/control/signals.hpp>
@@ -55,6 +59,23 @@ std::map<std::string, std::string> sim_facts(const sim::SimOptions& so, const pr
           {"end_z", number(t.end.z)},
           {"heading_rad", number(t.end.yaw)},
           {"turned_rad", number(t.turned)}};
+}
+
+// The physics state the controller's first CTRL cycle read (the plant steps only when the next
+// cycle reads), so a check can start another loop on the same plant from where the user's
+// controller took over: praxis-reference-loop --initial-state.
+void write_handover_state(const nlohmann::json& state, const std::filesystem::path& folder) {
+  const auto file = folder / "handover_state.json";
+  std::ofstream out(file);
+  out << state.dump(1) << '\n';
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "praxis demo: %s: could not write the hand-over state\n", file.string().c_str());
+    return;
+  }
+  std::printf("hand-over to the controller at %.3f s: physics state in %s%s\n", state["elapsed_s"].get<double>(),
+              file.string().c_str(), state["band_on"].get<bool>() ? " (the elastic band still holds the robot)" : "");
+  std::fflush(stdout);
 }
 
 template <class Model>
@@ -124,9 +145,14 @@ int mujoco_story(const Settings& s) {
   const auto wall0 = std::chrono::steady_clock::now();
   const auto period = controller.period();
   std::size_t cycle = 0;
+  bool handed_over = false;
   for (praxis::TimePoint t = t0 + period; t <= at(d) && !controller.stop_requested(); t += period) {
     robot.set_gamepad(plant.gamepad());
     controller.step(t);
+    if (!handed_over && controller.state() == praxis::control::ControlState::ctrl) {
+      handed_over = true;
+      if (!run_folder.empty()) write_handover_state(plant.physics_state(), run_folder);
+    }
     // The reporter's queue and the recorder's ring hold about two thousand cycles: let them catch
     // up between cycles, which costs simulated time nothing.
     if (++cycle % 1024 == 0) {

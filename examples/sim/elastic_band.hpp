@@ -38,11 +38,14 @@ class ElasticBand {
     praxis::Duration at{};  // simulated time from the start
     bool on = true;
     bool feet = false;  // the length that holds the robot with its feet just touching
+    bool cut = false;   // off at once, without lowering first
     double length = 0.0;
   };
 
   // "T:L" sets the rest length L (m) at T (s), "T:feet" the length that holds the robot at its start
-  // height, "T:off" releases the band (lowering first); items in time order.
+  // height, "T:off" releases the band (lowering first), "T:cut" lets go at once (as the d-pad's left:
+  // a run that hands a robot standing on its feet to a policy at T starts with no band from there on,
+  // as its authors' loop does); items in time order.
   static std::vector<Change> parse(const std::string& script) {
     std::vector<Change> changes;
     std::stringstream all(script);
@@ -57,8 +60,9 @@ class ElasticBand {
         if (used != colon || !(t >= 0.0 && t < 1e6)) throw std::invalid_argument("time");
         c.at = praxis::from_seconds(t);
         const std::string what = item.substr(colon + 1);
-        c.on = what != "off";
+        c.on = what != "off" && what != "cut";
         c.feet = what == "feet";
+        c.cut = what == "cut";
         if (c.on && !c.feet) {
           c.length = std::stod(what, &used);
           if (used != what.size() || !(c.length >= 0.0 && c.length < k_anchor_height)) {
@@ -66,7 +70,7 @@ class ElasticBand {
           }
         }
       } catch (const std::exception&) {
-        throw std::invalid_argument("--band: \"" + item + "\" is not TIME:LENGTH, TIME:feet or TIME:off (s, m from 0 to 3)");
+        throw std::invalid_argument("--band: \"" + item + "\" is not TIME:LENGTH, TIME:feet, TIME:off or TIME:cut (s, m from 0 to 3)");
       }
       if (!changes.empty() && c.at < changes.back().at) {
         throw std::invalid_argument("--band: \"" + item + "\" comes before the item it follows");
@@ -96,7 +100,9 @@ class ElasticBand {
   void apply(const mjModel* model, mjData* data, praxis::Duration t) {
     while (next_ < changes_.size() && changes_[next_].at <= t) {
       const Change& c = changes_[next_];
-      if (!c.on) {
+      if (c.cut) {
+        on_ = releasing_ = false;
+      } else if (!c.on) {
         releasing_ = on_;  // a band already off stays off
       } else {
         on_ = true;

@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"lying", "model"}));
     app.add_option("--band", band,
                    "elastic band script: TIME:LENGTH, TIME:feet (the length that holds the robot with its feet just "
-                   "touching) or TIME:off (lowered until the feet carry the robot, then released) items, simulated s and "
+                   "touching), TIME:off (lowered until the feet carry the robot, then released) or TIME:cut (let go at "
+                   "once) items, simulated s and "
                    "rest length m (default for humanoids \"0:feet\"; none for go2; \"\" for none)");
     auto* ls = app.add_flag("--lockstep", lockstep,
                             "deterministic: advance one 2 ms control period per tick with a command, else stand still");

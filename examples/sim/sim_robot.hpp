@@ -168,6 +168,23 @@ class SimRobot {
   // Where the base went, from the first read on.
   [[nodiscard]] const praxis::sim::BaseTrajectory& trajectory() const { return trajectory_; }
 
+  // The physics state now, whole: what a second simulation of the same model needs to go on from
+  // here exactly (MuJoCo's solver starts from the warm start, so it is part of the state). Doubles
+  // are written to round-trip. The band is the plant's too: whether it still pulls is said.
+  [[nodiscard]] nlohmann::json physics_state() const {
+    const mjModel* m = plant_.world().model();
+    const mjData* d = plant_.world().data();
+    const auto array = [](const double* v, int n) { return std::vector<double>(v, v + n); };
+    return {{"model", std::filesystem::absolute(options_.model).string()},
+            {"elapsed_s", praxis::to_seconds(elapsed())},
+            {"time", d->time},
+            {"qpos", array(d->qpos, m->nq)},
+            {"qvel", array(d->qvel, m->nv)},
+            {"qacc_warmstart", array(d->qacc_warmstart, m->nv)},
+            {"act", array(d->act, m->na)},
+            {"band_on", band_ && band_->on()}};
+  }
+
   void add_to_report(nlohmann::json& report) {
     const auto base = plant_.base();
     nlohmann::json missing = nlohmann::json::array();

@@ -348,7 +348,8 @@ DeployConfig parse_deploy(std::string_view text, const std::filesystem::path& fi
     throw PolicyError(file.string() + ": expected a JSON object (a deploy file) at the top level, found " + io::detail::describe_json(root));
   }
   r.only_keys(root, "", {"policy", "input", "output", "recurrent", "loop_hz", "policy_hz", "robot", "joint_names",
-                        "default_pose", "kp", "kd", "hold", "action", "observation", "command", "blend_in"});
+                        "default_pose", "kp", "kd", "hold", "action", "observation", "command", "blend_in",
+                        "target_rate"});
 
   DeployConfig c;
   c.file = file;
@@ -374,6 +375,12 @@ DeployConfig parse_deploy(std::string_view text, const std::filesystem::path& fi
   read_observation(r, root, c);
   read_command(r, root, c);
   c.blend_in = r.non_negative(r.require(root, "", "blend_in", "seconds >= 0"), "/blend_in");
+  if (const Json* rate = r.find(root, "target_rate")) {
+    c.target_rate = r.either(*rate, "/target_rate",
+                             "\"limited\" (the command guard's max_target_rate slows the targets) or \"as_computed\" "
+                             "(each inference's targets are sent as a step)",
+                             "limited", TargetRate::limited, "as_computed", TargetRate::as_computed);
+  }
   return c;
 }
 

@@ -270,6 +270,27 @@ void ReferenceLoop::hold_step() {
   ++steps_;
 }
 
+void ReferenceLoop::set_physics_state(const std::vector<double>& qpos, const std::vector<double>& qvel,
+                                      const std::vector<double>& qacc_warmstart, const std::vector<double>& act,
+                                      double time) {
+  const auto check = [](const char* name, std::size_t size, int expected) {
+    if (size != static_cast<std::size_t>(expected)) {
+      throw std::runtime_error(std::string("the initial state's ") + name + " has " + std::to_string(size) +
+                               " values; the model has " + std::to_string(expected) +
+                               " (is it a state of another model?)");
+    }
+  };
+  check("qpos", qpos.size(), model_->nq);
+  check("qvel", qvel.size(), model_->nv);
+  check("qacc_warmstart", qacc_warmstart.size(), model_->nv);
+  check("act", act.size(), model_->na);
+  std::copy(qpos.begin(), qpos.end(), data_->qpos);
+  std::copy(qvel.begin(), qvel.end(), data_->qvel);
+  std::copy(qacc_warmstart.begin(), qacc_warmstart.end(), data_->qacc_warmstart);
+  std::copy(act.begin(), act.end(), data_->act);
+  data_->time = time;
+}
+
 void ReferenceLoop::engage() {
   std::fill(action_.begin(), action_.end(), 0.0f);
   history_.clear();

@@ -99,6 +99,12 @@ class ReferenceLoop {
   void set_command(const std::array<double, 3>& command) { command_ = command; }
   [[nodiscard]] const std::array<double, 3>& command() const { return command_; }
 
+  // Starts from another simulation's physics state of the same model (positions, velocities, the
+  // solver's warm start, activations, time). Throws std::runtime_error naming the array whose size
+  // is not the model's.
+  void set_physics_state(const std::vector<double>& qpos, const std::vector<double>& qvel,
+                         const std::vector<double>& qacc_warmstart, const std::vector<double>& act, double time);
+
   // One physics step holding the default pose (the policy's joints) and the hold pose: the
   // authors' loop before its first inference.
   void hold_step();

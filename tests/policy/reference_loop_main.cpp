@@ -2,9 +2,12 @@
 // MuJoCo's C API, no praxis code) as a program, for checks that compare a praxis run with it.
 //
 //   praxis-reference-loop --model g1.xml --deploy deploy.json [--policy F] --command VX,VY,WZ
-//                         --duration S --release-after S [--csv trajectory.csv]
+//                         --duration S [--release-after S | --initial-state handover_state.json]
+//                         [--csv trajectory.csv]
 //
-// The robot starts in the MJCF's first keyframe (else its reference pose) and holds the deploy
+// The robot starts in the MJCF's first keyframe (else its reference pose), or in the physics state
+// a praxis_demo --backend mujoco run wrote at its hand-over (--initial-state: the same plant from
+// the same state, the policy taking over at once), and holds the deploy
 // file's default and hold poses under the file's PD for --release-after seconds (the authors' loop
 // before its first inference; praxis' STAND before A). Then the policy takes over (its first
 // inference at the release) and runs for --duration seconds with the velocity command --command,
@@ -59,9 +62,44 @@ std::array<double, 3> parse_command(const std::string& text) {
 
 nlohmann::json point(const BasePose& b) { return {{"x", b.x}, {"y", b.y}, {"z", b.z}, {"yaw", b.yaw}}; }
 
+// The state praxis_demo wrote (examples/sim/sim_robot.hpp's physics_state), on the same model.
+void start_from(praxis_reference::ReferenceLoop& loop, const std::filesystem::path& file,
+                const std::filesystem::path& model) {
+  nlohmann::json j;
+  try {
+    std::ifstream in(file);
+    j = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(file.string() + ": not JSON (" + e.what() + ")");
+  }
+  const auto array = [&](const char* key) {
+    if (!j.contains(key) || !j[key].is_array()) {
+      throw std::runtime_error(file.string() + ": \"" + key + "\": expected an array of numbers");
+    }
+    return j[key].get<std::vector<double>>();
+  };
+  if (j.value("band_on", false)) {
+    throw std::runtime_error(file.string() + ": the elastic band still held the robot at the hand-over; this loop "
+                             "has no band (release it by then, e.g. praxis_demo --band 0:feet,T:cut)");
+  }
+  if (j.contains("model") && j["model"].is_string() &&
+      std::filesystem::weakly_canonical(j["model"].get<std::string>()) != std::filesystem::weakly_canonical(model)) {
+    std::cerr << "praxis-reference-loop: " << file.string() << " is a state of " << j["model"].get<std::string>()
+              << ", not of " << model.string() << "\n";
+  }
+  try {
+    loop.set_physics_state(array("qpos"), array("qvel"), array("qacc_warmstart"), array("act"),
+                           j.at("time").get<double>());
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(file.string() + ": " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(file.string() + ": " + e.what());
+  }
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"The reference deploy loop (the authors' loop on MuJoCo's C API): a policy's base trajectory as JSON"};
-  std::filesystem::path model, deploy_file, policy, csv;
+  std::filesystem::path model, deploy_file, policy, csv, initial_state;
   std::string command_text = "0,0,0";
   double duration = 10.0, release_after = 0.0;
   app.add_option("--model", model, "the MJCF")->required()->check(CLI::ExistingFile);
@@ -69,8 +107,14 @@ int run(int argc, char** argv) {
   app.add_option("--policy", policy, "the ONNX network instead of the deploy file's")->check(CLI::ExistingFile);
   app.add_option("--command", command_text, "velocity command VX,VY,WZ (m/s, m/s, rad/s)");
   app.add_option("--duration", duration, "seconds of policy control after the release")->check(CLI::Range(0.0, 3600.0));
-  app.add_option("--release-after", release_after, "seconds of holding the default pose before the policy takes over")
-      ->check(CLI::Range(0.0, 3600.0));
+  auto* release = app.add_option("--release-after", release_after,
+                                 "seconds of holding the default pose before the policy takes over")
+                      ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--initial-state", initial_state,
+                 "start from this physics state (praxis_demo --backend mujoco's handover_state.json), the policy "
+                 "taking over at once")
+      ->check(CLI::ExistingFile)
+      ->excludes(release);
   app.add_option("--csv", csv, "write t, x, y, z, yaw at every inference here");
   try {
     app.parse(argc, argv);
@@ -87,6 +131,8 @@ int run(int argc, char** argv) {
   for (const auto& j : loop.unnamed_joints()) {
     std::cerr << "praxis-reference-loop: joint '" << j << "' is in neither joint_names nor hold: left without torque\n";
   }
+
+  if (!initial_state.empty()) start_from(loop, initial_state, model);
 
   const double dt = loop.timestep();
   const auto hold_steps = static_cast<long>(std::lround(release_after / dt));

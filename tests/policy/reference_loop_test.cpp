@@ -110,13 +110,9 @@ LockStep run_lockstep(const std::filesystem::path& folder, const std::array<doub
   ref.set_command(command);
   const mjModel* m = plant.world().model();
   const mjData* d = plant.world().data();
-  mjData* r = ref.data();
-  REQUIRE(ref.model()->nq == m->nq);
-  std::copy_n(d->qpos, m->nq, r->qpos);
-  std::copy_n(d->qvel, m->nv, r->qvel);
-  std::copy_n(d->qacc_warmstart, m->nv, r->qacc_warmstart);
-  std::copy_n(d->act, m->na, r->act);
-  r->time = d->time;
+  const auto array = [](const double* v, int n) { return std::vector<double>(v, v + n); };
+  ref.set_physics_state(array(d->qpos, m->nq), array(d->qvel, m->nv), array(d->qacc_warmstart, m->nv),
+                        array(d->act, m->na), d->time);
   ref.engage();
 
   LockStep out;

@@ -134,6 +134,8 @@ class RobotController
     user_node().adapter.load_params(folder);
     param_folder_ = folder;
     validate();
+    this->graph_ref().template node<typename Base::Collector>().options.limit_user_control_rate =
+        limits_target_rate(user());
   }
 
   // Runtime hook, after taking control of a robot that stood itself up and reports the pose it

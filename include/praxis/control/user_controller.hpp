@@ -167,6 +167,20 @@ template <class C>
   }
 }
 
+// Whether the command guard's max_target_rate slows CTRL's targets (motion/collector.hpp): unless
+// the controller's `bool limits_target_rate() const` says no. A trained policy says no when its
+// authors send each action as a step (it was trained on steps, and slowed targets are another
+// plant to it); the joint limits, gain and torque bounds guard its commands all the same. Read
+// when RobotController loads the parameters.
+template <class C>
+[[nodiscard]] constexpr bool limits_target_rate(const C& c) {
+  if constexpr (requires { { c.limits_target_rate() } -> std::convertible_to<bool>; }) {
+    return c.limits_target_rate();
+  } else {
+    return true;
+  }
+}
+
 template <class C>
 concept HasControllerMembers = requires(C& c) {
   { c.dt } -> std::convertible_to<double>;

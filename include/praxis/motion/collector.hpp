@@ -30,6 +30,10 @@ struct CollectorOptions {
   double max_kp = 1000.0;
   double max_kd = 100.0;
   double max_target_rate = 10.0;  // rad/s: how fast a stiff joint's target may move
+  // Whether max_target_rate applies to the user's controller's targets (USER_CTRL) too. Set by
+  // RobotController from the controller's limits_target_rate (control/user_controller.hpp): a
+  // trained policy sends its targets as computed, as its authors' loops do.
+  bool limit_user_control_rate = true;
   double damping_kd = k_default_damping_kd;  // the NaN fallback and joints in an unsupported mode
   // How the NaN fallback and joints in an unsupported mode are made safe: damping, or on a robot
   // that balances itself a hold of the measured pose with the gains in force (set by the runtime
@@ -104,7 +108,8 @@ struct MotorCommandsCollector<M, Supported, motion_list<Tags...>> {
     // The safe replacements (the fallback, a joint in an unsupported mode) are not rate limited:
     // they hold or damp where the joint is, and limiting them would pull the target back toward
     // the command that was refused.
-    const bool rate_limit = have_last_ && !fallback;
+    const bool rate_limit =
+        have_last_ && !fallback && (options.limit_user_control_rate || sel.current != MotionType::user_control);
     for (std::size_t j = 0; j < N; ++j) {
       const auto i = static_cast<Eigen::Index>(j);
       const auto& spec = M::joints[j];

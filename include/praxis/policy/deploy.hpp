@@ -30,6 +30,11 @@
 //                       (default -max), "sticks": optional "scaled" (default) | "clamped"}; needed
 //                       only with a velocity_command term
 //   blend_in            seconds from the measured pose to the policy's targets, >= 0
+//   target_rate         optional "limited" (default) | "as_computed": whether the command guard's
+//                       max_target_rate slows CTRL's targets. A trained policy's targets jump at
+//                       every inference (the published G1 walk moves a hip 0.9 rad in one); its
+//                       authors' loops send each step as it is, and it was trained on steps, so
+//                       the import writes "as_computed". Joint limits, gains and torque stay guarded.
 // Unknown keys are refused (a misspelt optional key would otherwise be silently ignored).
 //
 // Every error names the file, the key as a JSON pointer (/observation/terms/2/scale) and what was
@@ -111,6 +116,12 @@ enum class CommandSource : std::uint8_t {
 
 // How a stick's deflection s in [-1, 1] becomes a velocity; either way the result is limited to
 // [min, max].
+// How CTRL's targets reach the robot (see target_rate above).
+enum class TargetRate : std::uint8_t {
+  limited,      // the guard's max_target_rate applies, as to every motion
+  as_computed,  // each inference's targets are sent as a step, as the policy's authors send them
+};
+
 enum class StickMapping : std::uint8_t {
   scaled,   // v = s * max (legged_gym's deploy scripts: cmd * max_cmd)
   clamped,  // v = clamp(s, min, max) (unitree_rl_lab's deploy: the stick is the velocity)
@@ -161,6 +172,7 @@ struct DeployConfig {
   std::array<double, 3> command_min{0.0, 0.0, 0.0};  // -command_max unless the file says
 
   double blend_in = 0.0;  // seconds
+  TargetRate target_rate = TargetRate::limited;
 
   [[nodiscard]] std::size_t joint_count() const { return joint_names.size(); }
   // One frame of the observation (every term once), and the whole vector (times history_length).

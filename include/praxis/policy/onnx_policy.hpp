@@ -57,6 +57,10 @@ class OnnxPolicy {
   static constexpr std::size_t N = Model::joint_count;
   // Not run while STAND holds the pose (control/user_control_motion.hpp): it is reset on CTRL's entry.
   static constexpr bool runs_in_stand = false;
+  // The deploy file's target_rate: whether the command guard may slow CTRL's targets.
+  [[nodiscard]] bool limits_target_rate() const {
+    return !loaded_ || loaded_->config.target_rate == TargetRate::limited;
+  }
 
   // What RobotController reads (USER_CTRL members, control/user_controller.hpp).
   double dt = 0.002;

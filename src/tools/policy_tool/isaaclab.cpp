@@ -259,6 +259,8 @@ Mapped map_isaaclab(const SourceDoc& doc, const RobotTable& robot, const MapOpti
                       " motors the policy does not drive, at the robot's stand pose with the file's stiffness / damping");
   }
   d["blend_in"] = 0.0;
+  // The deploy loop sends each action's targets as they are (Isaac Lab trained on those steps).
+  d["target_rate"] = "as_computed";
   return m;
 }
 

@@ -236,6 +236,9 @@ Mapped map_legged_gym(const SourceDoc& doc, const RobotTable& robot, const MapOp
   }
   // The scripts hand over to the policy without a blend; STAND has brought the robot to default_pose.
   d["blend_in"] = 0.0;
+  // deploy_mujoco.py and deploy_real.py send each action's targets as they are: a step at every
+  // inference, which is what the policy was trained on.
+  d["target_rate"] = "as_computed";
   return m;
 }
 

@@ -271,4 +271,40 @@ TEST_CASE("robot controller: control of a joint-level robot ends in joint dampin
   CHECK(last.kd.maxCoeff() == 3.0);
 }
 
+// A USER_CTRL whose CTRL target steps 0.3 rad away from init_pos on the front-right thigh at once,
+// as a trained policy's first inference does, and says whether the guard may slow it.
+struct Stepping : Ctrl {
+  bool limited = true;
+  [[nodiscard]] bool limits_target_rate() const { return limited; }
+  void calculate() {
+    jpos_des = init_pos;
+    jpos_des[1] += 0.3;
+  }
+};
+
+TEST_CASE("robot controller: USER_CTRL's targets are rate limited unless its limits_target_rate() says no",
+          "[control][robot_controller]") {
+  const bool limited = GENERATE(true, false);
+  Mock robot;
+  Stepping ctrl;
+  ctrl.limited = limited;
+  praxis::control::RobotController<Mock, Stepping> c(robot, quiet(), ctrl);
+  c.load_params("params");  // where RobotController reads the controller's choice
+  robot.set_joint_positions(c.user().init_pos);
+  robot.hold(praxis::GamepadButton::R2, t0 + 20ms, 1s);
+  robot.hold(praxis::GamepadButton::A, t0 + 1600ms, 100ms);
+  auto t = t0;
+  for (t = t0 + 4ms; c.state() != praxis::control::ControlState::ctrl && t <= t0 + 3s; t += 4ms) c.step(t);
+  REQUIRE(c.state() == praxis::control::ControlState::ctrl);
+  const double from = c.user().init_pos[1];
+  const double sent = robot.last_command().command.q[1];
+  INFO("CTRL's first target on joint 1: " << sent << " from " << from);
+  if (limited) {
+    // 10 rad/s over the 4 ms period: 0.04 rad.
+    CHECK(sent == Approx(from + 10.0 * 0.004).margin(1e-9));
+  } else {
+    CHECK(sent == Approx(from + 0.3).margin(1e-12));
+  }
+}
+
 }  // namespace robot_controller_test

@@ -467,6 +467,49 @@ TEST_CASE("collector: a stiff target moves at most max_target_rate times dt from
   CHECK(rig.out().q[0] == Approx(k_stand[0] + 0.3).margin(1e-12));
 }
 
+// A trained policy's targets step at every inference, as its authors send them (USER_CTRL whose
+// controller says limits_target_rate() == false): the rate limit spares CTRL's targets, and only
+// CTRL's; the joint limits still bound them.
+TEST_CASE("collector: with limit_user_control_rate off, USER_CTRL's targets step and other motions stay limited",
+          "[motion][collector]") {
+  Rig<> rig;
+  rig.options().max_target_rate = 5.0;  // rad/s: 0.05 rad in 10 ms
+  rig.options().limit_user_control_rate = false;
+  rig.inputs().current = MotionType::user_control;
+  rig.command_of(MotionType::user_control) = rig.command_of(MotionType::stand);
+  rig.run(0.0);
+  check_clean(rig.report());
+
+  Cmd& c = rig.selected();
+  c.q[0] = k_stand[0] + 0.3;                    // a step, sent as it is
+  c.q[1] = Model::joints[1].upper + 0.2;        // past the limit: clamped all the same
+  const Cmd& out = rig.run(0.010);
+  CHECK(out.q[0] == c.q[0]);
+  CHECK(out.q[1] == Model::joints[1].upper);
+  CHECK(rig.report().rate_limited_joints == 0);
+  CHECK(rig.report().clamped_joints == 1);
+
+  // The same step asked by STAND is limited: the option is the user's controller's only.
+  rig.inputs().current = MotionType::stand;
+  Cmd& stand = rig.selected();
+  stand.q[0] = out.q[0] - 0.3;
+  rig.run(0.020);
+  CHECK(rig.report().rate_limited_joints >= 1);
+  CHECK(rig.out().q[0] == Approx(k_stand[0] + 0.3 - 0.05).margin(1e-12));
+
+  SECTION("on (the default), USER_CTRL's step is limited as any other") {
+    rig.options().limit_user_control_rate = true;
+    rig.inputs().current = MotionType::user_control;
+    c.q[0] = k_stand[0] + 0.3;
+    rig.run(0.030);
+    CHECK(rig.out().q[0] == Approx(k_stand[0] + 0.3).margin(1e-12));  // 0.05 back up: where it was
+    c.q[0] = k_stand[0] - 0.3;
+    rig.run(0.040);
+    CHECK(rig.report().rate_limited_joints >= 1);
+    CHECK(rig.out().q[0] == Approx(k_stand[0] + 0.25).margin(1e-12));
+  }
+}
+
 TEST_CASE("collector: the rate limit does not apply to the first cycle after a reset", "[motion][collector]") {
   Rig<> rig;
   rig.run(0.0);  // stiff at the stand pose: last cycle's actuated command

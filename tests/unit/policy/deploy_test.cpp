@@ -23,6 +23,7 @@ using praxis::policy::HistoryOrder;
 using praxis::policy::ObsTerm;
 using praxis::policy::PolicyError;
 using praxis::policy::StickMapping;
+using praxis::policy::TargetRate;
 using Json = nlohmann::json;
 
 const std::filesystem::path k_file = "policies/walk/deploy.json";
@@ -141,6 +142,7 @@ TEST_CASE("deploy: what an imported policy adds is read whole (robot, hold, a te
   j["observation"]["terms"][0]["clip"] = {-10.0, 8.0};
   j["command"]["min"] = {-0.5, -0.5, -0.2};
   j["command"]["sticks"] = "clamped";
+  j["target_rate"] = "as_computed";
   const auto c = parse(j);
   CHECK(c.robot == "g1");
   CHECK(c.hold.joint_names == std::vector<std::string>{"waist_yaw", "left_elbow"});
@@ -154,6 +156,7 @@ TEST_CASE("deploy: what an imported policy adds is read whole (robot, hold, a te
   CHECK(c.observation_size() == 3 * 5 + 20 * 3);
   CHECK(c.command_min == std::array<double, 3>{-0.5, -0.5, -0.2});
   CHECK(c.sticks == StickMapping::clamped);
+  CHECK(c.target_rate == TargetRate::as_computed);
 }
 
 TEST_CASE("deploy: the optional keys have their defaults", "[policy][deploy]") {
@@ -169,6 +172,7 @@ TEST_CASE("deploy: the optional keys have their defaults", "[policy][deploy]") {
   CHECK(c.history_order == HistoryOrder::term_major);
   CHECK(c.action_scale == std::vector<double>{0.5, 0.25});
   CHECK(c.blend_in == 0.0);
+  CHECK(c.target_rate == TargetRate::limited);  // a hand-written file keeps the guard's rate limit
 
   SECTION("an absolute policy path is kept as it is") {
     auto j = minimal();
@@ -263,6 +267,8 @@ TEST_CASE("deploy: each mistake is refused naming the file and the key and what 
        {"\"/command/max\"", "an array of 3 numbers >= 0 (vx, vy, wz)"}},
       {"negative blend", [](Json& j) { j["blend_in"] = -0.5; }, {"\"/blend_in\"", "a number >= 0", "-0.5"}},
       {"missing blend", [](Json& j) { j.erase("blend_in"); }, {"\"/blend_in\"", "no such key"}},
+      {"unknown target rate", [](Json& j) { j["target_rate"] = "stepped"; },
+       {"\"/target_rate\"", "\"limited\"", "\"as_computed\"", "\"stepped\""}},
       {"recurrent pair without output", [](Json& j) { j["recurrent"][1].erase("output"); },
        {"\"/recurrent/1/output\"", "no such key"}},
       {"recurrent not an array", [](Json& j) { j["recurrent"] = "h"; }, {"\"/recurrent\"", "an array of"}},

@@ -57,16 +57,20 @@ struct Box {
   }
 };
 
-TEST_CASE("band: scripts of lengths, feet and off are read in time order, anything else is refused", "[sim][band]") {
-  const auto changes = ElasticBand::parse("0:feet,1.5:0.6,3:off");
-  REQUIRE(changes.size() == 3);
+TEST_CASE("band: scripts of lengths, feet, off and cut are read in time order, anything else is refused", "[sim][band]") {
+  const auto changes = ElasticBand::parse("0:feet,1.5:0.6,3:off,4:cut");
+  REQUIRE(changes.size() == 4);
   CHECK(changes[0].feet);
   CHECK(changes[0].on);
   CHECK(changes[1].at == praxis::from_seconds(1.5));
   CHECK(changes[1].length == 0.6);
   CHECK_FALSE(changes[1].feet);
   CHECK_FALSE(changes[2].on);
-  CHECK_THROWS_WITH(ElasticBand::parse("0:foot"), Catch::Contains("\"0:foot\" is not TIME:LENGTH, TIME:feet or TIME:off"));
+  CHECK_FALSE(changes[2].cut);
+  CHECK_FALSE(changes[3].on);
+  CHECK(changes[3].cut);
+  CHECK_THROWS_WITH(ElasticBand::parse("0:foot"),
+                    Catch::Contains("\"0:foot\" is not TIME:LENGTH, TIME:feet, TIME:off or TIME:cut"));
   CHECK_THROWS_WITH(ElasticBand::parse("0:3.5"), Catch::Contains("from 0 to 3"));
   CHECK_THROWS_WITH(ElasticBand::parse("2:0.5,1:off"), Catch::Contains("comes before"));
 }
@@ -80,6 +84,20 @@ TEST_CASE("band: 'feet' holds the body at its start height with the band carryin
   CHECK(box.z() == Approx(k_half_height).margin(0.002));
   CHECK(band.force() == Approx(weight).epsilon(0.01));
   CHECK(band.on());
+}
+
+TEST_CASE("band: 'cut' lets a held body go at once, in the first step at its time", "[sim][band]") {
+  Box box("band_cut", k_half_height + 0.2);  // hanging 0.2 m above the floor
+  ElasticBand band(box.model.get(), box.data.get(), ElasticBand::parse("0:feet,1:cut"));
+  while (box.t() < 1.0 - 1e-9) box.step(band);
+  const double held = box.z();
+  REQUIRE(band.on());
+  box.step(band);
+  CHECK_FALSE(band.on());
+  CHECK(band.force() == 0.0);
+  CHECK(box.data->xfrc_applied[6 * 1 + 2] == 0.0);  // no force left on the body
+  while (box.t() < 1.5) box.step(band);
+  CHECK(box.z() < held - 0.15);  // it fell: nothing lowered it
 }
 
 TEST_CASE("band: 'off' lowers a hanging body onto the floor and lets go once the floor carries it", "[sim][band]") {
