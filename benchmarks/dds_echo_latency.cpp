@@ -178,7 +178,7 @@ class PraxisController final : public Responder {
       while (!stop.load(std::memory_order_relaxed)) std::this_thread::sleep_for(20ms);
       controller.request_stop();
     });
-    controller.run();
+    (void)controller.run();
     watcher.join();
   }
 };

@@ -102,7 +102,7 @@ praxis::control::RealtimeReport run_absolute(praxis::Duration period, praxis::Du
   }
   Controller controller(robot, options);
   g_stamps.at.clear();
-  controller.run_for(length);
+  (void)controller.run_for(length);
   append_errors(g_stamps.at, period, errors);
   lateness.merge(controller.lateness_histogram());
   return controller.realtime_report();

@@ -166,7 +166,7 @@ TEST_CASE("aurora over DDS: take control of a fake GR-2, stand, run a controller
   praxis::control::MotionController<Backend, Timetable, UserNode, m::BackendWalkBody<a::GR2>> controller(robot, library,
                                                                                                  options);
   controller.behaviour().steps = {{0.0, m::command::Stand{}}, {1.0, m::command::UserControl{}}};
-  controller.run_for(4s);  // counted from the loop's start, after taking control
+  (void)controller.run_for(4s);  // counted from the loop's start, after taking control
   const auto commands_refused = robot.commands_refused();
   const auto report = fake.stop();
   INFO(report.dump());

@@ -117,7 +117,7 @@ TEST_CASE("booster over DDS: the validation list end to end against praxis-fake-
   kick.target_position = {4.0, 0.5};
   controller.behaviour().steps = {{0.5, m::command::Prepare{}}, {1.0, m::command::StandUp{}}, {3.5, stand},
                                   {5.0, walking(0.3)},           {6.0, kick},                   {7.0, walking(0.2)}};
-  controller.run_for(8s);
+  (void)controller.run_for(8s);
   REQUIRE(controller.acquired().has_value());
   INFO("acquire: " << controller.acquired()->message);
   CHECK(controller.acquired()->ok);
@@ -208,7 +208,7 @@ TEST_CASE("booster over DDS: a robot that stops answering move_robot costs timeo
   m::command::Stand stand;
   stand.head = m::HeadMotion::look_at_angles(0.2, 0.0);
   controller.behaviour().steps = {{0.2, m::command::Prepare{}}, {2.5, stand}, {3.0, walking(0.3)}};
-  controller.run_for(5s);
+  (void)controller.run_for(5s);
   const auto report = fake.stop();
   INFO(report.dump());
 
@@ -243,7 +243,7 @@ TEST_CASE("booster over DDS: a request the robot refuses is a typed error with i
   praxis::script::ScriptLibrary<b::K1> library;
   praxis::control::MotionController<b::BoosterBackend<b::K1>, Timetable> controller(robot, library, motion_options());
   controller.behaviour().steps = {{0.2, m::command::Stand{}}};  // Soccer straight from Damping
-  controller.run_for(1500ms);
+  (void)controller.run_for(1500ms);
   const auto report = fake.stop();
   INFO(report.dump());
   const auto modes = loco_calls(report, "ChangeMode");
@@ -296,7 +296,7 @@ TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotC
   copts.lifecycle_timeout = 10s;
   copts.safety.stale_timeout = 500ms;
   praxis::control::RobotController<Backend, HoldOffset<b::T1>> controller(robot, copts);
-  controller.run_for(5s);  // counted from the loop's start, after taking control
+  (void)controller.run_for(5s);  // counted from the loop's start, after taking control
   const auto report = fake.stop();
   INFO(report.dump());
   REQUIRE(controller.acquired().has_value());

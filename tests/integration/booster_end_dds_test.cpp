@@ -94,7 +94,7 @@ TEST_CASE("booster end over DDS: a visual kick and then Damping, every answer 60
   Controller controller(robot, library, motion_options());
   controller.behaviour().steps = {{0.3, m::command::Prepare{}}, {0.8, m::command::StandUp{}}, {3.0, m::command::Stand{}},
                                   {3.8, walking(0.3)},          {4.8, kick()},                {5.8, m::command::Damping{}}};
-  controller.run_for(7s);
+  (void)controller.run_for(7s);
   const auto report = fake.stop();
   INFO(report.dump());
   REQUIRE(controller.acquired().has_value());
@@ -128,7 +128,7 @@ TEST_CASE("booster end over DDS: the Damping request is retried when its answer 
   praxis::script::ScriptLibrary<b::K1> library;
   Controller controller(robot, library, motion_options());
   controller.behaviour().steps = {{0.2, m::command::Prepare{}}, {1.0, m::command::Damping{}}};
-  controller.run_for(3s);
+  (void)controller.run_for(3s);
   const auto report = fake.stop();
   INFO(report.dump());
   const auto damping = mode_requests(report, b::Mode::damping);
@@ -150,7 +150,7 @@ TEST_CASE("booster end over DDS: a robot that never answers ChangeMode: release(
   praxis::script::ScriptLibrary<b::K1> library;
   Controller controller(robot, library, motion_options());
   controller.behaviour().steps = {{0.2, m::command::Stand{}}, {1.0, m::command::Damping{}}};
-  controller.run_for(2s);
+  (void)controller.run_for(2s);
   const auto report = fake.stop();
   INFO(report.dump());
   CHECK(mode_requests(report, b::Mode::damping).size() >= 2);  // retried
@@ -169,7 +169,7 @@ TEST_CASE("booster end over DDS: a 502 on Prepare is retried, get_up waits for i
   praxis::script::ScriptLibrary<b::K1> library;
   Controller controller(robot, library, motion_options());
   controller.behaviour().steps = {{0.3, m::command::StandUp{}}, {3.0, m::command::Stand{}}};
-  controller.run_for(4s);
+  (void)controller.run_for(4s);
   const auto report = fake.stop();
   INFO(report.dump());
   const auto prepare = mode_requests(report, b::Mode::prepare);
@@ -192,7 +192,7 @@ TEST_CASE("booster end over DDS: a robot already standing in Soccer is taken at 
   praxis::script::ScriptLibrary<b::K1> library;
   Controller controller(robot, library, motion_options());
   controller.behaviour().steps = {{0.0, m::command::Stand{}}};
-  controller.run_for(2s);
+  (void)controller.run_for(2s);
   const auto report = fake.stop();
   INFO(report.dump());
   REQUIRE(controller.acquired().has_value());
@@ -214,7 +214,7 @@ TEST_CASE("booster end over DDS: call counts say how many calls the robot answer
   praxis::script::ScriptLibrary<b::K1> library;
   Controller controller(robot, library, motion_options());
   controller.behaviour().steps = {{0.0, walking(0.2)}};
-  controller.run_for(3s);
+  (void)controller.run_for(3s);
   const auto report = fake.stop();
   INFO(report.dump());
   const auto n = robot.call_counts(b::Action::move_robot);

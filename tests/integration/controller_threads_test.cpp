@@ -96,7 +96,7 @@ TEST_CASE("run() stands the robot up and controls it with three threads", "[cont
   };
 
   praxis::control::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
-  controller.run_for(3s);
+  (void)controller.run_for(3s);
 
   controller.flush();
   std::string transitions;
@@ -130,7 +130,7 @@ TEST_CASE("killing the state stream in run() falls back to damping", "[control][
     m.drop_states(loop_start + 1200ms, loop_start + 10s);
   });
   praxis::control::RobotController<ScriptedRobot, WaveController<Model>> controller(robot, scripted_options(robot));
-  controller.run_for(1600ms);
+  (void)controller.run_for(1600ms);
   CHECK(controller.state() == praxis::control::ControlState::damping);
   CHECK(controller.safety().stale);
 }
@@ -156,7 +156,7 @@ TEST_CASE("after a stall, missed control deadlines are skipped and counted, not 
     m.hold(praxis::GamepadButton::R2, loop_start + 50ms, 1500ms);
   });
   praxis::control::RobotController<ScriptedRobot, StallOnce<Model>> controller(robot, scripted_options(robot));
-  controller.run_for(2s);
+  (void)controller.run_for(2s);
   CHECK(controller.user().calls >= 100);
   CHECK(controller.overruns() >= 25);  // about 29 periods fell inside the stall
   CHECK(controller.cycles() + controller.overruns() <= 1001);
@@ -172,14 +172,14 @@ TEST_CASE("a stop requested before run() reaches its loop ends that run at once,
   praxis::control::RobotController<decltype(robot), WaveController<Model>> controller(robot, options);
   controller.request_stop();  // e.g. Ctrl-C while the program was still starting
   const auto t0 = praxis::Clock::now();
-  controller.run_for(5s);
+  (void)controller.run_for(5s);
   CHECK(praxis::Clock::now() - t0 < 1s);
   CHECK(controller.cycles() == 0);
   CHECK(robot.commands_received() == 0);
   // The request was consumed: the next run runs. Its start-up (the reporter, written through once)
   // counts towards its duration and takes long under ThreadSanitizer on a loaded machine, hence
   // 1 s for about 500 cycles.
-  controller.run_for(1s);
+  (void)controller.run_for(1s);
   CHECK(controller.cycles() > 20);
 }
 
@@ -192,7 +192,7 @@ TEST_CASE("every run ends with damping on the joints it commanded", "[control][t
   auto options = scripted_options(robot);
   options.damping_kd = 3.0;
   praxis::control::RobotController<ScriptedRobot, WaveController<Model>> controller(robot, options);
-  controller.run_for(600ms);
+  (void)controller.run_for(600ms);
   REQUIRE(controller.state() == praxis::control::ControlState::stand);  // stiff when the run ended
   REQUIRE(controller.final_command().has_value());
   const auto& last = mock.last_command().command;

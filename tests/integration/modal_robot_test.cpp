@@ -66,7 +66,7 @@ TEST_CASE("requests reach a modal robot through its I/O worker, at its rate, onl
   options.safety.stale_timeout = 500ms;
   praxis::control::MotionController<Robot, ModalTimetable> controller(robot, library, options);
   const auto begin = praxis::Clock::now();
-  controller.run_for(1800ms);
+  (void)controller.run_for(1800ms);
   std::this_thread::sleep_for(100ms);  // the worker's next periods: the run's closing damping request
   robot.stop_worker();
   const auto calls = robot.calls();

@@ -243,13 +243,13 @@ TEST_CASE("a second run starts in damping and re-enters CTRL only through STAND,
   probe.on_calculate = [&](int resets, int calls) {
     if (resets == stop_after_resets && calls == 50) controller.request_stop();  // 50 cycles into CTRL
   };
-  controller.run_for(20s);
+  (void)controller.run_for(20s);
   REQUIRE(probe.resets == 2);
   REQUIRE(controller.state() == praxis::control::ControlState::ctrl);
   const auto first_run = mock.commands_received();
 
   stop_after_resets = 4;
-  controller.run_for(20s);
+  (void)controller.run_for(20s);
   CHECK(robot.scripted() == 2);
   // The second run's first command is damping, not the first run's CTRL command.
   REQUIRE(mock.commands_received() > first_run);
@@ -273,7 +273,7 @@ TEST_CASE("destroying a controller while run() runs on another thread stops the 
   std::atomic<bool> threw{false};
   std::thread runner([&] {
     try {
-      controller->run();  // no end of its own
+      (void)controller->run();  // no end of its own
     } catch (...) {
       threw = true;
     }

@@ -74,7 +74,7 @@ double height_at(const nlohmann::json& trace, double t) {
 // (in lock-step that takes longer on a loaded machine), then stops it.
 template <class Controller>
 void run_until_sim_ends(Controller& controller, praxis::test::FakeRobotProcess& sim) {
-  std::thread loop([&] { controller.run_for(120s); });
+  std::thread loop([&] { (void)controller.run_for(120s); });
   const bool ended = sim.wait_for_exit(110s);
   controller.request_stop();
   loop.join();

@@ -80,7 +80,7 @@ TEST_CASE("Trigger::state: every state gets a cycle, and its command is written 
   praxis::control::RobotController<Backend, HoldController> controller(backend, options);
 
   std::thread robot_thread([&] { robot.run(500ms, 2ms); });
-  controller.run_for(450ms);
+  (void)controller.run_for(450ms);
   robot_thread.join();
 
   const auto published = robot.published.load();

@@ -200,7 +200,7 @@ TEST_CASE("tienkung over DDS: take control of a fake Pro, stand, run the user's 
   FakeTienkung fake("pro");
   Rig<tk::Pro> rig;
   rig.controller.behaviour().steps = {{0.0, m::command::Stand{}}, {0.5, m::command::UserControl{}}};
-  rig.controller.run_for(4s);
+  (void)rig.controller.run_for(4s);
   REQUIRE(rig.controller.acquired().has_value());
   INFO("acquire: " << rig.controller.acquired()->message);
   CHECK(rig.controller.acquired()->ok);
@@ -487,7 +487,7 @@ TEST_CASE("tienkung over DDS: a leg motor reporting 33072 (offline) sends the co
   FakeTienkung fake("pro", {"--fault", "3.0:51:33072"});
   Rig<tk::Pro> rig;
   rig.controller.behaviour().steps = {{0.0, m::command::Stand{}}, {0.5, m::command::UserControl{}}};
-  rig.controller.run_for(5s);
+  (void)rig.controller.run_for(5s);
   REQUIRE(rig.controller.acquired().has_value());
   REQUIRE(rig.controller.acquired()->ok);
   CHECK(rig.controller.selection().current == m::MotionType::damping);
@@ -513,7 +513,7 @@ TEST_CASE("tienkung over DDS: a limb whose status falls silent has its joints of
   FakeTienkung fake("lite", {"--silent-limb", "3.0:arm"});
   Rig<tk::Lite> rig;
   rig.controller.behaviour().steps = {{0.0, m::command::Stand{}}, {0.5, m::command::UserControl{}}};
-  rig.controller.run_for(5s);
+  (void)rig.controller.run_for(5s);
   REQUIRE(rig.controller.acquired().has_value());
   REQUIRE(rig.controller.acquired()->ok);
   CHECK(rig.controller.selection().current == m::MotionType::damping);

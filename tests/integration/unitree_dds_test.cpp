@@ -132,7 +132,7 @@ void stand_and_control(const std::string& robot_name, std::uint32_t domain) {
   // machine (or the TSan build, both processes 5-15x slower) can starve the fake's tick for >100 ms.
   options.safety.stale_timeout = 500ms;
   praxis::control::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
-  controller.run_for(5s);
+  (void)controller.run_for(5s);
   controller.flush();
   REQUIRE(controller.acquired().has_value());
   CHECK(controller.acquired()->ok);
@@ -184,7 +184,7 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
   options.print = false;
   options.safety.stale_timeout = 300ms;
   praxis::control::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
-  std::thread run([&] { controller.run_for(10s); });
+  std::thread run([&] { (void)controller.run_for(10s); });
 
   std::this_thread::sleep_for(3000ms);
   first->kill_hard();  // the robot disappears while standing
@@ -507,7 +507,7 @@ TEST_CASE("praxis against a simulator-mode fake G1 (no motion switcher, crc 0, m
   sim_options.link_timeout = 500ms;
   u::UnitreeBackend<Model> backend(sim_options);
   praxis::control::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
-  controller.run_for(5s);
+  (void)controller.run_for(5s);
   controller.flush();
   REQUIRE(controller.acquired().has_value());
   INFO("start-up: " << controller.acquired()->message << "; transitions: " << story_of(controller.transitions()));
@@ -560,7 +560,7 @@ TEST_CASE("arm SDK over DDS: a fake G1 keeps its motion service and its legs, pr
   options.print = false;
   options.safety.stale_timeout = 500ms;  // not about staleness: a loaded test machine stalls processes ~100 ms
   praxis::control::RobotController<Arms, ShoulderForward> controller(arms, options);
-  controller.run_for(4500ms);
+  (void)controller.run_for(4500ms);
   controller.flush();
   REQUIRE(controller.acquired().has_value());
   INFO("start-up: " << controller.acquired()->message << "; transitions: " << story_of(controller.transitions()));

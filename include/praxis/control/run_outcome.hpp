@@ -51,7 +51,11 @@ struct RunFault {
   [[nodiscard]] bool any() const { return end != RunEnd::normal; }
 };
 
-struct RunOutcome {
+// [[nodiscard]]: a program that drops it exits 0 after a fault or a lost link, and whoever started
+// it (a script, a supervisor, CI) takes the run for a good one.
+struct [[nodiscard(
+    "a RunOutcome says how control ended (a fault, a lost link, a stall): return outcome.exit_code(), or print "
+    "outcome.summary(); cast to void to drop it on purpose")]] RunOutcome {
   RunEnd end = RunEnd::normal;
   SafeState safe_state = SafeState::joint_damping;
   std::string cause;        // "joint fault: left_knee (driver error 0x4)", "stale state", ...

@@ -82,7 +82,7 @@ TEST_CASE("cycle observer runs on the control thread in run() for every cycle") 
   observer.robot = &robot;
   observer.cycles.reserve(4096);
   controller.set_observer(&observer);
-  controller.run_for(300ms);
+  (void)controller.run_for(300ms);
   CHECK(observer.calls.load() == controller.cycles());
   CHECK(observer.calls.load() > 10);
   // Trigger::timer runs its control loop on the thread that called run(); receive and send are its own.
@@ -95,7 +95,7 @@ TEST_CASE("cycle observer cannot be swapped while run executes") {
   Controller controller(robot, {});
   Recording observer;
   observer.robot = &robot;
-  std::thread runner([&] { controller.run_for(3s); });
+  std::thread runner([&] { (void)controller.run_for(3s); });
   // Until the run has started, detaching (nullptr) is allowed; once it runs, it is refused.
   bool refused = false;
   for (int k = 0; k < 2000 && !refused; ++k) {
