@@ -78,7 +78,7 @@ int dds_story(const Settings& s) {
   std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
   std::fflush(stdout);
   fake.stop();
-  return report_outcome(outcome, false);
+  return report_outcome(outcome, false, s);
 }
 #endif
 

@@ -49,6 +49,7 @@ extern char** environ;
 namespace demo {
 
 struct Settings {
+  bool strict = false;  // --strict: a run that rode out a stall, a freeze or a state pause exits 3
   std::string robot;  // required: go2, g1, ..., t1, k1, gr1, ..., pro, lite
   double duration = 10.0;
   std::string param_folder;
@@ -236,15 +237,23 @@ void apply_backend_settings(Options& o, const Settings& s) {
   if (!s.settings.empty()) praxis::io::apply_settings(o, std::span<const std::string>(s.settings), "--set");
 }
 
-// How the run ended, printed, and the program's exit code: 0 for a normal end, and for the story's
-// own scripted tilt (the fault the demo is there to show) when the robot was handed back; 1 for
-// anything else (another fault, a lost link, a stall, an unconfirmed hand-back).
-inline int report_outcome(const praxis::control::RunOutcome& outcome, bool tilt_scripted) {
+// How the run ended, printed, and the program's exit code (docs/safety.md, "Exit codes"): 0 for a
+// normal end, and for the story's own scripted tilt (the fault the demo is there to show) when the
+// robot was handed back; 1 for anything else (another fault, a lost link, a stall that ended the
+// run, an unconfirmed hand-back); with --strict, 3 for a normal end that rode out a stall, a freeze
+// or a pause of the robot's state. 2 is main's: bad arguments, or an error before control began.
+inline constexpr int k_exit_rode_out = 3;
+inline int report_outcome(const praxis::control::RunOutcome& outcome, bool tilt_scripted, const Settings& s) {
   std::printf("%s\n", outcome.summary().c_str());
   const bool scripted = tilt_scripted && outcome.end == praxis::control::RunEnd::fault && outcome.hand_back_ok &&
                         outcome.cause == praxis::motion::to_string(praxis::motion::SelectionCause::tilt);
   if (scripted) std::printf("(the fault is the story's scripted tilt)\n");
-  return scripted ? 0 : outcome.exit_code();
+  const int code = scripted ? 0 : outcome.exit_code();
+  if (code == 0 && s.strict && outcome.rode_out.any()) {
+    std::printf("--strict: the run rode out %s: exit code %d\n", outcome.rode_out.describe().c_str(), k_exit_rode_out);
+    return k_exit_rode_out;
+  }
+  return code;
 }
 
 template <class Controller>
@@ -346,7 +355,7 @@ int mock_story(const Settings& s, std::string_view vendor) {
                 static_cast<unsigned long long>(controller.dropped_reports()));
   }
   if (!run_folder.empty()) std::printf("logs: %s\n", run_folder.string().c_str());
-  return report_outcome(outcome, true);
+  return report_outcome(outcome, true, s);
 }
 
 // praxis-replay: the recording's cycle inputs through the configuration it was recorded with (the

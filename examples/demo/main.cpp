@@ -125,6 +125,9 @@ int main(int argc, char** argv) {
                  "sticks): VX,VY,WZ (m/s, m/s, rad/s) from start to end, or items VX,VY,WZ@START[-END] separated by "
                  "';', in seconds since the policy took control (each entry into CTRL starts again), zero outside "
                  "them, e.g. \"0.5,0,0@2-12;0,0,0.3@12-16\"; limited to the deploy file's max (docs/policy.md)");
+  app.add_flag("--strict", s.strict,
+               "exit 3 when a run that ended normally rode out a stall of the control thread, a freeze of the "
+               "control loop or a pause of the robot's state (the summary names them; docs/safety.md)");
   CLI11_PARSE(app, argc, argv);
   s.self = argv[0];
   if (s.controller != "policy" && (!s.deploy.empty() || !s.policy.empty())) {

@@ -191,7 +191,7 @@ int mujoco_story(const Settings& s) {
     std::printf("logs: %s\n", run_folder.string().c_str());
   }
   std::fflush(stdout);
-  return report_outcome(outcome, false);
+  return report_outcome(outcome, false, s);
 }
 
 template <class Model>

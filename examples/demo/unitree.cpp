@@ -147,7 +147,7 @@ int run_demo_dds(const Settings& s) {
     return 3;
   }
   // The fake robot's script tilts it, as the mock story does; a real robot's operator ends with L2+B.
-  return report_outcome(outcome, s.backend == "fake-robot");
+  return report_outcome(outcome, s.backend == "fake-robot", s);
 }
 #endif
 

@@ -230,6 +230,35 @@ TEST_CASE("stale state sends the robot to damping from any state", "[control][st
   CHECK(rig.controller.state() == ControlState::damping);
 }
 
+TEST_CASE("a pause of the robot's state shorter than the stale timeout is ridden out and counted in the outcome",
+          "[control][story][faults]") {
+  Rig<praxis::unitree::G1> rig;
+  rig.stand_up();
+  rig.robot.drop_states(rig.at(1.3), rig.at(1.36));  // 60 ms silent: past command_timeout (20 ms), not stale
+  rig.robot.drop_states(rig.at(1.5), rig.at(1.51));  // 10 ms: not a pause
+  rig.run_until(2.0);
+  CHECK(rig.controller.state() == ControlState::stand);
+  auto outcome = rig.controller.finish();
+  CHECK(outcome.end == praxis::control::RunEnd::normal);
+  CHECK(outcome.ok());  // the robot never left control: the exit code stays 0
+  CHECK(outcome.rode_out.state_pauses == 1);
+  // The age of the newest state, at the last cycle before states came back (60 ms, within a period).
+  CHECK(outcome.rode_out.longest_state_pause_ms >= 56.0);
+  CHECK(outcome.rode_out.longest_state_pause_ms <= 66.0);
+  CHECK(outcome.rode_out.stalls == 0);  // step(): no send thread
+  CHECK(outcome.rode_out.freezes == 0);
+  CHECK_THAT(outcome.summary(), Catch::Matches(".*; rode out 1 pause of the robot's state \\(longest [56][0-9] ms\\)"));
+
+  // A silence that goes stale is a fault, not a pause ridden out; and each finish() starts afresh.
+  rig.stand_up(2.1);
+  rig.robot.drop_states(rig.at(3.4), rig.at(3.6));
+  rig.run_until(4.0);
+  outcome = rig.controller.finish();
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
+  CHECK(outcome.rode_out.state_pauses == 0);
+  CHECK_FALSE(outcome.rode_out.any());
+}
+
 TEST_CASE("delayed and frozen states count as stale", "[control][story][faults]") {
   {
     Rig<praxis::unitree::G1> rig;

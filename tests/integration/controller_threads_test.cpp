@@ -156,9 +156,12 @@ TEST_CASE("after a stall, missed control deadlines are skipped and counted, not 
     m.hold(praxis::GamepadButton::R2, loop_start + 50ms, 1500ms);
   });
   praxis::control::RobotController<ScriptedRobot, StallOnce<Model>> controller(robot, scripted_options(robot));
-  (void)controller.run_for(2s);
+  const auto outcome = controller.run_for(2s);
   CHECK(controller.user().calls >= 100);
   CHECK(controller.overruns() >= 25);  // about 29 periods fell inside the stall
+  INFO(outcome.summary());
+  CHECK(outcome.rode_out.freezes >= 1);
+  CHECK(outcome.rode_out.longest_freeze_ms >= 50.0);  // 60 ms blocked
   CHECK(controller.cycles() + controller.overruns() <= 1001);
 }
 

@@ -95,6 +95,16 @@ TEST_CASE("a stalled control thread: the send thread holds the last command, the
   CHECK(controller.command_stalls() >= 1);
   CHECK(controller.held_sends() >= 1);
   CHECK(controller.stalled_sends() >= 1);
+  // The outcome counts what the run rode out: the stall (damped), as the send thread saw it, and
+  // the freeze of the control loop, whose deadlines were skipped. exit_code() stays 0.
+  INFO(outcome.summary());
+  CHECK(outcome.rode_out.stalls >= 1);
+  CHECK(outcome.rode_out.stalls_damped >= 1);
+  CHECK(outcome.rode_out.longest_stall_ms >= 250.0);  // the controller blocked 300 ms
+  CHECK(outcome.rode_out.freezes >= 1);
+  CHECK(outcome.rode_out.longest_freeze_ms >= 250.0);
+  CHECK(outcome.summary().find("; rode out ") != std::string::npos);
+  CHECK(outcome.exit_code() == 0);
   const auto log = mock.command_log();
   int held = 0, damped = 0, resumed = 0;
   // The newest command when the stall began was computed up to a period before stall_begin; 10 ms
@@ -150,6 +160,10 @@ TEST_CASE("a short stall is held through: no damping frame reaches the robot",
   CHECK(controller.command_stalls() >= 1);
   CHECK(controller.held_sends() >= 1);
   CHECK(controller.stalled_sends() == 0);
+  INFO(outcome.summary());
+  CHECK(outcome.rode_out.stalls >= 1);
+  CHECK(outcome.rode_out.stalls_damped == 0);  // held through, never damped
+  CHECK(outcome.rode_out.longest_stall_ms >= 30.0);  // 40 ms blocked
   // Once in CTRL, every frame until the run's last was CTRL's (kp 60): the stall never went soft.
   const auto log = mock.command_log();
   bool in_ctrl = false;

@@ -269,6 +269,7 @@ class Runtime {
     if constexpr (HasLifecycle<B>) outcome_.hand_back = handed.message;
     write_outcome();
     first_fault_ = {};
+    reset_ride_outs();
     stop_.store(false, std::memory_order_release);
     return outcome_;
   }
@@ -454,7 +455,26 @@ class Runtime {
     graph_.cycle();
     const auto t1 = Clock::now();
     ++cycle_count_;
+    watch_state_pause();
     report(now, t1 - t0, late);
+  }
+
+  // A robot's state that went silent longer than command_timeout and came back before it went stale
+  // is a pause the run rode out (RideOuts). Control thread (or step()), no allocation.
+  void watch_state_pause() {
+    const auto& sf = safety();
+    const Duration limit = command_timeout(derived().period());
+    if (sf.stale) {
+      state_pause_ = Duration::zero();  // a stale state is a fault, not a pause ridden out
+      return;
+    }
+    if (sf.age > limit) {
+      state_pause_ = std::max(state_pause_, sf.age);
+    } else if (state_pause_ > Duration::zero()) {
+      ++ride_.state_pauses;
+      ride_.longest_state_pause_ms = std::max(ride_.longest_state_pause_ms, to_seconds(state_pause_) * 1e3);
+      state_pause_ = Duration::zero();
+    }
   }
 
   // After the command went out: the observer, with what the graph saw (its cycle number is the one
@@ -631,6 +651,7 @@ class Runtime {
     input_ = control::CycleInput<N>{};
     logged_status_ = {};
     first_fault_ = {};
+    reset_ride_outs();
     stall_ended_run_.store(false, std::memory_order_relaxed);
     stall_age_ns_.store(0, std::memory_order_relaxed);
     graph_.reset();
@@ -665,8 +686,18 @@ class Runtime {
 
   // The outcome from what the run recorded: the control thread's first fault, else a stall that
   // ended it (send thread), else a normal end.
+  void reset_ride_outs() {
+    ride_ = {};
+    state_pause_ = Duration::zero();
+    send_ride_ = {};
+  }
+
   void write_outcome() {
     outcome_.signal = signal_.exchange(0, std::memory_order_relaxed);
+    outcome_.rode_out = ride_;
+    outcome_.rode_out.stalls = send_ride_.stalls;
+    outcome_.rode_out.stalls_damped = send_ride_.stalls_damped;
+    outcome_.rode_out.longest_stall_ms = send_ride_.longest_stall_ms;
     const auto& f = first_fault_;
     if (f.any()) {
       outcome_.end = f.end;
@@ -874,6 +905,7 @@ class Runtime {
       throw;
     }
 
+    const Duration freeze_after = command_timeout(control_period);
     guarded(ThreadRole::control, [&] {
       TimePoint next = Clock::now();
       while (!stop_.load(std::memory_order_acquire)) {
@@ -885,6 +917,10 @@ class Runtime {
           const auto missed = late / control_period;
           next += missed * control_period;
           overruns_.fetch_add(static_cast<std::uint64_t>(missed), std::memory_order_relaxed);
+          if (late > freeze_after) {
+            ++ride_.freezes;
+            ride_.longest_freeze_ms = std::max(ride_.longest_freeze_ms, to_seconds(late) * 1e3);
+          }
         }
         sleep_until(next);
         const Duration late = Clock::now() - next;
@@ -922,6 +958,7 @@ class Runtime {
     TimePoint next = Clock::now();
     bool have_command = false, have_measured = false;
     control::StallWatchdog watchdog(timeout, stall_after);
+    Duration episode_age = Duration::zero();  // the oldest the newest command got in this stall
     JointCommand<N> safe;
     while (!stop_.load(std::memory_order_acquire)) {
       have_command = commands_.fetch() || have_command;
@@ -937,9 +974,17 @@ class Runtime {
         const Duration age = now - newest.computed;
         const auto look = watchdog.look(age);
         const double t = to_seconds(now - start_time_);
+        if (watchdog.stalled() || look.edge != control::StallWatchdog::Edge::none) {
+          episode_age = std::max(episode_age, age);
+        }
         if (look.edge == control::StallWatchdog::Edge::ended) {
           reporter_->push(control::StallEvent{t, watchdog.episodes(), false, to_seconds(age),
                                               watchdog.safe_in_episode(), watchdog.held_in_episode(), false});
+          // Ridden out: fresh commands came again (read by write_outcome after this thread joined).
+          ++send_ride_.stalls;
+          if (watchdog.safe_in_episode() > 0) ++send_ride_.stalls_damped;
+          send_ride_.longest_stall_ms = std::max(send_ride_.longest_stall_ms, to_seconds(episode_age) * 1e3);
+          episode_age = Duration::zero();
         } else if (look.edge == control::StallWatchdog::Edge::began) {
           command_stalls_.fetch_add(1, std::memory_order_relaxed);
           reporter_->push(control::StallEvent{t, watchdog.episodes(), true, to_seconds(age), 0, 0, false});
@@ -1021,6 +1066,14 @@ class Runtime {
   std::atomic<std::int64_t> stall_at_ns_{0};
   std::atomic<int> signal_{0};  // the signal that stopped the run (request_stop_from_signal)
   RunFault first_fault_{};  // control thread; read after the threads joined
+  // What the run rode out: freezes and state pauses (control thread or step()), stalls (the send
+  // thread); each read by write_outcome after the threads joined.
+  RideOuts ride_{};
+  Duration state_pause_ = Duration::zero();
+  struct SendRideOuts {
+    std::uint64_t stalls = 0, stalls_damped = 0;
+    double longest_stall_ms = 0.0;
+  } send_ride_{};
   RunOutcome outcome_{};
   // A request was posted since the last safe state (leave_safe); the send thread reads it on a stall.
   std::atomic<bool> posted_{false};

@@ -164,4 +164,34 @@ TEST_CASE("run outcome: a joint fault description lists every fault in a fixed o
   CHECK(praxis::control::describe_joint_fault("j", h) == "joint fault: j (offline)");
 }
 
+
+TEST_CASE("run outcome: what a run rode out closes the summary and leaves the exit code alone",
+          "[control][run_outcome]") {
+  RunOutcome o;
+  CHECK_FALSE(o.rode_out.any());
+  o.rode_out.stalls = 2;
+  o.rode_out.stalls_damped = 1;
+  o.rode_out.longest_stall_ms = 152.4;
+  CHECK(o.rode_out.any());
+  CHECK(o.summary() ==
+        "run ended: normal; safe state: joint damping; rode out 2 stalls of the control thread (longest 152 ms, "
+        "1 damped)");
+  o.rode_out.freezes = 1;
+  o.rode_out.longest_freeze_ms = 301.0;
+  o.rode_out.state_pauses = 1;
+  o.rode_out.longest_state_pause_ms = 61.2;
+  o.hand_back = "Damping confirmed";
+  CHECK(o.summary() ==
+        "run ended: normal; safe state: joint damping; hand-back: Damping confirmed; rode out 2 stalls of the "
+        "control thread (longest 152 ms, 1 damped), 1 freeze of the control loop (longest 301 ms), 1 pause of the "
+        "robot's state (longest 61 ms)");
+  CHECK(o.ok());
+  CHECK(o.exit_code() == 0);
+
+  RunOutcome held;
+  held.rode_out.stalls = 1;
+  held.rode_out.longest_stall_ms = 40.0;
+  CHECK(held.rode_out.describe() == "1 stall of the control thread (longest 40 ms)");
+}
+
 }  // namespace run_outcome_test
