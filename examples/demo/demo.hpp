@@ -32,6 +32,7 @@
 #include <praxis/io/reflect_load.hpp>
 #include <praxis/io/run_folder.hpp>
 
+#include "../common/shipped_files.hpp"
 #include "controller.hpp"
 #include "observe.hpp"
 
@@ -105,19 +106,20 @@ int run_tienkung(const Settings& s);
 int run_mujoco(const Settings& s);
 
 // The USER_CTRL of every story: the example sinusoid, its parameters per robot in
-// examples/custom_controller/params/<robot>/ (or --param), or a trained policy (--controller policy).
+// examples/custom_controller/params/<robot>/ (installed: share/praxis/params/<robot>/; or --param),
+// or a trained policy (--controller policy; the example ones installed in share/praxis/policy/).
 template <class Model>
 using Ctrl = DemoController<Model>;
 
 inline std::filesystem::path deploy_file(const Settings& s) {
-  return s.deploy.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_POLICY_DIR) / s.robot / "deploy.json"
+  return s.deploy.empty() ? praxis::examples::shipped_files("policy", PRAXIS_EXAMPLE_POLICY_DIR) / s.robot / "deploy.json"
                           : std::filesystem::path(s.deploy);
 }
 
 // The sinusoid's parameter folder; a policy's is the folder of its deploy file.
 inline std::filesystem::path params_folder(const Settings& s) {
   if (s.controller == "policy") return deploy_file(s).parent_path();
-  return s.param_folder.empty() ? std::filesystem::path(PRAXIS_EXAMPLE_PARAMS_DIR) / s.robot
+  return s.param_folder.empty() ? praxis::examples::shipped_files("params", PRAXIS_EXAMPLE_PARAMS_DIR) / s.robot
                                 : std::filesystem::path(s.param_folder);
 }
 

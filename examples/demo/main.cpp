@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
                "exit 3 when a run that ended normally rode out a stall of the control thread, a freeze of the "
                "control loop or a pause of the robot's state (the summary names them; docs/safety.md)");
   CLI11_PARSE(app, argc, argv);
-  s.self = argv[0];
+  s.self = praxis::examples::own_path(argv[0]).string();
   if (s.controller != "policy" && (!s.deploy.empty() || !s.policy.empty())) {
     std::cerr << "error: --deploy and --policy choose a trained policy's files: add --controller policy\n";
     return 2;

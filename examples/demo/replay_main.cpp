@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
       return it->second;
     };
     demo::Settings s;
-    s.self = argv[0];
+    s.self = praxis::examples::own_path(argv[0]).string();
     s.replay = file;
     s.replay_out = out;
     s.robot = fact("robot");

@@ -34,6 +34,7 @@
 #include <praxis/hardware/unitree/go2.hpp>
 #include <praxis/hardware/unitree/h1_2.hpp>
 
+#include "../common/shipped_files.hpp"
 #include "step_in_place.hpp"
 #ifdef PRAXIS_WITH_MUJOCO
 #include "../sim/sim_robot.hpp"
@@ -147,7 +148,7 @@ int run_mujoco(const std::string& scripts_dir) {
 
 int main(int argc, char** argv) {
   CLI::App app{"praxis motion pipeline demo on a mock robot, or on a Booster robot over DDS"};
-  std::string robot, dot, scripts = PRAXIS_EXAMPLE_SCRIPTS_DIR, backend = "mock", interface = "lo", params;
+  std::string robot, dot, scripts = praxis::examples::shipped_files("scripts", PRAXIS_EXAMPLE_SCRIPTS_DIR).string(), backend = "mock", interface = "lo", params;
   std::uint32_t domain = 0;
   app.add_option("-r,--robot", robot,
                  "robot model (required): g1 or go2 (mock), k1 or t1 (Booster), gr1, gr2, gr3 or "
@@ -185,6 +186,7 @@ int main(int argc, char** argv) {
   app.add_option("--dot", dot, "write the pipeline as Graphviz DOT to this file");
   app.add_option("--scripts", scripts, "folder with one script folder per robot");
   CLI11_PARSE(app, argc, argv);
+  [[maybe_unused]] const std::string self = praxis::examples::own_path(argv[0]).string();
   try {
     if (robot.empty()) {
       throw std::invalid_argument("--robot is required: g1 or go2 (mock), k1 or t1 (--backend fake-booster or booster), "
@@ -214,10 +216,10 @@ int main(int argc, char** argv) {
         const bool spawn_aurora = backend == "fake-aurora";
         const std::uint32_t d = app.count("--domain") > 0 || spawn_aurora ? domain : fa::k_default_domain;
         const auto& rp = runtime_params;
-        if (robot == "gr1") return example::run_fourier_story<fa::GR1>(argv[0], d, interface, spawn_aurora, robot, rp);
-        if (robot == "gr3") return example::run_fourier_story<fa::GR3>(argv[0], d, interface, spawn_aurora, robot, rp);
-        if (robot == "n1") return example::run_fourier_story<fa::N1>(argv[0], d, interface, spawn_aurora, robot, rp);
-        return example::run_fourier_story<fa::GR2>(argv[0], d, interface, spawn_aurora, robot, rp);
+        if (robot == "gr1") return example::run_fourier_story<fa::GR1>(self, d, interface, spawn_aurora, robot, rp);
+        if (robot == "gr3") return example::run_fourier_story<fa::GR3>(self, d, interface, spawn_aurora, robot, rp);
+        if (robot == "n1") return example::run_fourier_story<fa::N1>(self, d, interface, spawn_aurora, robot, rp);
+        return example::run_fourier_story<fa::GR2>(self, d, interface, spawn_aurora, robot, rp);
       }
       if (backend == "fake-unitree" || backend == "unitree") {
         if (robot != "go2" && robot != "g1" && robot != "g1_23" && robot != "h1_2") {
@@ -228,14 +230,14 @@ int main(int argc, char** argv) {
         // Unitree robots: domain 0; praxis-fake-robot, like Unitree's simulators: 1.
         const std::uint32_t d = app.count("--domain") > 0 ? domain : spawn_unitree ? 1 : 0;
         if (robot == "h1_2") {
-          return example::run_unitree_story<praxis::unitree::H1_2>(argv[0], d, interface, spawn_unitree, runtime_params);
+          return example::run_unitree_story<praxis::unitree::H1_2>(self, d, interface, spawn_unitree, runtime_params);
         }
         if (robot == "g1_23") {
-          return example::run_unitree_story<praxis::unitree::G1_23>(argv[0], d, interface, spawn_unitree, runtime_params);
+          return example::run_unitree_story<praxis::unitree::G1_23>(self, d, interface, spawn_unitree, runtime_params);
         }
         return robot == "g1"
-                   ? example::run_unitree_story<praxis::unitree::G1>(argv[0], d, interface, spawn_unitree, runtime_params)
-                   : example::run_unitree_story<praxis::unitree::Go2>(argv[0], d, interface, spawn_unitree, runtime_params);
+                   ? example::run_unitree_story<praxis::unitree::G1>(self, d, interface, spawn_unitree, runtime_params)
+                   : example::run_unitree_story<praxis::unitree::Go2>(self, d, interface, spawn_unitree, runtime_params);
       }
       if (backend == "fake-tienkung" || backend == "tienkung") {
         if (robot != "pro" && robot != "lite") {
@@ -250,8 +252,8 @@ int main(int argc, char** argv) {
         p.backend.dds = {app.count("--domain") > 0 ? domain : spawn_tienkung ? 2u : 0u, interface};
         if (!backend_params.empty()) praxis::io::load_struct_into(p, std::filesystem::path(backend_params));
         praxis::io::apply_settings(p, settings, "--set");
-        return robot == "lite" ? example::run_tienkung_story<tk::Lite>(argv[0], spawn_tienkung, runtime_params, p)
-                               : example::run_tienkung_story<tk::Pro>(argv[0], spawn_tienkung, runtime_params, p);
+        return robot == "lite" ? example::run_tienkung_story<tk::Lite>(self, spawn_tienkung, runtime_params, p)
+                               : example::run_tienkung_story<tk::Pro>(self, spawn_tienkung, runtime_params, p);
       }
       // A Unitree model on a Booster backend is a mistake, not a request for some Booster.
       if (robot != "k1" && robot != "t1") {
@@ -259,8 +261,8 @@ int main(int argc, char** argv) {
       }
       const bool spawn = backend == "fake-booster";
       return robot == "t1"
-                 ? example::run_booster_story<praxis::booster::T1>(argv[0], domain, interface, spawn, params, runtime_params)
-                 : example::run_booster_story<praxis::booster::K1>(argv[0], domain, interface, spawn, params, runtime_params);
+                 ? example::run_booster_story<praxis::booster::T1>(self, domain, interface, spawn, params, runtime_params)
+                 : example::run_booster_story<praxis::booster::K1>(self, domain, interface, spawn, params, runtime_params);
 #else
       throw std::runtime_error("--backend " + backend + " needs praxis built with DDS (PRAXIS_WITH_DDS)");
 #endif

@@ -43,6 +43,7 @@
 #include <praxis/sim/base_trajectory.hpp>
 #include <praxis/sim/mujoco_plant.hpp>
 
+#include "../common/shipped_files.hpp"
 #include "elastic_band.hpp"
 #include "pictures.hpp"
 
@@ -63,13 +64,7 @@ inline std::filesystem::path shipped_model(const std::string& robot) {
   if (file.empty()) {
     throw std::invalid_argument("--robot " + robot + ": no shipped model; pass --model FILE (e.g. the vendor's published MJCF)");
   }
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const auto installed = exe.parent_path().parent_path() / "share" / "praxis" / "models" / file;
-    if (std::filesystem::exists(installed)) return installed;
-  }
-  return std::filesystem::path(PRAXIS_MODELS_DIR) / file;
+  return praxis::examples::shipped_files("models", PRAXIS_MODELS_DIR) / file;
 }
 
 struct SimOptions {

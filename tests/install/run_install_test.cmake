@@ -36,6 +36,14 @@ if(with_fakes)
   list(APPEND expected bin/praxis-fake-robot bin/praxis-fake-booster bin/praxis-fake-aurora bin/praxis-fake-tienkung)
 endif()
 set(missing "")
+file(STRINGS "${BUILD_DIR}/CMakeCache.txt" demos_entry REGEX "^PRAXIS_BUILD_DEMOS:BOOL=")
+set(with_demos OFF)
+if(examples_entry MATCHES "=(ON|on|TRUE|true|1)$" AND NOT demos_entry MATCHES "=(OFF|off|FALSE|false|0)$")
+  set(with_demos ON)
+  # A robot owner with the package has the programs to run, and the files they run on.
+  list(APPEND expected bin/praxis_demo bin/praxis_motion_demo share/praxis/policy/g1/deploy.json
+       share/praxis/policy/g1/policy.onnx)
+endif()
 foreach(file IN LISTS expected)
   if(NOT EXISTS "${prefix}/${file}")
     list(APPEND missing "${file}")
@@ -43,6 +51,31 @@ foreach(file IN LISTS expected)
 endforeach()
 if(missing)
   message(FATAL_ERROR "the install did not put these into ${prefix}: ${missing}")
+endif()
+
+# The installed demos run from elsewhere, found through PATH, on the files installed with them (the
+# example policy of the prefix, not of the build tree).
+if(with_demos)
+  file(MAKE_DIRECTORY "${WORK_DIR}/elsewhere")
+  set(path_env "PATH=${prefix}/bin:$ENV{PATH}")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "${path_env}" praxis_demo --robot g1 --no-log --duration 4
+                          --controller policy
+                  WORKING_DIRECTORY "${WORK_DIR}/elsewhere" RESULT_VARIABLE r OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT r EQUAL 0 OR NOT out MATCHES "controller: policy ${prefix}/share/praxis/policy/g1/deploy.json"
+     OR NOT out MATCHES "final state: DAMPING")
+    message(FATAL_ERROR "the installed praxis_demo did not run the installed example policy (exit ${r}): ${out}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "${path_env}" praxis_demo --robot g1 --no-log --duration 4
+                  WORKING_DIRECTORY "${WORK_DIR}/elsewhere" RESULT_VARIABLE r OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT r EQUAL 0 OR NOT out MATCHES "final state: DAMPING")
+    message(FATAL_ERROR "the installed praxis_demo did not run its story on the installed parameters (exit ${r}): ${out}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "${path_env}" praxis_motion_demo --robot g1
+                  WORKING_DIRECTORY "${WORK_DIR}/elsewhere" RESULT_VARIABLE r OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT r EQUAL 0 OR NOT out MATCHES "mock g1, [0-9]+ library scripts")
+    message(FATAL_ERROR "the installed praxis_motion_demo did not run on the installed scripts (exit ${r}): ${out}")
+  endif()
+  message(STATUS "the installed praxis_demo and praxis_motion_demo ran from ${WORK_DIR}/elsewhere")
 endif()
 
 # The installed tools run from the prefix, on the installed files.
