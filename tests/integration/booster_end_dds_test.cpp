@@ -196,7 +196,11 @@ TEST_CASE("booster end over DDS: a robot already standing in Soccer is taken at 
   const auto report = fake.stop();
   INFO(report.dump());
   REQUIRE(controller.acquired().has_value());
-  CHECK_THAT(controller.acquired()->message, Catch::Contains("the robot reports Soccer"));
+  CHECK_THAT(controller.acquired()->message, Catch::Contains("the robot reports Soccer (GetMode)"));
+  // It says what it asked, and that nothing else comes before the behaviour speaks.
+  CHECK_THAT(controller.acquired()->message,
+             Catch::Contains("nothing else asked (no ChangeMode, Move or get-up) before the behaviour's first command"));
+  CHECK_THAT(controller.acquired()->message, !Catch::Contains("no RPC"));
   // Standing needed no mode change (HULKs' assumption, Damping, would have asked for Soccer first).
   const auto modes = loco_calls(report, "ChangeMode");
   REQUIRE(!modes.empty());

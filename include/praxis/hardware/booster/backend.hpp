@@ -280,7 +280,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
       return {true, LifecycleStage::in_control,
               "receiving " + o.wire.topics.low_state + "; loco service on " + o.wire.topics.loco_channel +
                   (server ? "" : " (not matched yet: its RPCs will wait and time out until it is)") + "; " +
-                  start_note + "; no RPC before the behaviour's first command"};
+                  start_note + " (GetMode); nothing else asked (no ChangeMode, Move or get-up) before the behaviour's first command"};
     }
   }
 
