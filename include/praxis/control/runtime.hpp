@@ -763,8 +763,15 @@ class Runtime {
         control::make_safe<k_safe_state, Model>(last, input_.state.q, options_.damping_kd);
         if (last.covers_any()) backend_.write(last, now);
         final_command_ = last;
+        // Counted where the command reaches: an arms-only backend's command covers the whole robot,
+        // but only its driven joints get it.
+        std::array<bool, N> driven;
+        driven.fill(true);
+        if constexpr (requires { { backend_.driven_joints() } -> std::convertible_to<std::array<bool, N>>; }) {
+          driven = backend_.driven_joints();
+        }
         std::size_t covered = 0;
-        for (const auto m : last.mode) covered += m != JointMode::none ? 1 : 0;
+        for (std::size_t j = 0; j < N; ++j) covered += last.mode[j] != JointMode::none && driven[j] ? 1 : 0;
         outcome_.safe_state_sent = std::string(k_safe_state == SafeState::joint_damping ? "joint damping"
                                                                                          : "hold of the measured pose") +
                                    " on " + std::to_string(covered) + " joints";

@@ -102,6 +102,11 @@ class WithGamepad {
   {
     return backend_.control_loss();
   }
+  [[nodiscard]] auto driven_joints() const
+    requires requires(const B& b) { b.driven_joints(); }
+  {
+    return backend_.driven_joints();
+  }
 
   [[nodiscard]] B& backend() { return backend_; }
 

@@ -97,6 +97,19 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   // What a fault or the end of control asks the walking robot for: PdStand (its damping mode would
   // drop it, above).
   static constexpr RobotMode safe_mode = RobotMode::prepare;
+  // The joints praxis' commands reach (what its summaries count): in PdStand and UpperBodyUserCmd
+  // every group but the legs, which the robot's own control keeps.
+  [[nodiscard]] std::array<bool, N> driven_joints() const
+    requires(A == Access::joints)
+  {
+    std::array<bool, N> driven{};
+    const GroupMask allowed = allowed_groups();
+    for (std::size_t g = 0; g < M::groups.size(); ++g) {
+      if ((allowed & (GroupMask{1} << g)) == 0) continue;
+      for (std::size_t k = 0; k < M::groups[g].count; ++k) driven[M::groups[g].first + k] = true;
+    }
+    return driven;
+  }
   // Aurora's state topics carry no remote.
   static constexpr bool has_remote = false;
 
@@ -243,7 +256,11 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
       out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
     } else {
       const auto stage = lifecycle_.load(std::memory_order_relaxed);
-      out.assumed_mode = stage == LifecycleStage::in_control ? RobotMode::user : RobotMode::unknown;
+      // What praxis holds the robot in: UserCmd, or PdStand for the arms only (then the robot's
+      // report of PdStand agrees).
+      out.assumed_mode = stage == LifecycleStage::in_control
+                             ? robot_mode_of(static_cast<int>(this->options().sequence.control_state))
+                             : RobotMode::unknown;
       out.lifecycle = stage == LifecycleStage::in_control && !c.in_control(now) ? LifecycleStage::failed : stage;
       ++out.sequence;
     }

@@ -68,6 +68,16 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   // damping, and speed 0 for every joint that was in velocity mode. The status topics carry no remote.
   static constexpr SafeState safe_state = SafeState::joint_damping;
   static constexpr bool has_remote = false;
+  // The joints praxis' commands reach (what its summaries count): with upper_body_only, every limb
+  // but the legs, whose topics are never written.
+  [[nodiscard]] std::array<bool, M::joint_count> driven_joints() const {
+    std::array<bool, M::joint_count> driven{};
+    for (const auto& limb : M::limbs) {
+      const bool skipped = this->options().upper_body_only && limb.limb == Limb::leg;
+      for (std::size_t k = 0; k < limb.count; ++k) driven[limb.first + k] = !skipped;
+    }
+    return driven;
+  }
 
   // The robot: domain 0 (UNVERIFIED) on the interface that reaches it.
   static BackendOptions robot(std::string interface, std::uint32_t domain = 0) {

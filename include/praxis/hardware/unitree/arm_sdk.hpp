@@ -131,6 +131,8 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
   // the blend. A hold instead (SafeState::hand_back) would keep the weight at 1: praxis would keep
   // the arms from the first cycle on.
   static constexpr SafeState safe_state = SafeState::joint_damping;
+  // The joints praxis' commands reach (what its summaries count): the arm SDK's.
+  [[nodiscard]] static constexpr std::array<bool, M::joint_count> driven_joints() { return arm_sdk_joints<M>(); }
 
   // Waits for a valid state; the robot's motion service is left running on purpose.
   LifecycleResult acquire(Duration timeout) {
