@@ -329,12 +329,15 @@ struct LimbPosition {
 // the motor on its last target). False when none of the limb's joints is in those modes.
 template <TienkungModel M, Limb L>
 bool encode_limb_ctrl(const JointCommand<M::joint_count>& c, LimbCtrl& out,
-                      PositionCommand position = PositionCommand::hybrid, float speed_scale = 1.0f) {
+                      PositionCommand position = PositionCommand::hybrid, float speed_scale = 1.0f,
+                      const VelocityStops<M::joint_count>* stops = nullptr) {
   constexpr const LimbSpec* limb = find_limb<M>(L);
   static_assert(has_limb<M>(L), "encode_limb_ctrl: the model has no such limb");
   out.cmds.size = 0;
   for (std::size_t j = limb->first; j < limb->first + limb->count; ++j) {
     const auto i = static_cast<Eigen::Index>(j);
+    // A joint whose first speed 0 goes out in this write gets its cmd_ctrl in the next one.
+    if (stops != nullptr && stops->first_zero(j)) continue;
     MotorCtrlWire m{};
     m.name = M::motor_ids[j];
     switch (c.mode[j]) {

@@ -178,7 +178,9 @@ struct TienkungTopics {
   template <std::size_t I>
   static bool encode_ctrl(const JointCommand<N>& command, TimePoint, Context& c, LimbCtrl& out) {
     if (c.upper_body_only && M::limbs[I].limb == Limb::leg) return false;
-    return encode_limb_ctrl<M, M::limbs[I].limb>(command, out, c.position, c.speed_scale);
+    // After encode_speed<I> of the same write (table order): a joint whose first speed 0 just left
+    // waits a write for its cmd_ctrl.
+    return encode_limb_ctrl<M, M::limbs[I].limb>(command, out, c.position, c.speed_scale, &c.stops);
   }
   template <std::size_t I>
   static bool encode_position(const JointCommand<N>& command, TimePoint, Context& c, LimbPosition& out) {

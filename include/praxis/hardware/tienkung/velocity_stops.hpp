@@ -7,7 +7,9 @@
 // So a joint leaving velocity mode is not stopped when speed 0 has been sent, but when the limb's
 // status shows it stopped:
 //
-//   - every write sends it speed 0 again (cmd_vel, before the limb's cmd_ctrl: topics.hpp);
+//   - every write sends it speed 0 again (cmd_vel, before the limb's cmd_ctrl: topics.hpp); the
+//     write that sends the first one leaves the joint out of cmd_ctrl (first_zero()): its damping
+//     frame follows a write later, once the motor has its speed 0;
 //   - a speed 0 counts as delivered ("armed") only when it left while the motor's latest status
 //     was fresh, online and error-free; a status saying otherwise (error 33072 device offline, any
 //     other error, a silent limb) disarms it, and the motor keeps its pending stop;
@@ -71,10 +73,13 @@ class VelocityStops {
     if (velocity_mode) {
       p.store(SpeedPhase::velocity, std::memory_order_relaxed);
       armed_ns_[j] = still_since_ns_[j] = 0;
+      first_zero_[j] = false;
       speed = commanded;
       return true;
     }
-    if (p.load(std::memory_order_relaxed) == SpeedPhase::idle) return false;
+    const SpeedPhase was = p.load(std::memory_order_relaxed);
+    first_zero_[j] = was == SpeedPhase::velocity;
+    if (was == SpeedPhase::idle) return false;
     p.store(SpeedPhase::stopping, std::memory_order_relaxed);
 
     const Evidence e = evidence(j);
@@ -100,6 +105,12 @@ class VelocityStops {
     speed = 0.0f;
     return true;
   }
+
+  // Writer side, after next(j) of this write: whether it carried joint j's first speed 0 (the joint
+  // left velocity mode in this write). Its cmd_ctrl waits for the next write: DDS does not order two
+  // topics, and a motor that reads the damping frame before the speed 0 is still latched in velocity
+  // mode (topics.hpp).
+  [[nodiscard]] bool first_zero(std::size_t j) const { return j < N && first_zero_[j]; }
 
   // ---- either side (counters) ----
   [[nodiscard]] SpeedPhase phase(std::size_t j) const { return phase_[j].load(std::memory_order_relaxed); }
@@ -142,6 +153,7 @@ class VelocityStops {
   std::array<std::atomic<SpeedPhase>, N> phase_{};
   std::array<Duration::rep, N> armed_ns_{};        // when a speed 0 left towards a motor that read online
   std::array<Duration::rep, N> still_since_ns_{};  // first still reading after it
+  std::array<bool, N> first_zero_{};                // this write carried the joint's first speed 0
   std::atomic<std::uint64_t> zeros_sent_{0}, confirmed_{0};
 };
 

@@ -315,6 +315,14 @@ tk::BackendOptions patient_options() {
   return o;
 }
 
+// Whether a cmd_ctrl sample carries motor `id`.
+bool has_motor(const tk::LimbCtrl& m, std::uint16_t id) {
+  for (const auto& c : m.cmds.view()) {
+    if (c.name == id) return true;
+  }
+  return false;
+}
+
 TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, release() and the destructor",
           "[tienkung][backend][velocity]") {
   praxis::transport::LoopbackBus bus;
@@ -338,9 +346,10 @@ TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, r
     CHECK_FALSE(pro.arm_ctrl.fetch(ctrl));  // velocity goes on cmd_vel only
     CHECK(robot.turning_joints() == 1);
 
-    // The runtime's damping replaces the command: cmd_ctrl holds the joint with kd, and cmd_vel
-    // gets speed 0 (the motor would otherwise keep turning) - on every write, until a status that
-    // arrived after it shows the motor still for stop_confirm_time.
+    // The runtime's damping replaces the command: cmd_vel gets speed 0 (the motor would otherwise
+    // keep turning) - on every write, until a status that arrived after it shows the motor still
+    // for stop_confirm_time - and cmd_ctrl holds the joint with kd from the write after the first
+    // speed 0 (the arm's other joints get their damping at once).
     praxis::JointCommand<P> damping;
     praxis::damp_covered(damping, s.q, 2.0);
     robot.write(damping, praxis::Clock::now());
@@ -349,14 +358,18 @@ TEST_CASE("tienkung backend: velocity mode is stopped with speed 0 by damping, r
     CHECK(vel.message.cmds[0].name == 12);
     CHECK(vel.message.cmds[0].spd == 0.0f);
     REQUIRE(pro.arm_ctrl.fetch(ctrl));
-    CHECK(ctrl.message.cmds[1].name == 12);
-    CHECK(ctrl.message.cmds[1].kp == 0.0f);
-    CHECK(ctrl.message.cmds[1].kd == 2.0f);
+    CHECK_FALSE(has_motor(ctrl.message, 12));  // its damping frame waits a write
+    CHECK(has_motor(ctrl.message, 11));
     CHECK(robot.zero_speeds_sent() == 1);
     CHECK(robot.turning_joints() == 1);  // sent, not yet confirmed
     robot.write(damping, praxis::Clock::now());
     REQUIRE(pro.arm_vel.fetch(vel));  // again
     CHECK(vel.message.cmds[0].spd == 0.0f);
+    REQUIRE(pro.arm_ctrl.fetch(ctrl));
+    REQUIRE(has_motor(ctrl.message, 12));  // and now the damping frame
+    CHECK(ctrl.message.cmds[1].name == 12);
+    CHECK(ctrl.message.cmds[1].kp == 0.0f);
+    CHECK(ctrl.message.cmds[1].kd == 2.0f);
     const auto confirm_by = praxis::Clock::now() + 5s;
     while (robot.turning_joints() > 0 && praxis::Clock::now() < confirm_by) {
       std::this_thread::sleep_for(2ms);
@@ -449,10 +462,17 @@ TEST_CASE("tienkung backend: in one write a limb's speed 0 leaves before its cmd
 
   praxis::JointCommand<P> damping;
   praxis::damp_covered(damping, s.q, 2.0);
+  praxis::transport::Stamped<tk::LimbCtrl> sent_ctrl{};
   for (int k = 0; k < 3; ++k) {  // the first speed 0, and its repeats until confirmed
     INFO("write " << k);
     bus.sent.clear();
+    while (pro.arm_ctrl.fetch(sent_ctrl)) {
+    }
     robot.write(damping, praxis::Clock::now());
+    // DDS does not order two topics: the damping frame of a motor that was turning goes out a
+    // write after its first speed 0, so that no reader takes it while the motor is latched.
+    REQUIRE(pro.arm_ctrl.fetch(sent_ctrl));
+    CHECK(has_motor(sent_ctrl.message, 12) == (k > 0));
     for (const char* limb : {"leg", "arm"}) {
       INFO(limb);
       const auto vel = bus.position("rt/" + std::string(limb) + "/cmd_vel");
