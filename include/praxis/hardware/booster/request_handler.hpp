@@ -336,9 +336,10 @@ class RequestHandler {
       }
       return m.result;
     }
+    if (a.action == Action::change_mode) return change_mode_once(a.mode, timeout);
     try {
       switch (a.action) {
-        case Action::change_mode: loco_.change_mode(a.mode, timeout); break;
+        case Action::change_mode: break;  // above
         case Action::get_up: loco_.get_up(a.version, timeout); break;
         case Action::move_robot: loco_.move(a.forward, a.left, a.turn, timeout); break;
         case Action::rotate_head: loco_.rotate_head(a.pitch, a.yaw, timeout); break;
@@ -354,6 +355,39 @@ class RequestHandler {
         case Action::kick_publish: break;
       }
       return {Completed::ok, status::k_ok, ""};
+    } catch (...) {
+      return failure_of(std::current_exception());
+    }
+  }
+
+  // A ChangeMode to another mode than the end's. One that went unanswered may still have been
+  // executed (a robot slower to answer than the timeout): the robot is asked where it is before
+  // anything is repeated, so that the same ChangeMode never reaches a robot that may already be in
+  // the mode (a second Soccer while it stands up, a second Prepare while it walks). In the mode: done.
+  // Reported elsewhere: it did not switch, another attempt may. No answer to that either: not
+  // repeated; completed() asks once more and the planner follows what the robot then says.
+  CallResult change_mode_once(Mode mode, Duration timeout) {
+    const std::string name(to_string(mode));
+    try {
+      loco_.change_mode(mode, timeout);
+      return {Completed::ok, status::k_ok, ""};
+    } catch (const transport::RpcUnanswered& e) {
+      try {
+        const Mode reported = loco_.get_mode(timeout);
+        if (reported == mode) {
+          return {Completed::ok, status::k_ok,
+                  "ChangeMode(" + name + ") unanswered in time (" + e.what() + "); GetMode reports " + name};
+        }
+        return {Completed::timeout, status::k_timeout,
+                "ChangeMode(" + name + ") unanswered in time (" + e.what() + "); GetMode reports " +
+                    std::string(to_string(reported)) + ": not executed, another attempt may",
+                /*answered=*/false, /*retryable=*/true};
+      } catch (const std::exception& g) {
+        return {Completed::timeout, status::k_timeout,
+                "ChangeMode(" + name + ") unanswered in time (" + e.what() + "), GetMode too (" + g.what() +
+                    "): not repeated, the robot may have executed it",
+                /*answered=*/false, /*retryable=*/false};
+      }
     } catch (...) {
       return failure_of(std::current_exception());
     }
@@ -400,6 +434,11 @@ class RequestHandler {
                     : c.status == Completed::timeout ? RequestOutcome::timed_out
                     : r.code > 0                     ? RequestOutcome::rejected
                                                      : RequestOutcome::failed;
+    if (c.status == Completed::ok && a.action == Action::change_mode && !r.message.empty()) {
+      // Confirmed by GetMode after its own answer came too late (change_mode_once).
+      log_->write("rpc", "{\"event\":\"booster rpc confirmed by GetMode\",\"sequence\":" + std::to_string(c.sequence) +
+                             ",\"action\":\"change_mode\",\"detail\":" + quoted(r.message) + "}");
+    }
     if (c.status != Completed::ok && !r.message.empty()) {
       log_->write("rpc", "{\"event\":\"booster rpc failed\",\"sequence\":" + std::to_string(c.sequence) +
                              ",\"action\":\"" + std::string(to_string(a.action)) + "\",\"error\":" + quoted(r.message) +

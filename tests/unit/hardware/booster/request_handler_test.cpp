@@ -35,10 +35,15 @@ class FakeService final : public b::RpcChannel {
     if (call.api_id == b::loco_api::k_change_mode && name_ == "rt/LocoApiTopic") {
       const int wanted = call.body.at(call.body.find(':') + 1) - '0';
       if (silent_modes.count(wanted) != 0) throw b::RpcTimeout("no answer");
+      if (late_modes.count(wanted) != 0) {  // executed, answered after the caller stopped waiting
+        mode = wanted;
+        throw b::RpcTimeout("no answer in time");
+      }
       if (refused_modes.count(wanted) != 0) return {b::status::k_conflict, "not in this mode", ""};
       mode = wanted;
     }
     if (call.api_id == b::loco_api::k_get_mode && name_ == "rt/LocoApiTopic") {
+      if (silent_get_mode) throw b::RpcTimeout("no answer");
       return {b::status::k_ok, "{\"mode\":" + std::to_string(mode) + "}", ""};
     }
     return {b::status::k_ok, "", ""};
@@ -56,7 +61,8 @@ class FakeService final : public b::RpcChannel {
   }
 
   int mode = 0;  // Damping
-  std::set<int> refused_modes, silent_modes;
+  std::set<int> refused_modes, silent_modes, late_modes;
+  bool silent_get_mode = false;
   std::vector<b::RpcCall> calls;
 
  private:
@@ -159,6 +165,43 @@ TEST_CASE("booster request handler: a refused mode change asks the robot where i
   CHECK(rig.loco.count(b::loco_api::k_change_mode) == 1);
   CHECK(rig.status.assumed_mode == RobotMode::damping);  // the planner no longer assumes Prepare
   CHECK(rig.mirror.load() == b::Mode::damping);
+}
+
+TEST_CASE("booster request handler: a mode change unanswered in time is followed by GetMode: a robot already in the "
+          "mode is not asked again") {
+  Rig rig;
+  rig.loco.late_modes = {1};  // Prepare executed, its answer too late
+  rig.serve(prepare(), 2s);
+  CHECK(rig.loco.api_ids() == std::vector<std::int64_t>{b::loco_api::k_change_mode, b::loco_api::k_get_mode});
+  CHECK(rig.status.reported_mode == RobotMode::prepare);
+  CHECK(rig.status.last_request.outcome == praxis::RequestOutcome::ok);
+  CHECK(logged(rig, "rpc", "\"event\":\"booster rpc confirmed by GetMode\",\"sequence\":1"));
+  CHECK(logged(rig, "rpc", "no answer in time); GetMode reports Prepare"));
+}
+
+TEST_CASE("booster request handler: a mode change unanswered in time, to a robot GetMode reports elsewhere, is tried "
+          "again, each attempt after a GetMode") {
+  Rig rig;
+  rig.loco.silent_modes = {1};  // never switches, never answers
+  rig.serve(prepare(), 2s);
+  const auto ids = rig.loco.api_ids();
+  REQUIRE(rig.loco.count(b::loco_api::k_change_mode) >= 2);  // the executor's retries
+  for (std::size_t k = 1; k < ids.size(); ++k) {
+    INFO("call " << k);
+    if (ids[k] == b::loco_api::k_change_mode) CHECK(ids[k - 1] == b::loco_api::k_get_mode);  // never blind
+  }
+  CHECK(logged(rig, "rpc", "GetMode reports Damping: not executed, another attempt may"));
+}
+
+TEST_CASE("booster request handler: a mode change unanswered in time, and GetMode too, is not repeated") {
+  Rig rig;
+  rig.loco.late_modes = {1};
+  rig.loco.silent_get_mode = true;  // the robot may have executed it: praxis cannot tell
+  rig.serve(prepare(), 2s);
+  CHECK(rig.loco.count(b::loco_api::k_change_mode) == 1);
+  CHECK(rig.status.last_request.outcome == praxis::RequestOutcome::timed_out);
+  CHECK(logged(rig, "rpc", "GetMode too ("));
+  CHECK(logged(rig, "rpc", "no answer): not repeated, the robot may have executed it"));
 }
 
 TEST_CASE("booster request handler: the kick goes to rt/kick_ball and a kick not written is a failed request") {
