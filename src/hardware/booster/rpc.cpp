@@ -1,5 +1,6 @@
 #include "praxis/hardware/booster/rpc.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -239,7 +240,50 @@ LocoClient::LocoClient(RpcChannel& channel, Duration default_timeout)
 LocoClient::LocoClient(RpcChannel& channel, const LocoClientOptions& options) : channel_(&channel), options_(options) {}
 
 std::string LocoClient::invoke(const RpcCall& call, std::optional<Duration> timeout) {
-  return checked_call(*channel_, call, timeout.value_or(options_.default_timeout), loco_api_name(call.api_id));
+  const Duration wait = effective_timeout(timeout.value_or(options_.default_timeout));
+  const auto start = Clock::now();
+  try {
+    std::string body = checked_call(*channel_, call, wait, loco_api_name(call.api_id));
+    if (call.expect_response) answered_after(Clock::now() - start);
+    return body;
+  } catch (const RpcTimeout&) {
+    unanswered_after(wait);
+    throw;
+  } catch (const RpcStatusError&) {  // answered, with a refusal: the robot's reply time all the same
+    answered_after(Clock::now() - start);
+    throw;
+  }
+}
+
+Duration LocoClient::slowest_reply() const {
+  std::int64_t slowest = 0;
+  for (const auto& r : replies_ns_) slowest = std::max(slowest, r.load(std::memory_order_relaxed));
+  return Duration(std::chrono::nanoseconds(slowest));
+}
+
+Duration LocoClient::effective_timeout(Duration asked) const {
+  if (!options_.adaptive_timeout) return asked;
+  const auto learned = std::max(
+      std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::nano>(
+          static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(slowest_reply()).count()) *
+          options_.reply_margin)),
+      Duration(std::chrono::nanoseconds(unanswered_wait_ns_.load(std::memory_order_relaxed))));
+  return std::max(asked, std::min(learned, options_.timeout_ceiling));
+}
+
+void LocoClient::answered_after(Duration took) {
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(took).count();
+  replies_ns_[next_reply_.fetch_add(1, std::memory_order_relaxed) % k_replies].store(ns, std::memory_order_relaxed);
+  unanswered_wait_ns_.store(0, std::memory_order_relaxed);  // answers speak for themselves again
+}
+
+void LocoClient::unanswered_after(Duration waited) {
+  const auto doubled = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::min<Duration>(2 * waited, options_.timeout_ceiling))
+                           .count();
+  auto current = unanswered_wait_ns_.load(std::memory_order_relaxed);
+  while (current < doubled && !unanswered_wait_ns_.compare_exchange_weak(current, doubled, std::memory_order_relaxed)) {
+  }
 }
 
 void LocoClient::change_mode(Mode mode, std::optional<Duration> timeout) {

@@ -10,7 +10,10 @@
 // All of it blocks: it belongs to an I/O worker, never to the control cycle. JSON is handled in
 // src/hardware/booster/rpc.cpp so users of this header do not compile nlohmann_json.
 
+#include <array>
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -182,8 +185,16 @@ class DdsRpcChannel final : public RpcChannel {
 
 // ---- the services' clients ---------------------------------------------------------------------
 
+// A robot slower to answer than the caller's timeout would never be heard (every call unanswered,
+// every GetMode too). So the client follows the robot's measured reply time: a call waits at least
+// what was asked, and at least `reply_margin` times the slowest of the last answers; a call left
+// unanswered doubles that wait for the next ones; never beyond `timeout_ceiling` (the SDK's own
+// per-call default). Off (`adaptive_timeout` false): each call waits exactly what it was given.
 struct LocoClientOptions {
   Duration default_timeout = std::chrono::milliseconds(1000);  // the SDK's SendApiRequest default
+  bool adaptive_timeout = true;
+  double reply_margin = 3.0;
+  Duration timeout_ceiling = std::chrono::milliseconds(1000);
   // The SDK sends Move fire-and-forget (at walking rates an answer per command is only latency);
   // off by default so a refused Move is reported.
   bool move_fire_and_forget = false;
@@ -210,12 +221,23 @@ class LocoClient {
   std::string call(std::int64_t api_id, std::string body, std::optional<Duration> timeout = {});
 
   [[nodiscard]] const LocoClientOptions& options() const { return options_; }
+  // What a call asked to wait `asked` waits now (adaptive_timeout; thread-safe).
+  [[nodiscard]] Duration effective_timeout(Duration asked) const;
+  // The slowest reply among the last answered calls (zero before the first).
+  [[nodiscard]] Duration slowest_reply() const;
 
  private:
   std::string invoke(const RpcCall& call, std::optional<Duration> timeout);
+  void answered_after(Duration took);
+  void unanswered_after(Duration waited);
 
   RpcChannel* channel_;
   LocoClientOptions options_;
+  // The last answers' reply times (ns), a ring; and the wait learned from unanswered calls (ns).
+  static constexpr std::size_t k_replies = 8;
+  std::array<std::atomic<std::int64_t>, k_replies> replies_ns_{};
+  std::atomic<std::size_t> next_reply_{0};
+  std::atomic<std::int64_t> unanswered_wait_ns_{0};
 };
 
 // The light service (TopicNames::light_channel): the colour of the robot's LEDs.

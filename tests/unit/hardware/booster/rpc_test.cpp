@@ -278,4 +278,62 @@ TEST_CASE("LightClient sends SetLEDLightColor {r,g,b} and StopLEDLightControl on
   CHECK_THROWS_WITH(light.set_color(1, 2, 3), Catch::Contains("rt/LightControlApiTopic: SetLEDLightColor (2000) failed with status 400"));
 }
 
+
+namespace {
+// A robot that answers every call `delay` after it, and not at all to a caller who waits less: the
+// caller's wait is what the channel is given.
+class SlowChannel final : public b::RpcChannel {
+ public:
+  explicit SlowChannel(praxis::Duration delay) : delay_(delay) {}
+  b::RpcReply call(const b::RpcCall&, praxis::Duration timeout) override {
+    waits.push_back(timeout);
+    if (never_answers || timeout < delay_) {
+      std::this_thread::sleep_for(std::min(timeout, delay_));
+      throw b::RpcTimeout("timed out after " + std::to_string(praxis::to_ms(timeout)) + " ms");
+    }
+    std::this_thread::sleep_for(delay_);
+    return {0, R"({"mode":1})", ""};
+  }
+  [[nodiscard]] const std::string& name() const override { return name_; }
+  std::vector<praxis::Duration> waits;
+  bool never_answers = false;
+
+ private:
+  praxis::Duration delay_;
+  std::string name_ = "rt/LocoApiTopic";
+};
+}  // namespace
+
+TEST_CASE("LocoClient follows a robot slower than the timeout: an unanswered call doubles the wait, answers set it "
+          "to a margin over the slowest reply, never past the ceiling", "[booster][rpc][timeout]") {
+  SlowChannel robot(30ms);
+  b::LocoClient loco(robot, b::LocoClientOptions{.default_timeout = 20ms, .timeout_ceiling = 500ms});
+  CHECK(loco.effective_timeout(20ms) == 20ms);  // nothing learned yet
+  CHECK_THROWS_AS(loco.get_mode(), b::RpcTimeout);
+  CHECK(loco.effective_timeout(20ms) == 40ms);  // doubled after the unanswered call
+  CHECK(loco.get_mode() == b::Mode::prepare);   // heard now
+  REQUIRE(robot.waits.size() == 2);
+  CHECK(robot.waits[1] == 40ms);
+  CHECK(loco.slowest_reply() >= 30ms);
+  // Three times the slowest reply from now on (at least 90 ms; more when this machine was slow).
+  CHECK(loco.effective_timeout(20ms) >= 90ms);
+  CHECK(loco.effective_timeout(20ms) <= 500ms);
+  CHECK(loco.effective_timeout(2s) == 2s);  // a caller who asks for more gets it
+  for (int k = 0; k < 3; ++k) CHECK_NOTHROW(loco.change_mode(b::Mode::soccer));
+
+  // A robot that never answers: the wait doubles up to the ceiling, and no further.
+  robot.never_answers = true;
+  b::LocoClient silent(robot, b::LocoClientOptions{.default_timeout = 20ms, .timeout_ceiling = 100ms});
+  for (int k = 0; k < 4; ++k) CHECK_THROWS_AS(silent.get_mode(), b::RpcTimeout);
+  const std::vector<praxis::Duration> expected{20ms, 40ms, 80ms, 100ms};
+  CHECK(std::vector<praxis::Duration>(robot.waits.end() - 4, robot.waits.end()) == expected);
+
+  // Off: each call waits what it was given.
+  robot.never_answers = false;
+  b::LocoClient fixed(robot, b::LocoClientOptions{.default_timeout = 20ms, .adaptive_timeout = false});
+  CHECK_THROWS_AS(fixed.get_mode(), b::RpcTimeout);
+  CHECK_THROWS_AS(fixed.get_mode(), b::RpcTimeout);
+  CHECK(fixed.effective_timeout(20ms) == 20ms);
+}
+
 }  // namespace booster_rpc_test
