@@ -246,9 +246,6 @@ std::string LocoClient::invoke(const RpcCall& call, std::optional<Duration> time
     std::string body = checked_call(*channel_, call, wait, loco_api_name(call.api_id));
     if (call.expect_response) answered_after(Clock::now() - start);
     return body;
-  } catch (const RpcTimeout&) {
-    unanswered_after(wait);
-    throw;
   } catch (const RpcStatusError&) {  // answered, with a refusal: the robot's reply time all the same
     answered_after(Clock::now() - start);
     throw;
@@ -263,27 +260,15 @@ Duration LocoClient::slowest_reply() const {
 
 Duration LocoClient::effective_timeout(Duration asked) const {
   if (!options_.adaptive_timeout) return asked;
-  const auto learned = std::max(
-      std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::nano>(
-          static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(slowest_reply()).count()) *
-          options_.reply_margin)),
-      Duration(std::chrono::nanoseconds(unanswered_wait_ns_.load(std::memory_order_relaxed))));
+  const auto learned = std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::nano>(
+      static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(slowest_reply()).count()) *
+      options_.reply_margin));
   return std::max(asked, std::min(learned, options_.timeout_ceiling));
 }
 
 void LocoClient::answered_after(Duration took) {
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(took).count();
   replies_ns_[next_reply_.fetch_add(1, std::memory_order_relaxed) % k_replies].store(ns, std::memory_order_relaxed);
-  unanswered_wait_ns_.store(0, std::memory_order_relaxed);  // answers speak for themselves again
-}
-
-void LocoClient::unanswered_after(Duration waited) {
-  const auto doubled = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                           std::min<Duration>(2 * waited, options_.timeout_ceiling))
-                           .count();
-  auto current = unanswered_wait_ns_.load(std::memory_order_relaxed);
-  while (current < doubled && !unanswered_wait_ns_.compare_exchange_weak(current, doubled, std::memory_order_relaxed)) {
-  }
 }
 
 void LocoClient::change_mode(Mode mode, std::optional<Duration> timeout) {

@@ -187,9 +187,11 @@ class DdsRpcChannel final : public RpcChannel {
 
 // A robot slower to answer than the caller's timeout would never be heard (every call unanswered,
 // every GetMode too). So the client follows the robot's measured reply time: a call waits at least
-// what was asked, and at least `reply_margin` times the slowest of the last answers; a call left
-// unanswered doubles that wait for the next ones; never beyond `timeout_ceiling` (the SDK's own
-// per-call default). Off (`adaptive_timeout` false): each call waits exactly what it was given.
+// what was asked, and at least `reply_margin` times the slowest of the last 8 answers, never beyond
+// `timeout_ceiling` (the SDK's own per-call default). The first answer comes from acquire()'s
+// GetMode, which waits lifecycle_rpc_timeout (1 s). Unanswered calls teach nothing: one API that
+// hangs (a Move the robot never answers) must not lengthen every call behind it on the single-flight
+// channel. Off (`adaptive_timeout` false): each call waits exactly what it was given.
 struct LocoClientOptions {
   Duration default_timeout = std::chrono::milliseconds(1000);  // the SDK's SendApiRequest default
   bool adaptive_timeout = true;
@@ -229,15 +231,13 @@ class LocoClient {
  private:
   std::string invoke(const RpcCall& call, std::optional<Duration> timeout);
   void answered_after(Duration took);
-  void unanswered_after(Duration waited);
 
   RpcChannel* channel_;
   LocoClientOptions options_;
-  // The last answers' reply times (ns), a ring; and the wait learned from unanswered calls (ns).
+  // The last answers' reply times (ns), a ring.
   static constexpr std::size_t k_replies = 8;
   std::array<std::atomic<std::int64_t>, k_replies> replies_ns_{};
   std::atomic<std::size_t> next_reply_{0};
-  std::atomic<std::int64_t> unanswered_wait_ns_{0};
 };
 
 // The light service (TopicNames::light_channel): the colour of the robot's LEDs.
