@@ -305,7 +305,7 @@ class SlowChannel final : public b::RpcChannel {
 }  // namespace
 
 TEST_CASE("LocoClient follows a robot slower than the timeout: each call waits a margin over the slowest recent "
-          "reply, never past the ceiling; unanswered calls teach nothing", "[booster][rpc][timeout]") {
+          "reply, never past the ceiling, and unanswered calls teach nothing", "[booster][rpc][timeout]") {
   SlowChannel robot(30ms);
   b::LocoClient loco(robot, b::LocoClientOptions{.default_timeout = 20ms, .timeout_ceiling = 500ms});
   CHECK(loco.effective_timeout(20ms) == 20ms);  // nothing learned yet
