@@ -145,23 +145,38 @@ struct MotionSelector {
     // Like RobotController's CTRL, the user's controller is not re-entered by itself once a safety
     // rule stopped it: the behaviour must ask for something else first.
     if (requested != MotionType::user_control) user_control_latched_ = false;
-    if (user_control_latched_) requested = MotionType::damping;
+    // Nor is a robot walked (stood, kicked) again by itself once it went silent: a robot that comes
+    // back after a stale state or a lost link may have restarted, lying in Damping, and the request
+    // in force then would ask it for a mode its own mode graph does not allow from there. The
+    // request waits for the behaviour to ask for something else first (Prepare, a get-up), the way
+    // the robot's documented path goes.
+    const MotionType asked = requested;
+    if (lost_latch_ && *lost_latch_ != asked) lost_latch_.reset();
+    if (user_control_latched_ || lost_latch_) requested = MotionType::damping;
     out = select_motion(last, requested, safe, fall, safety, last_report, options);
     out.commanded = commanded;
     if (toward(last, MotionType::user_control) && out.changed && out.cause != SelectionCause::requested) {
       user_control_latched_ = true;
+    }
+    if (out.changed && (out.cause == SelectionCause::stale_state || out.cause == SelectionCause::link_lost) &&
+        asked != MotionType::damping) {
+      lost_latch_ = asked;
     }
     last = out;
   }
   void reset() {
     last = {};
     user_control_latched_ = false;
+    lost_latch_.reset();
   }
   // The user's controller was stopped by a safety rule and waits for a different request.
   [[nodiscard]] bool user_control_latched() const { return user_control_latched_; }
+  // The request in force when the robot went silent, waiting for a different one (none: no latch).
+  [[nodiscard]] std::optional<MotionType> lost_latch() const { return lost_latch_; }
 
  private:
   bool user_control_latched_ = false;
+  std::optional<MotionType> lost_latch_;
 };
 
 // Gathers every motion's safe-exit flag (each motion writes its own port), one input per tag of the

@@ -183,4 +183,48 @@ TEST_CASE("safety forces damping first, naming the cause", "[motion][selector][s
   CHECK(select_motion(at(D), S, all_safe, upright, stale).current == D);
 }
 
+TEST_CASE("a robot that went silent is not walked again when it comes back: the behaviour asks for something else "
+          "first", "[motion][selector][safety]") {
+  namespace cmd = praxis::motion::command;
+  praxis::motion::MotionSelector selector;
+  MotionSafeExits all_safe;
+  praxis::motion::CollectorReport report{};
+  SafetyStatus stale{false};
+  stale.stale = true;
+  MotionSelection out;
+  // A few cycles of the same input (from damping, a joint-level motion is dispatched to first).
+  const auto step = [&](const praxis::motion::MotionCommand& c, const SafetyStatus& s) {
+    for (int k = 0; k < 3; ++k) selector.cycle(c, all_safe, upright, s, report, out);
+    return out.current;
+  };
+  const praxis::motion::MotionCommand walk = cmd::WalkWithVelocity{};
+  CHECK(step(cmd::Stand{}, state_ok) == S);
+  CHECK(step(walk, state_ok) == W);
+  // The robot goes silent mid-walk: damping, and the walk is latched.
+  selector.cycle(walk, all_safe, upright, stale, report, out);
+  CHECK(out.current == D);
+  CHECK(out.cause == SelectionCause::stale_state);
+  REQUIRE(selector.lost_latch().has_value());
+  CHECK(*selector.lost_latch() == W);
+  // It comes back (restarted, in Damping): the behaviour still says walk, praxis asks nothing of it.
+  for (int k = 0; k < 20; ++k) CHECK(step(walk, state_ok) == D);
+  // The behaviour asks for something else (its documented way back starts with Prepare): that runs,
+  // and a walk after it runs too.
+  CHECK(step(cmd::Prepare{}, state_ok) == P);
+  CHECK_FALSE(selector.lost_latch().has_value());
+  CHECK(step(walk, state_ok) == W);
+
+  // A tilt or a fault is not a lost robot: no latch (the fall rules decide what follows).
+  SafetyStatus tilted{false};
+  tilted.tilted = true;
+  praxis::motion::MotionSelector other;
+  other.cycle(walk, all_safe, upright, tilted, report, out);
+  CHECK_FALSE(other.lost_latch().has_value());
+  // And reset() (a new run) forgets it.
+  CHECK(step(walk, stale) == D);
+  REQUIRE(selector.lost_latch().has_value());
+  selector.reset();
+  CHECK_FALSE(selector.lost_latch().has_value());
+}
+
 }  // namespace selector_test
