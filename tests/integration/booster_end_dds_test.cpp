@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -234,4 +236,47 @@ TEST_CASE("booster end over DDS: call counts say how many calls the robot answer
   CHECK(n.ok * 2 < n.scheduled);             // one answer per 60 ms at most: far fewer than scheduled
   CHECK(n.ok > 0);
   CHECK(n.dropped + n.timed_out + n.ok + n.refused == n.scheduled);
+}
+
+// A robot that restarts mid-walk (its process gone, a new one in Damping on the same domain): the
+// state goes stale, and when the robot is back the walk the behaviour still asks for is not sent to
+// it: no ChangeMode(Soccer) from Damping, no Move. Only when the behaviour asks for something else
+// (Prepare, the robot's documented way back) does praxis command it again, in the mode graph's order.
+TEST_CASE("booster end over DDS: a robot that restarts mid-walk is not walked again until the behaviour asks for "
+          "Prepare", "[booster][dds][two-process][end][restart]") {
+  constexpr std::uint32_t domain = 167;
+  std::optional<FakeBooster> before(std::in_place, domain, std::vector<std::string>{"--start-mode", "soccer", "--duration", "3"});
+  Backend robot(backend_options(domain));
+  praxis::script::ScriptLibrary<b::K1> library;
+  Controller controller(robot, library, motion_options());
+  controller.behaviour().steps = {{0.0, walking(0.3)}, {7.0, m::command::Prepare{}}, {8.0, walking(0.3)}};
+  praxis::control::RunOutcome outcome;
+  std::thread run([&] { outcome = controller.run_for(10s); });
+  REQUIRE(before->wait_for_exit(10000ms));  // the robot's process is gone mid-walk
+  const auto first = before->stop();
+  CHECK(first["mode"] == "Soccer");
+  CHECK(loco_calls(first, "Move").size() >= 10);  // it was walking
+  std::this_thread::sleep_for(500ms);
+  FakeBooster after(domain, {});  // back, in Damping
+  run.join();
+  const auto report = after.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
+  // Between its restart and the behaviour's Prepare the restarted robot got no walk: the first
+  // mode it was asked for is Prepare, Soccer only after it, and no call was refused.
+  const auto changes = loco_calls(report, "ChangeMode");
+  REQUIRE(!changes.empty());
+  std::vector<int> modes;
+  for (const auto& c : changes) {
+    modes.push_back(nlohmann::json::parse(c["body"].get<std::string>())["mode"].get<int>());
+    CHECK(c["status"] == 0);  // never a 409 from the robot's mode graph
+  }
+  const auto prepare = std::find(modes.begin(), modes.end(), static_cast<int>(b::Mode::prepare));
+  const auto soccer = std::find(modes.begin(), modes.end(), static_cast<int>(b::Mode::soccer));
+  REQUIRE(prepare != modes.end());
+  CHECK(prepare < soccer);  // Soccer, if the walk came back before the end, only after Prepare
+  const double prepare_at = changes[static_cast<std::size_t>(prepare - modes.begin())]["t"].get<double>();
+  for (const auto& mv : loco_calls(report, "Move")) CHECK(mv["t"].get<double>() > prepare_at);
+  for (const auto& c : report["loco_calls"]) CHECK(c["status"] != 409);
 }
