@@ -2,7 +2,7 @@
 // the Booster backend (robot modes) in this process, praxis-fake-booster in another, slowed down,
 // losing answers or refusing a call as the issue's findings describe (issue 21). What counts is what
 // the fake robot recorded: the mode it ended in, every loco call with its status and whether it was
-// answered. Each test case has its own DDS domain (161..166).
+// answered. Each test case has its own DDS domain (161..168).
 
 #include <catch2/catch.hpp>
 
@@ -242,20 +242,27 @@ TEST_CASE("booster end over DDS: call counts say how many calls the robot answer
 // state goes stale, and when the robot is back the walk the behaviour still asks for is not sent to
 // it: no ChangeMode(Soccer) from Damping, no Move. Only when the behaviour asks for something else
 // (Prepare, the robot's documented way back) does praxis command it again, in the mode graph's order.
-TEST_CASE("booster end over DDS: a robot that restarts mid-walk is not walked again until the behaviour asks for "
-          "Prepare", "[booster][dds][two-process][end][restart]") {
-  constexpr std::uint32_t domain = 167;
+TEST_CASE("booster end over DDS: a robot that restarts mid-walk or mid-kick is not walked or kicked again until the "
+          "behaviour asks for Prepare", "[booster][dds][two-process][end][restart]") {
+  const bool kicking = GENERATE(false, true);
+  INFO((kicking ? "mid-kick" : "mid-walk"));
+  const std::uint32_t domain = kicking ? 168 : 167;
   std::optional<FakeBooster> before(std::in_place, domain, std::vector<std::string>{"--start-mode", "soccer", "--duration", "3"});
   Backend robot(backend_options(domain));
   praxis::script::ScriptLibrary<b::K1> library;
   Controller controller(robot, library, motion_options());
-  controller.behaviour().steps = {{0.0, walking(0.3)}, {7.0, m::command::Prepare{}}, {8.0, walking(0.3)}};
+  const m::MotionCommand in_force = kicking ? m::MotionCommand{kick()} : m::MotionCommand{walking(0.3)};
+  controller.behaviour().steps = {{0.0, in_force}, {7.0, m::command::Prepare{}}, {8.0, walking(0.3)}};
   praxis::control::RunOutcome outcome;
   std::thread run([&] { outcome = controller.run_for(10s); });
   REQUIRE(before->wait_for_exit(10000ms));  // the robot's process is gone mid-walk
   const auto first = before->stop();
   CHECK(first["mode"] == "Soccer");
-  CHECK(loco_calls(first, "Move").size() >= 10);  // it was walking
+  if (kicking) {
+    CHECK(!loco_calls(first, "VisualKick").empty());  // it was kicking
+  } else {
+    CHECK(loco_calls(first, "Move").size() >= 10);  // it was walking
+  }
   std::this_thread::sleep_for(500ms);
   FakeBooster after(domain, {});  // back, in Damping
   run.join();
@@ -278,5 +285,6 @@ TEST_CASE("booster end over DDS: a robot that restarts mid-walk is not walked ag
   CHECK(prepare < soccer);  // Soccer, if the walk came back before the end, only after Prepare
   const double prepare_at = changes[static_cast<std::size_t>(prepare - modes.begin())]["t"].get<double>();
   for (const auto& mv : loco_calls(report, "Move")) CHECK(mv["t"].get<double>() > prepare_at);
+  for (const auto& k : loco_calls(report, "VisualKick")) CHECK(k["t"].get<double>() > prepare_at);
   for (const auto& c : report["loco_calls"]) CHECK(c["status"] != 409);
 }
