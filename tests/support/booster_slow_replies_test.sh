@@ -39,4 +39,7 @@ if problems:
 PY
 grep -q "hand-back: booster_interface stopped: Damping confirmed by the robot" "$work/demo.txt" ||
   { echo "FAIL: Damping not confirmed"; exit 1; }
+# praxis commands no joint of a robot in its own modes: the summary names the mode request only.
+grep -q "^run ended: normal; safe state: mode request, damping mode requested; hand-back" "$work/demo.txt" ||
+  { echo "FAIL: the summary does not say only the Damping request was sent"; exit 1; }
 echo "PASS: with 150 ms replies the Booster got up, walked, kicked and ended in Damping"

@@ -772,9 +772,11 @@ class Runtime {
         }
         std::size_t covered = 0;
         for (std::size_t j = 0; j < N; ++j) covered += last.mode[j] != JointMode::none && driven[j] ? 1 : 0;
-        outcome_.safe_state_sent = std::string(k_safe_state == SafeState::joint_damping ? "joint damping"
-                                                                                         : "hold of the measured pose") +
-                                   " on " + std::to_string(covered) + " joints";
+        if (covered > 0) {  // a robot that runs itself got no joint of it
+          outcome_.safe_state_sent = std::string(k_safe_state == SafeState::joint_damping ? "joint damping"
+                                                                                           : "hold of the measured pose") +
+                                     " on " + std::to_string(covered) + " joints";
+        }
       }
     }
     if constexpr (PostsRequests<B>) {

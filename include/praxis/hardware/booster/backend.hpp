@@ -106,11 +106,15 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   // the arms' weight falling to 0 with the last targets held; release() finishes the blend.
   static constexpr SafeState safe_state = A == Access::robot_modes ? SafeState::mode_request : SafeState::joint_damping;
   // The joints praxis' commands reach (what its summaries count): upper body, the arms (and the head
-  // when included); otherwise every joint the command covers.
+  // when included); robot modes, none (the robot's own controller moves every joint); joints, all.
   [[nodiscard]] std::array<bool, M::joint_count> driven_joints() const
-    requires(A == Access::upper_body)
+    requires(A != Access::joints)
   {
-    return upper_body_joints<M>(this->options().upper_body.include_head);
+    if constexpr (A == Access::upper_body) {
+      return upper_body_joints<M>(this->options().upper_body.include_head);
+    } else {
+      return {};
+    }
   }
 
   // The robot: domain 0 on the interface that reaches it, commands in the space the model's poses
