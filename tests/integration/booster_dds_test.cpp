@@ -14,7 +14,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -320,4 +322,45 @@ TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotC
   const double q1 = report["final_q"][1].get<double>();
   CHECK(q1 == Approx(b::T1::stand_pose[1] + 0.1).margin(0.03));  // the controller's target reached the joint
   CHECK(robot.states_rejected() == 0);
+}
+
+// A T1 under joint-level control (Custom) that restarts: its process gone mid-CTRL, a new one in
+// Damping on the same domain. praxis' state goes stale (control lost, joint damping), and the
+// restarted robot is asked for nothing: no Prepare, no Custom, its joint frames never applied.
+TEST_CASE("booster over DDS: a T1 restarted in Custom is not taken again: control lost, nothing asked of the new "
+          "robot", "[booster][dds][two-process][restart]") {
+  constexpr std::uint32_t domain = 96;
+  using Backend = b::BoosterBackend<b::T1, b::Access::joints>;
+  std::optional<FakeBooster> before(std::in_place, "t1", domain,
+                                    std::vector<std::string>{"--gamepad", "R2:2.5-4.0,A:4.5", "--duration", "7"});
+  auto options = Backend::fake_robot(domain);
+  options.prepare_settle = 300ms;
+  options.link_timeout = 500ms;
+  Backend robot(options);
+  praxis::control::ControllerOptions copts;
+  copts.print = false;
+  copts.lifecycle_timeout = 10s;
+  copts.safety.stale_timeout = 500ms;
+  praxis::control::RobotController<Backend, HoldOffset<b::T1>> controller(robot, copts);
+  praxis::control::RunOutcome outcome;
+  std::thread run([&] { outcome = controller.run_for(9s); });
+  REQUIRE(before->wait_for_exit(15000ms));
+  const auto first = before->stop();
+  CHECK(first["mode"] == "Custom");  // it was under praxis' joints when it went
+  CHECK(first["joint_ctrl"]["applied_in_custom"].get<int>() > 100);
+  std::this_thread::sleep_for(500ms);
+  FakeBooster after("t1", domain, {});  // back, in Damping
+  run.join();
+  const auto report = after.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
+  CHECK(controller.state() == praxis::control::ControlState::damping);
+  for (const auto& c : report["loco_calls"]) {
+    if (c["name"] != "ChangeMode") continue;
+    // Only the end's Damping (release()), never Prepare or Custom.
+    CHECK(nlohmann::json::parse(c["body"].get<std::string>())["mode"] == static_cast<int>(b::Mode::damping));
+  }
+  for (const auto& e : report["modes"]) CHECK(e["mode"] == "Damping");
+  CHECK(report["joint_ctrl"]["applied_in_custom"] == 0);
 }
