@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -288,4 +289,45 @@ TEST_CASE("aurora over DDS: a robot that never stands stable times acquire() out
   CHECK(report["violations_total"] == 2);
   CHECK(report["received"]["robot_control_group_cmd"] == 1);
   CHECK(report["groups_applied"] == 0);
+}
+
+// A GR-2 that restarts under praxis' joints (UserCmd): its process gone, a new one in Default on the
+// same domain. A robot that balances itself ends the run on a lost link (control lost), and the
+// restarted robot gets at most the hand-back's PdStand (here nothing: the hand-back sees the robot
+// is no longer in UserCmd and does not move it): never UserCmd, never a group command, no rule of
+// its state machine broken.
+TEST_CASE("aurora over DDS: a GR-2 restarted in UserCmd is not taken again: control lost, at most PdStand asked",
+          "[aurora][dds][two-process][restart]") {
+  constexpr std::uint32_t domain = 216;
+  using Backend = a::AuroraBackend<a::GR2>;
+  using UserNode = praxis::control::UserControlMotion<a::GR2, HoldOffset<a::GR2>>;
+  std::optional<FakeAurora> before(std::in_place, "gr2", domain,
+                                   std::vector<std::string>{"--stable-after", "0.5", "--duration", "5"});
+  Backend robot(options_for(domain));
+  praxis::script::ScriptLibrary<a::GR2> library;
+  praxis::control::MotionOptions options;
+  options.print = false;
+  options.lifecycle_timeout = 10s;
+  options.safety.stale_timeout = 500ms;
+  praxis::control::MotionController<Backend, Timetable, UserNode, m::BackendWalkBody<a::GR2>> controller(robot, library,
+                                                                                                 options);
+  controller.behaviour().steps = {{0.0, m::command::Stand{}}, {1.0, m::command::UserControl{}}};
+  praxis::control::RunOutcome outcome;
+  std::thread run([&] { outcome = controller.run_for(8s); });
+  REQUIRE(before->wait_for_exit(15000ms));
+  const auto first = before->stop();
+  CHECK(first["state"] == 10);  // UserCmd when it went
+  // Back, in Default, after the link timeout (a robot takes far longer to boot): within it the last
+  // report still counts, and commands would still go out (the fake restarts in a fraction of a second).
+  std::this_thread::sleep_for(1500ms);
+  FakeAurora after("gr2", domain);
+  run.join();
+  std::this_thread::sleep_for(500ms);
+  const auto report = after.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
+  for (const auto& s : states_entered(report)) CHECK((s == "Default" || s == "PdStand"));
+  CHECK(report["received"]["robot_control_group_cmd"] == 0);
+  CHECK(report["violations_total"] == 0);
 }
