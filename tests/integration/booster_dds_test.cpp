@@ -279,6 +279,23 @@ TEST_CASE("booster over DDS: a request the robot refuses is a typed error with i
 namespace {
 template <class Model>
 using HoldOffset = praxis::test::HoldOffset<Model, 1, 100>;  // head pitch
+
+// A T1 under joint-level control against its fake. Taking control and the command path are what
+// these tests are about, not stale states: a loaded machine (or the TSan build, both processes 5-15x
+// slower) can starve the fake's state for more than 100 ms, so link and stale timeouts are 500 ms.
+b::BackendOptions t1_joint_options(std::uint32_t domain) {
+  auto options = b::BoosterBackend<b::T1, b::Access::joints>::fake_robot(domain);
+  options.prepare_settle = 300ms;
+  options.link_timeout = 500ms;
+  return options;
+}
+praxis::control::ControllerOptions t1_controller_options() {
+  praxis::control::ControllerOptions copts;
+  copts.print = false;
+  copts.lifecycle_timeout = 10s;
+  copts.safety.stale_timeout = 500ms;
+  return copts;
+}
 }  // namespace
 
 TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotController (Prepare, Custom, "
@@ -287,17 +304,8 @@ TEST_CASE("booster over DDS: joint-level control of a fake T1 through the RobotC
   using Backend = b::BoosterBackend<b::T1, b::Access::joints>;
   static_assert(!praxis::PostsRequests<Backend> || !praxis::HasModes<Backend>);
   FakeBooster fake("t1", domain, {"--gamepad", "R2:2.5-4.0,A:4.5"});
-  auto options = Backend::fake_robot(domain);
-  options.prepare_settle = 300ms;
-  // Taking control and the command path are tested here, not stale states: a loaded machine (or the
-  // TSan build, both processes 5-15x slower) can starve the fake's state for more than 100 ms.
-  options.link_timeout = 500ms;
-  Backend robot(options);
-  praxis::control::ControllerOptions copts;
-  copts.print = false;
-  copts.lifecycle_timeout = 10s;
-  copts.safety.stale_timeout = 500ms;
-  praxis::control::RobotController<Backend, HoldOffset<b::T1>> controller(robot, copts);
+  Backend robot(t1_joint_options(domain));
+  praxis::control::RobotController<Backend, HoldOffset<b::T1>> controller(robot, t1_controller_options());
   (void)controller.run_for(5s);  // counted from the loop's start, after taking control
   const auto report = fake.stop();
   INFO(report.dump());
@@ -333,15 +341,8 @@ TEST_CASE("booster over DDS: a T1 restarted in Custom is not taken again: contro
   using Backend = b::BoosterBackend<b::T1, b::Access::joints>;
   std::optional<FakeBooster> before(std::in_place, "t1", domain,
                                     std::vector<std::string>{"--gamepad", "R2:2.5-4.0,A:4.5", "--duration", "7"});
-  auto options = Backend::fake_robot(domain);
-  options.prepare_settle = 300ms;
-  options.link_timeout = 500ms;
-  Backend robot(options);
-  praxis::control::ControllerOptions copts;
-  copts.print = false;
-  copts.lifecycle_timeout = 10s;
-  copts.safety.stale_timeout = 500ms;
-  praxis::control::RobotController<Backend, HoldOffset<b::T1>> controller(robot, copts);
+  Backend robot(t1_joint_options(domain));
+  praxis::control::RobotController<Backend, HoldOffset<b::T1>> controller(robot, t1_controller_options());
   praxis::control::RunOutcome outcome;
   std::thread run([&] { outcome = controller.run_for(9s); });
   REQUIRE(before->wait_for_exit(15000ms));
