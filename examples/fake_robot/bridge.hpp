@@ -261,6 +261,7 @@ fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
               active_mode.empty() ? "" : (", motion service \"" + active_mode + "\" active").c_str());
   std::fflush(stdout);
   auto next = t0;
+  double last_stiff_s = -1.0, damping_since_s = -1.0;  // the applied frames (report: last_applied)
   while (!fake_common::stop_requested()) {
     bool fresh = false;
     if (s.echo || s.echo_raw) {
@@ -298,6 +299,18 @@ fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
       if (active_mode.empty()) {
         robot.write(cmd, now);
         commands.count_applied();
+        // Damping (every covered joint kp 0) since when, and the last stiff frame: how control ended.
+        bool stiff = false;
+        for (std::size_t j = 0; j < N; ++j) {
+          stiff = stiff || (cmd.mode[j] == praxis::JointMode::position && cmd.kp[static_cast<Eigen::Index>(j)] > 0.0);
+        }
+        const double t = praxis::to_seconds(now - t0);
+        if (stiff) {
+          last_stiff_s = t;
+          damping_since_s = -1.0;
+        } else if (damping_since_s < 0.0) {
+          damping_since_s = t;
+        }
       } else {
         commands.count_held();
       }
@@ -404,6 +417,8 @@ fake_common::Report run_bridge(const Settings& s, MakeRobot make_robot) {
   report["sport_requests"] = sport_requests;
   report["sport_requests_refused"] = sport_refused;
   report["active_mode"] = active_mode;
+  report["last_applied"] = {{"damping", damping_since_s >= 0.0}, {"damping_since_s", damping_since_s},
+                            {"last_stiff_s", last_stiff_s}};
   if (sport_control) report["sport"] = sport_control->report();
   report["final_q"] = std::vector<double>(robot.q().data(), robot.q().data() + N);
   if constexpr (requires { robot.add_to_report(report); }) robot.add_to_report(report);

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -529,6 +530,40 @@ TEST_CASE("tienkung over DDS: a limb whose status falls silent has its joints of
   CHECK(arms < 0.4 * legs);  // the arm fell silent 3 s into a run of more than 5 s
   CHECK(report["limbs"]["leg"]["cmd_ctrl"]["stiff_samples"].get<int>() > 200);
   CHECK(report["limbs"]["leg"]["cmd_ctrl"]["last_all_kp_zero"] == true);
+}
+
+// A Pro that restarts under the user's controller: its process gone mid-CTRL, a new one on the same
+// domain. praxis' state goes stale (control lost, joint damping), and the restarted robot gets
+// nothing stiff: only damping frames, no velocity, until the run ends.
+TEST_CASE("tienkung over DDS: a Pro restarted under the user's controller is not taken again: control lost, only "
+          "damping reaches the new robot", "[tienkung][dds][two-process][restart]") {
+  std::optional<FakeTienkung> before(std::in_place, "pro", std::vector<std::string>{"--duration", "4"});
+  Rig<tk::Pro> rig;
+  rig.controller.behaviour().steps = {{0.0, m::command::Stand{}}, {0.5, m::command::UserControl{}}};
+  praxis::control::RunOutcome outcome;
+  std::thread run([&] { outcome = rig.controller.run_for(7s); });
+  REQUIRE(before->wait_for_exit(15000ms));
+  const auto first = before->stop();
+  CHECK(first["limbs"]["arm"]["cmd_ctrl"]["stiff_samples"].get<int>() > 200);  // under praxis' joints when it went
+  CHECK(first["limbs"]["arm"]["cmd_ctrl"]["last_all_kp_zero"] == false);
+  std::this_thread::sleep_for(1000ms);  // past the link timeout (500 ms here): a robot boots far slower
+  FakeTienkung after("pro");
+  run.join();
+  const auto report = after.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  INFO("transitions:\n" << story(rig.controller));
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
+  CHECK(rig.controller.selection().current == m::MotionType::damping);
+  for (const char* limb : {"leg", "arm", "waist", "head"}) {
+    INFO(limb);
+    const auto& l = report["limbs"][limb];
+    CHECK(l["cmd_ctrl"]["stiff_samples"] == 0);  // never the stand or the user's targets
+    CHECK(l["cmd_ctrl"]["kp_zero_samples"].get<int>() > 100);  // damping, every cycle
+    CHECK(l["cmd_vel"]["received"] == 0);
+    CHECK(rejected_total(l["cmd_ctrl"]) == 0);
+  }
+  CHECK(report["max_turning"] == 0);
 }
 
 TEST_CASE("tienkung over DDS: a MotorStatus layout other than the robot's fails acquire, naming the layout",

@@ -3,12 +3,14 @@
 // the story in both service envelopes, how control ends when the legs' status is lost while the
 // robot walks and when the remote takes the robot, robots praxis must not take, and what the
 // control thread calls allocating nothing. What counts is what the fake recorded: its walk modes,
-// every request, every velocity, and that no limb command ever reached it. Domains 190..201.
+// every request, every velocity, and that no limb command ever reached it; a robot that restarts
+// mid-walk. Domains 190..201 and 60.
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <csignal>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -233,6 +235,59 @@ TEST_CASE("tienkung walking over DDS: Ctrl-C, a stalled control thread and an ex
   CHECK(requests_of(report) == std::vector<std::string>{"walk", "stand"});
   CHECK(report["hric"]["velocity_at_exit"]["vx"] == 0.0);
   check_robot_left_alone(report);
+}
+
+// A Tienkung that restarts mid-walk: its process gone, a new one on the same domain (domain 60). The
+// walk the behaviour still asks for is never sent to the new robot. Booted stopped (the operator has
+// not started it with the remote), it is asked for nothing at all: no stand that would raise it,
+// no walk, no velocity, not even at the run's end. Stood up by the operator, it walks again only when
+// the behaviour asks for something else first (a stand) and then for a walk.
+TEST_CASE("tienkung walking over DDS: a robot that restarts mid-walk is not walked again, and one booted stopped is "
+          "asked for nothing", "[tienkung][dds][two-process][walking][restart]") {
+  const std::string boots_in = GENERATE(std::string("stop"), std::string("stand"));
+  INFO("restarted in " << boots_in);
+  constexpr std::uint32_t domain = 60;
+  std::optional<FakePro> before(std::in_place, domain, std::vector<std::string>{"--duration", "3"});
+  auto robot = make_backend(domain);
+  praxis::script::ScriptLibrary<tk::Pro> library;
+  praxis::control::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.3, 0.0};
+  motion.behaviour().steps = {{0.0, walk}, {7.0, m::command::Stand{}}, {8.0, walk}};
+  praxis::control::RunOutcome outcome;
+  std::thread run([&] { outcome = motion.run_for(10s); });
+  REQUIRE(before->wait_for_exit(15000ms));
+  const auto first = before->stop();
+  CHECK(first["hric"]["final_mode"] == "walk");  // it walked when it went
+  std::this_thread::sleep_for(1000ms);  // past the link timeout (500 ms here): a robot boots far slower
+  FakePro after(domain, {"--hric-mode", boots_in});
+  const auto back = std::chrono::steady_clock::now();
+  run.join();
+  const double lasted = std::chrono::duration<double>(std::chrono::steady_clock::now() - back).count();
+  const auto report = after.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
+  check_robot_left_alone(report);
+  CHECK(report["hric"]["forbidden_requests"] == 0);
+  const auto& calls = report["hric"]["calls"];
+  if (boots_in == "stop") {
+    CHECK(calls.empty());
+    CHECK(report["hric"]["velocities_received"] == 0);
+    CHECK(report["hric"]["final_mode"] == "stop");
+  } else {
+    // The behaviour's walk (at 8 s of the run) came at least 2 s after the restart, the walk in
+    // force when the robot went (latched) never.
+    REQUIRE(lasted > 4.0);
+    int walks = 0;
+    for (const auto& c : calls) {
+      if (c["request"] != "walk") continue;
+      ++walks;
+      CHECK(c["t"].get<double>() > 2.0);
+      CHECK(c["success"] == true);
+    }
+    CHECK(walks == 1);  // the behaviour's second walk, asked again: the robot is walked through its way back
+  }
 }
 
 TEST_CASE("tienkung walking over DDS: robots praxis must leave alone are not taken, and nothing is asked",

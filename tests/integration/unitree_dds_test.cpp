@@ -25,6 +25,7 @@
 #include "praxis/hardware/unitree/rpc.hpp"
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/rpc.hpp"
+#include "../support/fake_robot_process.hpp"
 #include "../support/hold.hpp"
 
 extern char** environ;
@@ -173,10 +174,13 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
           "[unitree][dds][two-process][wallclock]") {
   using Model = u::Go2;
   const auto domain = unique_domain(3);
-  auto first = std::make_unique<FakeRobot>("go2", domain, "R2:1.0-2.2");
+  // Unitree's simulator (no motion switcher): a restarted robot with a switcher boots with its motion
+  // service on and is not commanded again (the next test).
+  auto first = std::make_unique<FakeRobot>("go2", domain, "R2:1.0-2.2", "", std::vector<std::string>{"--simulator"});
   // A killed robot is silent for 700 ms here: 300 ms of silence still finds it, and a machine
   // loaded by parallel builds (seen: a 101 ms gap in the robot's own publishing) does not.
   auto backend_options = u::UnitreeBackend<Model>::simulator(domain);
+  backend_options.check_state_crc = false;  // the simulator's crc 0
   backend_options.link_timeout = 300ms;
   u::UnitreeBackend<Model> backend(backend_options);
   REQUIRE(backend.wait_for_state(5s).ok);  // so that the 3 s below are counted from a robot that is up
@@ -190,7 +194,7 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
   first->kill_hard();  // the robot disappears while standing
   std::this_thread::sleep_for(700ms);
   // The new robot presses A first (must be ignored in damping), then R2, then A.
-  FakeRobot second("go2", domain, "A:0.5,R2:1.2-2.7,A:3.5");
+  FakeRobot second("go2", domain, "A:0.5,R2:1.2-2.7,A:3.5", "", {"--simulator"});
   run.join();
   controller.flush();
   const auto report = second.stop();
@@ -210,6 +214,53 @@ TEST_CASE("a killed robot means damping and after a restart only the state machi
   CHECK(t[3].cause == praxis::motion::SelectionCause::requested);  // the gamepad's A
   CHECK(report["frames_rejected"]["crc"] == 0);
   CHECK(report["frames_rejected"]["motor_mode"] == 0);
+  CHECK(backend.robot_restarted());  // seen, and with no switcher nothing withheld
+  CHECK(report["frames_applied"].get<int>() > 100);
+}
+
+// A G1 under low-level control that restarts (its process gone, a new one on the same domain with
+// its motion service on, as a robot boots): its LowState tick goes back, and praxis sends the new
+// robot nothing: no LowCmd (not even damping, which would fight its own controller), no second
+// ReleaseMode. The run's outcome says control lost, and why.
+TEST_CASE("a G1 restarted under low-level control boots with its motion service on and is sent nothing more",
+          "[unitree][dds][two-process][restart]") {
+  using Model = u::G1;
+  constexpr std::uint32_t domain = 62;  // outside unique_domain()'s range
+  praxis::test::FakeRobotProcess first(PRAXIS_FAKE_ROBOT, "g1", domain,
+                                       {"--gamepad", "R2:1.0-2.2,A:2.7", "--sport-mode", "normal", "--script-start",
+                                        "first-command", "--duration", "7"});
+  auto backend_options = u::UnitreeBackend<Model>::simulator(domain);
+  backend_options.release = {.call_timeout = 5s, .overall_timeout = 10s, .retry_interval = 100ms};
+  backend_options.link_timeout = 500ms;
+  u::UnitreeBackend<Model> backend(backend_options);
+  praxis::control::ControllerOptions options;
+  options.print = false;
+  options.safety.stale_timeout = 500ms;
+  praxis::control::RobotController<u::UnitreeBackend<Model>, HoldOffset<Model>> controller(backend, options);
+  praxis::control::RunOutcome outcome;
+  std::thread run([&] { outcome = controller.run_for(10s); });
+  REQUIRE(first.wait_for_exit(20000ms));
+  const auto before = first.stop();
+  CHECK(before["active_mode"] == "");  // released, and under praxis' joints when it went
+  CHECK(before["frames_applied"].get<int>() > 500);
+  // Past the backend's silence cutoff (1 s): a robot boots far slower. Within it the damping frames
+  // would still go out, and a robot back that soon would hear them before praxis heard it.
+  std::this_thread::sleep_for(1500ms);
+  praxis::test::FakeRobotProcess second(PRAXIS_FAKE_ROBOT, "g1", domain, {"--sport-mode", "normal"});
+  run.join();
+  controller.flush();
+  const auto report = second.stop();
+  INFO("second robot: " << report.dump());
+  INFO(outcome.summary());
+  INFO("transitions: " << story_of(controller.transitions()));
+  CHECK(backend.robot_restarted());
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
+  CHECK_THAT(outcome.cause, Catch::Contains("the robot restarted (LowState tick went back"));
+  CHECK_THAT(outcome.cause, Catch::Contains("start a new run"));
+  CHECK(report["frames_received"] == 0);  // nothing on rt/lowcmd reached the new robot
+  CHECK(report["rpc_requests"] == 0);     // and no ReleaseMode
+  CHECK(report["active_mode"] == "normal");
+  CHECK(controller.state() == praxis::control::ControlState::damping);
 }
 
 // ---- the fake robot seen through raw Cyclone readers and writers ----

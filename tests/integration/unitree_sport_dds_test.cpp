@@ -3,12 +3,13 @@
 // while the robot walks, and a robot whose locomotion is off is not taken. What counts is what the
 // fake robot recorded: its postures and every sport call. And the fake H1-2's motion service: the H1
 // LocoClient on rt/api/loco; a G1 through Ctrl-C, a stalled control thread and an exception.
-// Domains 176..178 and 180..183.
+// A Go2 that restarts mid-walk. Domains 176..178, 180..183 and 61.
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <csignal>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -227,5 +228,72 @@ TEST_CASE("g1 loco over DDS: Ctrl-C, a stalled control thread and an exception w
   CHECK(postures_of(report) ==
         std::vector<std::string>{"damped", "standing_locked", "balancing", "walking", "balancing"});
   for (const auto& c : report["sport"]["calls"]) CHECK(c["code"] == 0);
+  CHECK(report["frames_received"] == 0);
+}
+
+// A Go2 that restarts mid-walk (its process gone, a new one on the same domain 61, its motion
+// service on as a robot boots): the walk the behaviour still asks for is never sent to the new
+// robot. Whether it boots lying or standing, it gets its safe request and no Move until the
+// behaviour asks for something else (a stand-up) and then a walk again.
+TEST_CASE("go2 sport over DDS: a robot that restarts mid-walk is not walked again until the behaviour asks anew",
+          "[unitree][dds][two-process][sport][restart]") {
+  const std::string boots = GENERATE(std::string("damped"), std::string("balancing"));
+  INFO("restarted " << boots);
+  constexpr std::uint32_t domain = 61;
+  std::optional<FakeGo2> before(std::in_place, domain,
+                                std::vector<std::string>{"--sport-mode", "normal", "--sport-posture", "damped",
+                                                         "--duration", "4"});
+  auto options = Backend::fake_robot(domain);
+  options.link_timeout = 500ms;
+  Backend robot(options);
+  praxis::script::ScriptLibrary<u::Go2> library;
+  praxis::control::MotionController<Backend, praxis::test::Timetable> motion(robot, library, motion_options());
+  m::command::WalkWithVelocity walk;
+  walk.velocity = {0.3, 0.0};
+  motion.behaviour().steps = {{0.0, m::command::StandUp{}}, {1.5, walk}, {7.0, m::command::StandUp{}}, {8.0, walk}};
+  praxis::control::RunOutcome outcome;
+  std::thread run([&] { outcome = motion.run_for(10s); });
+  REQUIRE(before->wait_for_exit(15000ms));
+  const auto first = before->stop();
+  CHECK(postures_of(first).back() == "walking");  // it walked when it went
+  std::this_thread::sleep_for(1000ms);  // past the link timeout (500 ms here): a robot boots far slower
+  FakeGo2 after(domain, {"--sport-mode", "normal", "--sport-posture", boots});
+  const auto back = std::chrono::steady_clock::now();
+  run.join();
+  const double lasted = std::chrono::duration<double>(std::chrono::steady_clock::now() - back).count();
+  const auto report = after.stop();
+  INFO(report.dump());
+  INFO(outcome.summary());
+  motion.flush();
+  std::string story;
+  for (const auto& e : motion.transitions()) {
+    story += std::to_string(e.time) + " s " + std::string(m::to_string(e.from)) + " -> " +
+             std::string(m::to_string(e.to)) + " (" + std::string(m::to_string(e.cause)) + "); ";
+  }
+  INFO("transitions: " << story);
+  CHECK(outcome.end == praxis::control::RunEnd::control_lost);
+  REQUIRE(lasted > 4.0);  // the behaviour's walk at 8 s of the run came well after the restart
+  // The posture praxis knew went with the link: the returning robot gets the safe request (laid
+  // down if it stands; a robot that is not standing refuses StandDown and is damped where it lies),
+  // then the behaviour's stand-up (RecoveryStand), and only then a walk.
+  const auto& calls = report["sport"]["calls"];
+  REQUIRE(calls.size() >= 4);
+  CHECK(calls[0]["api"] == u::sport::k_stand_down);
+  CHECK(calls[0]["code"] == (boots == "damped" ? 4001 : 0));
+  CHECK(calls[1]["api"] == u::sport::k_damp);
+  CHECK(calls[1]["code"] == 0);
+  int moves = 0;
+  double stand_up_at = -1.0;
+  for (std::size_t k = 1; k < calls.size(); ++k) {
+    const auto& c = calls[k];
+    CHECK(c["code"] == 0);  // nothing else the robot refused
+    if (c["api"] == u::sport::k_recovery_stand && stand_up_at < 0.0) stand_up_at = c["t"].get<double>();
+    if (c["api"] != u::sport::k_move) continue;
+    ++moves;
+    CHECK(c["t"].get<double>() > 2.0);
+    CHECK(stand_up_at >= 0.0);  // after the behaviour's stand-up, never before it
+  }
+  CHECK(moves > 0);  // and then walked again
+  CHECK(postures_of(report).back() == "damped");  // the run's end
   CHECK(report["frames_received"] == 0);
 }

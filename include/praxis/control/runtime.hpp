@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "praxis/control/cycle_observer.hpp"
+#include "praxis/control/guard.hpp"
 #include "praxis/control/realtime.hpp"
 #include "praxis/control/reporter.hpp"
 #include "praxis/control/run_outcome.hpp"
@@ -117,6 +118,9 @@ struct RuntimeOptions {
   // anything else a thread needs. An exception from either ends the run like one from the cycle.
   std::function<void(ThreadRole)> on_thread_start;
   std::function<void(ThreadRole)> on_thread_exit;
+  // praxis-guard (control/guard.hpp): while run() has control of a robot on a wire, a process of
+  // praxis' that sends the robot's safe request should this one die or hang. On by default.
+  GuardOptions guard{};
 };
 
 // Hands what the runtime read from the backend to the graph.
@@ -487,6 +491,11 @@ class Runtime {
   // `write_now`: false in Trigger::timer, where the send thread writes.
   void hand_over(TimePoint now, bool write_now) {
     const auto& cmd = actuated();
+    if (guard_.taken()) {  // praxis-guard has the robot now: nothing more from here
+      guard_took_over();
+      return;
+    }
+    guard_.beat(now, cmd, posted_.load(std::memory_order_relaxed) || requests().any);
     if (cmd.covers_any()) {
       commanded_ = true;
       if (write_now) backend_.write(cmd, now);
@@ -614,6 +623,7 @@ class Runtime {
       return outcome_;
     }
     try {
+      start_guard();
       prepare_realtime();
       const Duration control_period = derived().period();
       const TimePoint loop_start = Clock::now();
@@ -653,6 +663,7 @@ class Runtime {
     first_fault_ = {};
     reset_ride_outs();
     stall_ended_run_.store(false, std::memory_order_relaxed);
+    guard_ended_run_.store(false, std::memory_order_relaxed);
     stall_age_ns_.store(0, std::memory_order_relaxed);
     graph_.reset();
   }
@@ -661,19 +672,33 @@ class Runtime {
   // written, the stop consumed, and the first exception (if any) rethrown to run()'s caller.
   void finish_run() {
     cpu_latency_ = {};  // the run's PM QoS request ends with it
-    try {
-      leave_safe(Clock::now());
-    } catch (...) {
-      record_fault(std::current_exception());
+    // The end is this process' own from here (the guard steps in only if it dies meanwhile), unless
+    // the guard already took over: then the robot's end is the guard's.
+    guard_.controller_safe(true);
+    const bool guard_took = guard_.taken();
+    if (!guard_took) {
+      try {
+        leave_safe(Clock::now());
+      } catch (...) {
+        record_fault(std::current_exception());
+      }
+      try {
+        const auto handed = release();
+        outcome_.hand_back_ok = handed.ok;
+        if constexpr (HasLifecycle<B>) outcome_.hand_back = handed.message;
+      } catch (...) {
+        outcome_.hand_back_ok = false;
+        outcome_.hand_back = "release() threw";
+        record_fault(std::current_exception());
+      }
     }
-    try {
-      const auto handed = release();
-      outcome_.hand_back_ok = handed.ok;
-      if constexpr (HasLifecycle<B>) outcome_.hand_back = handed.message;
-    } catch (...) {
-      outcome_.hand_back_ok = false;
-      outcome_.hand_back = "release() threw";
-      record_fault(std::current_exception());
+    const std::string guard_report = guard_.finish(guard_took ? options_.lifecycle_timeout + std::chrono::seconds(5)
+                                                              : std::chrono::seconds(2));
+    if (guard_took) {
+      released_ = true;  // the guard released the robot
+      outcome_.hand_back_ok = guard_report.find("not confirmed") == std::string::npos;
+      outcome_.hand_back = "praxis-guard took over" + guard_report;
+      guard_took_over();
     }
     write_outcome();
     stop_.store(false, std::memory_order_release);  // this run's stop is consumed; the next may run
@@ -681,6 +706,32 @@ class Runtime {
       auto fault = std::exchange(fault_, nullptr);
       faulted_.store(false, std::memory_order_release);
       std::rethrow_exception(fault);
+    }
+  }
+
+  // praxis-guard runs beside a run that has control of a robot on a wire (control/guard.hpp).
+  void start_guard() {
+    if constexpr (Guardable<B>) {
+      if (!options_.guard.enabled) return;
+      const Duration silence = options_.guard.silence.value_or(
+          GuardProcess::default_silence(stall_timeout(derived().period())));
+      const std::string why = guard_.start(options_.guard, B::guard_backend, Model::name, backend_.guard_options(), N,
+                                           silence, options_.damping_kd);
+      if (!why.empty()) throw std::runtime_error("praxis: " + why);
+      if (reporter_) {
+        reporter_->info("praxis-guard watches this run (acts after " + std::to_string(to_ms(silence)) +
+                        " ms without a cycle, or when this process ends)");
+      }
+    }
+  }
+
+  // The guard has the robot: this run sends nothing more and ends (a controller that hung for
+  // longer than the guard's silence, then woke up).
+  void guard_took_over() noexcept {
+    if (!guard_ended_run_.exchange(true, std::memory_order_acq_rel)) {
+      guard_at_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start_time_).count(),
+                         std::memory_order_relaxed);
+      request_stop();
     }
   }
 
@@ -699,7 +750,12 @@ class Runtime {
     outcome_.rode_out.stalls_damped = send_ride_.stalls_damped;
     outcome_.rode_out.longest_stall_ms = send_ride_.longest_stall_ms;
     const auto& f = first_fault_;
-    if (f.any()) {
+    if (guard_ended_run_.load(std::memory_order_acquire)) {
+      // Whatever this run saw when it woke (a stale state), the guard's taking over is what ended it.
+      outcome_.end = RunEnd::stalled;
+      outcome_.cause = "this process fell silent and praxis-guard took the robot to its safe state";
+      outcome_.at = to_seconds(Duration(guard_at_ns_.load(std::memory_order_relaxed)));
+    } else if (f.any()) {
       outcome_.end = f.end;
       outcome_.at = f.at;
       outcome_.joint = f.joint;
@@ -978,6 +1034,10 @@ class Runtime {
       // doing what the last request said: the age of the cycle's output is watched for it too.
       bool requests_only = false;
       if constexpr (OverridesRequests<B>) requests_only = have_command && !joints && posted_.load(std::memory_order_relaxed);
+      if (guard_.taken()) {  // praxis-guard has the robot now
+        guard_took_over();
+        break;
+      }
       if (joints || requests_only) {
         const auto& newest = commands_.value();
         const Duration age = now - newest.computed;
@@ -989,6 +1049,7 @@ class Runtime {
         if (look.edge == control::StallWatchdog::Edge::ended) {
           reporter_->push(control::StallEvent{t, watchdog.episodes(), false, to_seconds(age),
                                               watchdog.safe_in_episode(), watchdog.held_in_episode(), false});
+          guard_.controller_safe(false);  // cycling again: the guard watches again
           // Ridden out: fresh commands came again (read by write_outcome after this thread joined).
           ++send_ride_.stalls;
           if (watchdog.safe_in_episode() > 0) ++send_ride_.stalls_damped;
@@ -1010,6 +1071,7 @@ class Runtime {
             break;
           case control::StallWatchdog::Action::safe:
             if (look.became_safe) {
+              guard_.controller_safe(true);  // this process put the robot in its safe state itself
               reporter_->push(control::StallEvent{t, watchdog.episodes(), true, to_seconds(age), 0,
                                                   watchdog.held_in_episode(), true});
               safe = newest.command;
@@ -1071,6 +1133,9 @@ class Runtime {
   std::atomic<std::uint64_t> held_sends_{0};
   // A stall that ended the run (send thread; hand-back robots), read after the threads joined.
   std::atomic<bool> stall_ended_run_{false};
+  std::atomic<bool> guard_ended_run_{false};
+  std::atomic<std::int64_t> guard_at_ns_{0};  // when this run saw the guard had taken over
+  control::GuardProcess guard_;
   std::atomic<std::int64_t> stall_age_ns_{0};
   std::atomic<std::int64_t> stall_at_ns_{0};
   std::atomic<int> signal_{0};  // the signal that stopped the run (request_stop_from_signal)

@@ -17,7 +17,7 @@
 // read() takes what arrived on every state topic, decodes it into one assembled RobotState and
 // hands that out when the primary topic brought a new sample. write() encodes the command for every
 // command topic and sends those whose encoder had something to say — and nothing at all before the
-// first valid state arrived. Neither blocks or allocates:
+// first valid state arrived, or while the robot has been silent for silence_cutoff() (1 s). Neither blocks or allocates:
 // samples reach lock-free mailboxes on Cyclone's thread (sequence topics are decoded into their
 // fixed-size value there), and sequence commands point into storage lent once.
 // Transport: transport::DdsTransport, or transport::LoopbackTransport in tests (where a decoded topic's
@@ -199,6 +199,10 @@ class DdsBackend {
       commands_before_state_.fetch_add(1, std::memory_order_relaxed);
       return;
     }
+    if (!robot_heard()) {
+      commands_while_silent_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     [&]<std::size_t... I>(std::index_sequence<I...>) { (send_command<I>(command, now), ...); }
     (std::make_index_sequence<k_command_topics>{});
   }
@@ -266,6 +270,21 @@ class DdsBackend {
   [[nodiscard]] std::uint64_t commands_before_state() const {
     return commands_before_state_.load(std::memory_order_relaxed);
   }
+  // Commands not sent because the robot had been silent longer than silence_cutoff().
+  [[nodiscard]] std::uint64_t commands_while_silent() const {
+    return commands_while_silent_.load(std::memory_order_relaxed);
+  }
+  // How long the primary state topic may be silent before write() sends nothing: the vendor's
+  // Options::silence_cutoff where it has one, else k_silence_cutoff. A robot boots in seconds, far
+  // longer than either.
+  static constexpr Duration k_silence_cutoff = std::chrono::seconds(1);
+  [[nodiscard]] Duration silence_cutoff() const {
+    if constexpr (requires { { options_.silence_cutoff } -> std::convertible_to<Duration>; }) {
+      return options_.silence_cutoff;
+    } else {
+      return k_silence_cutoff;
+    }
+  }
 
   // ---- per topic, in table order ----
   template <std::size_t I>
@@ -325,6 +344,31 @@ class DdsBackend {
     (std::make_index_sequence<k_command_topics>{});
   }
 
+  // Whether write() may send: nothing to a robot from which no sample arrived (judged or not: a
+  // stalled control thread that reads nothing must still reach a live robot) for silence_cutoff().
+  // A robot that restarts hears praxis before praxis hears it: after such a silence nothing is sent
+  // until read() has judged one of its new states (a Unitree's tick going back says it restarted).
+  // The safe state's first frames still go out: the runtime sees the state stale long before this.
+  // write() runs on one thread at a time (the control thread, or the runtime's send thread).
+  bool robot_heard() {
+    const auto now = Clock::now();
+    const auto arrived = std::get<0>(states_)->reader->received();
+    if (arrived != heard_count_) {
+      heard_count_ = arrived;
+      heard_at_ = now;
+    }
+    if (now - heard_at_ > silence_cutoff()) {
+      silent_ = true;
+      judged_before_return_ = std::get<0>(states_)->accepted.load(std::memory_order_acquire);
+      return false;
+    }
+    // acquire: what the decoder stored while judging it (a restart) is seen by the encoders.
+    if (silent_ && std::get<0>(states_)->accepted.load(std::memory_order_acquire) > judged_before_return_) {
+      silent_ = false;
+    }
+    return !silent_;
+  }
+
   template <std::size_t I>
   void take_state(bool& fresh) {
     auto& slot = *std::get<I>(states_);
@@ -333,7 +377,7 @@ class DdsBackend {
       slot.rejected.fetch_add(1, std::memory_order_relaxed);  // dropped, never used
       return;
     }
-    slot.accepted.fetch_add(1, std::memory_order_relaxed);
+    slot.accepted.fetch_add(1, std::memory_order_release);  // after the decoder's judgement (robot_heard)
     if constexpr (I == 0) {
       have_state_.store(true, std::memory_order_release);
       assembled_.stamp = slot.incoming.received;
@@ -379,6 +423,12 @@ class DdsBackend {
   std::atomic<Duration::rep> last_state_ns_{0};
   std::atomic<bool> have_state_{false};
   std::atomic<std::uint64_t> commands_before_state_{0};
+  std::atomic<std::uint64_t> commands_while_silent_{0};
+  // write()'s side (robot_heard): the primary topic's arrivals last seen, and when.
+  std::uint64_t heard_count_ = 0;
+  TimePoint heard_at_ = Clock::now();
+  bool silent_ = false;
+  std::uint64_t judged_before_return_ = 0;
 };
 
 }  // namespace praxis

@@ -3,6 +3,7 @@
 // for unit tests of backends and codecs without a network. Topics are matched by name and type.
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -23,6 +24,7 @@ template <class T>
 struct LoopbackChannel {
   LatestValue<Stamped<T>> box;
   std::atomic<Wakeup*> wakeup{nullptr};
+  std::atomic<std::uint64_t> written{0};  // every message published, fetched or not
 };
 
 class LoopbackBus {
@@ -60,6 +62,7 @@ class LoopbackPublisher {
     slot.received = Clock::now();
     slot.count = ++count_;
     channel_->box.publish();
+    channel_->written.fetch_add(1, std::memory_order_release);
     if (Wakeup* w = channel_->wakeup.load(std::memory_order_acquire)) w->notify();
     return true;
   }
@@ -81,6 +84,8 @@ class LoopbackSubscriber {
     std::memcpy(&out, &channel_->box.value(), sizeof out);  // bytes, as the DDS subscriber does
     return true;
   }
+  // Every message that arrived, fetched or not (as the DDS subscriber counts them).
+  [[nodiscard]] std::uint64_t received() const { return channel_->written.load(std::memory_order_acquire); }
   // Notified after each message a publisher writes to this topic (nullptr: nobody).
   void set_wakeup(Wakeup* wakeup) { channel_->wakeup.store(wakeup, std::memory_order_release); }
 

@@ -286,6 +286,49 @@ TEST_CASE("generic DDS backend: each command topic sends only its own slice of a
   CHECK(link.commands_sent == 2);
 }
 
+// A robot silent for the cutoff (1 s) gets nothing, and after it is heard again nothing until read()
+// judged one of its new states; a control thread that reads nothing while the robot speaks (a stall:
+// the send thread's damping) still reaches it. Margins: 1.3 s of silence, 0.4 s of speech.
+TEST_CASE("generic DDS backend: nothing to a robot silent for the cutoff, nor to one back before a state of it was "
+          "judged", "[hardware][dds_backend][restart]") {
+  praxis::transport::LoopbackBus bus;
+  LoopbackBot robot(bus, GroupBotTopics::Options{});
+  static_assert(LoopbackBot::k_silence_cutoff == 1s);
+  CHECK(robot.silence_cutoff() == 1s);
+  praxis::transport::LoopbackSubscriber<GroupsValue> legs(bus, "groupbot/legs/cmd");
+  praxis::transport::LoopbackPublisher<GroupsValue> joints(bus, "groupbot/joint_state");
+  praxis::transport::Stamped<GroupsValue> got{};
+  praxis::RobotState<N> state{};
+  const auto legs_command = [&] {
+    robot.write(command_on({0, 1}, 0.1), praxis::Clock::now());
+    return legs.fetch(got);
+  };
+  joints.write(groups({{"legs", {0.3, 0.3}}}));
+  REQUIRE(robot.read(state, praxis::Clock::now()));
+  CHECK(legs_command());
+
+  // The robot speaks, the reader stalls (reads nothing): commands still go out.
+  std::this_thread::sleep_for(600ms);
+  joints.write(groups({{"legs", {0.3, 0.3}}}));
+  std::this_thread::sleep_for(600ms);
+  CHECK(legs_command());
+  CHECK(robot.commands_while_silent() == 0);
+  REQUIRE(robot.read(state, praxis::Clock::now()));
+
+  std::this_thread::sleep_for(1300ms);  // silent
+  CHECK_FALSE(legs_command());
+  CHECK(robot.commands_while_silent() == 1);
+  joints.write(groups({{"tail", {1, 1}}}));  // heard, but nothing valid
+  CHECK_FALSE(robot.read(state, praxis::Clock::now()));
+  CHECK_FALSE(legs_command());
+  joints.write(groups({{"legs", {0.5, 0.5}}}));  // valid, not judged yet
+  CHECK_FALSE(legs_command());
+  CHECK(robot.commands_while_silent() == 3);
+  REQUIRE(robot.read(state, praxis::Clock::now()));
+  CHECK(legs_command());
+  CHECK(robot.commands_while_silent() == 3);
+}
+
 TEST_CASE("generic DDS backend: only the primary state topic wakes a state-triggered loop", "[hardware][dds_backend]") {
   praxis::transport::LoopbackBus bus;
   LoopbackBot robot(bus, GroupBotTopics::Options{});

@@ -12,7 +12,9 @@
 // acquire() releases the robot's own motion service through the motion switcher (CheckMode /
 // ReleaseMode) and waits for a first valid state. release() hands nothing back: the robot's motion
 // service stays off until selected again (the vendor's app or the switcher's SelectMode), which is
-// what the vendor's low-level examples leave behind too.
+// what the vendor's low-level examples leave behind too. A robot that restarts during the run (its
+// LowState tick goes back) boots with its motion service on: nothing more is sent to it
+// (BackendOptions::detect_restart).
 
 #include <atomic>
 #include <cstdint>
@@ -32,6 +34,7 @@
 #include "praxis/hardware/unitree/codec.hpp"
 #include "praxis/hardware/unitree/rpc.hpp"
 #include "praxis/hardware/unitree/wire.hpp"
+#include "praxis/io/reflect_save.hpp"
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/loopback.hpp"
 
@@ -53,6 +56,12 @@ struct BackendOptions {
   transport::TopicQos qos{};  // the vendor's QoS is unverified: Cyclone's defaults, as its Python SDK gets
   std::uint8_t mode_pr = 0;                  // hg: 0 = PR, 1 = AB
   std::optional<std::uint8_t> mode_machine;  // hg: unset = echo the robot's LowState.mode_machine
+  // A LowState whose tick went back means the robot restarted (UNVERIFIED that a rebooted robot's
+  // tick starts over: it counts from its controller's start in every simulator and in the fake). A
+  // robot that runs a motion switcher boots with its motion service on, so praxis sends it nothing
+  // more in this run: its link reads down, control is lost, and a new run takes it again. Against
+  // a simulator (no switcher answered) a restart changes nothing. false: never look at the tick.
+  bool detect_restart = true;
 };
 
 // The vendor part of a Unitree robot on the generic DDS backend: one state topic (LowState, CRC
@@ -72,19 +81,47 @@ struct UnitreeTopics {
 
   struct Context {
     explicit Context(const BackendOptions& o)
-        : check_crc(o.check_state_crc), mode_pr(o.mode_pr), fixed_mode_machine(o.mode_machine) {}
+        : check_crc(o.check_state_crc), mode_pr(o.mode_pr), fixed_mode_machine(o.mode_machine),
+          detect_restart(o.detect_restart) {}
     bool check_crc;
     std::uint8_t mode_pr;
     std::optional<std::uint8_t> fixed_mode_machine;
+    bool detect_restart;
     std::atomic<std::uint8_t> robot_mode_machine{0};  // written by decode, read by encode
     std::atomic<bool> have_mode_machine{false};
     std::atomic<std::uint64_t> remotes_ignored{0};  // good states whose remote had a non-finite axis
+    // Restart: the reader thread's last tick; what it saw when the tick went back (first time only).
+    std::uint32_t last_tick = 0;
+    bool have_tick = false;
+    std::atomic<bool> restarted{false};
+    std::atomic<std::uint32_t> tick_before_restart{0}, tick_after_restart{0};
+    // Set by acquire() when a motion switcher answered: from a restart on, encode sends nothing.
+    std::atomic<bool> withhold_after_restart{false};
+    [[nodiscard]] bool withholding() const {
+      return restarted.load(std::memory_order_acquire) && withhold_after_restart.load(std::memory_order_relaxed);
+    }
   };
+
+  // Whether `now` after `before` is a restart rather than the 32-bit counter wrapping (every 49.7
+  // days at 1 kHz): a wrap comes from the top of the range to its bottom.
+  static constexpr bool tick_went_back(std::uint32_t before, std::uint32_t now) {
+    constexpr std::uint32_t k_wrap_window = 1u << 20;  // some 17 minutes of ticks at 1 kHz
+    return now < before && !(before > UINT32_MAX - k_wrap_window && now < k_wrap_window);
+  }
 
   static bool decode(const LowState& in, TimePoint received, RobotState<N>& out, Context& c) {
     bool remote_ignored = false;
     if (!decode_state<M>(in, received, out, c.check_crc, &remote_ignored)) return false;  // bad CRC or values: dropped, never used
     if (remote_ignored) c.remotes_ignored.fetch_add(1, std::memory_order_relaxed);
+    if (c.detect_restart) {
+      if (c.have_tick && tick_went_back(c.last_tick, in.tick) && !c.restarted.load(std::memory_order_relaxed)) {
+        c.tick_before_restart.store(c.last_tick, std::memory_order_relaxed);
+        c.tick_after_restart.store(in.tick, std::memory_order_relaxed);
+        c.restarted.store(true, std::memory_order_release);
+      }
+      c.last_tick = in.tick;
+      c.have_tick = true;
+    }
     if constexpr (std::is_same_v<Family, HgFamily>) {
       c.robot_mode_machine.store(in.mode_machine, std::memory_order_relaxed);
       c.have_mode_machine.store(true, std::memory_order_release);
@@ -93,6 +130,7 @@ struct UnitreeTopics {
   }
 
   static bool encode(const JointCommand<N>& command, TimePoint, Context& c, LowCmd& out) {
+    if (c.withholding()) return false;  // a restarted robot is not praxis' any more (BackendOptions::detect_restart)
     if constexpr (std::is_same_v<Family, HgFamily>) {
       // An hg robot drops frames whose mode_machine is not its own: until its first LowState told
       // us which it is, sending would only produce frames the robot rejects. (A robot reporting 0
@@ -153,6 +191,8 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
     if (options.release_motion_service) {
       try {
         const auto released = release_motion_control(options.release);
+        // A switcher answered: this robot boots with its motion service on.
+        this->codec_context().withhold_after_restart.store(true, std::memory_order_relaxed);
         message = released.empty() ? "no motion service was active" : "released motion service";
         for (std::size_t k = 0; k < released.size(); ++k) message += (k == 0 ? " \"" : ", \"") + released[k] + "\"";
       } catch (const transport::RpcUnanswered& e) {
@@ -199,15 +239,55 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
                                                 "; the robot's motion service stays off until selected again"};
   }
 
+  // ---- praxis-guard (control/guard.hpp) ----
+  static constexpr std::string_view guard_backend = "unitree";
+  [[nodiscard]] std::string guard_options() const
+    requires std::is_same_v<Transport, transport::DdsTransport>
+  {
+    return io::to_json_text(this->options());
+  }
+  // The guard's start: control is the controller's already (its acquire released the motion
+  // service); this waits for a valid state, asking the robot nothing. A restart seen from here on is
+  // treated as acquire() would have it (BackendOptions::detect_restart).
+  LifecycleResult adopt(Duration timeout)
+    requires std::is_same_v<Transport, transport::DdsTransport>
+  {
+    const auto& options = this->options();
+    this->codec_context().withhold_after_restart.store(options.release_motion_service && options.motion_switcher_required,
+                                                       std::memory_order_relaxed);
+    if (!this->wait_for_state(timeout).ok) {
+      return {false, LifecycleStage::failed, no_valid_sample_text("state", options.lowstate_topic, timeout, options.dds)};
+    }
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control, "receiving " + options.lowstate_topic};
+  }
+
   // Link health and lifecycle; Unitree robots report no modes of their own to praxis.
   bool read_status(RobotStatus& out) {
     out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
     out.reported_mode = out.assumed_mode = out.lifecycle == LifecycleStage::in_control ? RobotMode::user
                                                                                         : RobotMode::unknown;
     this->read_link(out.link);
+    if (this->codec_context().withholding()) out.link.connected = false;  // and stays so for this run
     ++out.sequence;
     return true;
   }
+
+  // Why control was lost, when the backend knows: the robot restarted (its tick went back). The
+  // runtime adds it to the run's outcome.
+  [[nodiscard]] std::string control_loss() const {
+    const auto& c = this->codec_context();
+    if (!c.restarted.load(std::memory_order_acquire)) return {};
+    std::string why = "the robot restarted (LowState tick went back from " +
+                      std::to_string(c.tick_before_restart.load(std::memory_order_relaxed)) + " to " +
+                      std::to_string(c.tick_after_restart.load(std::memory_order_relaxed)) + ")";
+    if (c.withhold_after_restart.load(std::memory_order_relaxed)) {
+      why += "; it boots with its motion service on, so nothing more was sent to it: start a new run to take it again";
+    }
+    return why;
+  }
+  // Whether the robot restarted under this backend (BackendOptions::detect_restart).
+  [[nodiscard]] bool robot_restarted() const { return this->codec_context().restarted.load(std::memory_order_acquire); }
 
   // ---- before control ----
 
@@ -240,3 +320,6 @@ class UnitreeBackend : public DdsBackend<UnitreeTopics<M>, Transport> {
 };
 
 }  // namespace praxis::unitree
+
+// The options by field name, so that every user of the backend can hand them on (praxis-guard).
+#include "praxis/hardware/unitree/options_params.hpp"

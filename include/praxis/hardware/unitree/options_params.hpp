@@ -15,6 +15,6 @@
 BOOST_HANA_ADAPT_STRUCT(praxis::unitree::ReleaseOptions, call_timeout, overall_timeout, retry_interval);
 BOOST_HANA_ADAPT_STRUCT(praxis::unitree::BackendOptions, dds, release_motion_service, motion_switcher_required,
                         check_state_crc, release, link_timeout, lowcmd_topic, lowstate_topic, qos, mode_pr,
-                        mode_machine);
+                        mode_machine, detect_restart);
 BOOST_HANA_ADAPT_STRUCT(praxis::unitree::ArmSdkOptions, dds, link_timeout, arm_sdk_topic, lowstate_topic, qos,
                         weight_slot, weight_rate, mode_machine, check_state_crc);

@@ -17,10 +17,11 @@
 // The service reports nothing praxis could read its posture from (SportModeState's `mode` values
 // are UNVERIFIED), so the handler keeps the posture the robot's answers confirmed: a call answered
 // with code 0 moved the robot there, and that is what RobotStatus reports as both assumed and
-// reported. Per wish:
+// reported; a lost link (link_lost()) forgets it. Per wish:
 //   damping      walking: StopMove; then, on a robot that may lie down (the Go2): standing,
 //                StandDown, then after `stand_down_settle` Damp (a standing robot is laid down
-//                before its motors go soft); lying: Damp. A humanoid (G1, H1-2) is never damped by
+//                before its motors go soft); lying: Damp; unknown: StandDown, and Damp at once
+//                when it is refused (the robot was not standing). A humanoid (G1, H1-2) is never damped by
 //                praxis: damping its motors while it stands drops it. Its damping wish ends with
 //                the robot stopped, balancing under its own controller.
 //   prepare      damped, lying or unknown: StandUp (standing, joints locked); walking: StopMove
@@ -34,6 +35,7 @@
 // cycle asks for something else. Nothing is called before the cycle's first request.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -174,6 +176,9 @@ class SportHandler {
 
   // RequestWorker's vendor part: called every worker period.
   void serve(const RobotRequests& wanted, RobotStatus& status, TimePoint now) {
+    // Out of reach: what the robot's answers confirmed may no longer hold (it may have restarted,
+    // lying or standing).
+    if (link_lost_.exchange(false, std::memory_order_acquire)) posture_ = SportPosture::unknown;
     if (!wanted.any) return;
     if (wanted.mode != wish_) {  // a new wish gets its attempts afresh
       wish_ = wanted.mode;
@@ -198,6 +203,9 @@ class SportHandler {
     status.assumed_mode = robot_mode_of(posture_);
     status.reported_mode = status.assumed_mode;  // confirmed by the robot's answers
   }
+
+  // From any thread (the backend, when the robot's state stops coming): the posture is forgotten.
+  void link_lost() noexcept { link_lost_.store(true, std::memory_order_release); }
 
   // Whether nothing is left to do for a damping wish: the robot confirmed Damp, or (a humanoid,
   // which praxis never damps) it is not walking.
@@ -224,6 +232,15 @@ class SportHandler {
           break;  // a humanoid keeps its balance
         } else if (p == SportPosture::standing || p == SportPosture::balancing) {
           if (perform(api_.stand_down, status, now)) enter(SportPosture::lying, status, now);
+        } else if (p == SportPosture::unknown) {
+          // Standing or not: laid down first if it stands; one that does not refuses StandDown and
+          // is damped where it lies, at once.
+          if (perform(api_.stand_down, status, now)) {
+            enter(SportPosture::lying, status, now);
+          } else if (status.last_request.outcome == RequestOutcome::rejected) {
+            enter(SportPosture::lying, status, now);
+            since_ = now - options_.stand_down_settle;
+          }
         } else if (p != SportPosture::damped && (p != SportPosture::lying || now - since_ >= options_.stand_down_settle)) {
           if (perform(api_.damp, status, now)) enter(SportPosture::damped, status, now);
         }
@@ -321,6 +338,7 @@ class SportHandler {
   bool given_up_ = false;
   std::uint32_t get_up_seen_ = 0;
   std::uint64_t moves_ = 0, clamped_ = 0, failed_ = 0, calls_ = 0;
+  std::atomic<bool> link_lost_{false};
 };
 
 }  // namespace praxis::unitree

@@ -102,6 +102,9 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
     (void)worker_.read_status(out);
     out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
     this->read_link(out.link);
+    // The robot out of reach may come back restarted: the handler forgets the posture it knew.
+    if (link_was_up_ && !out.link.connected) handler_.link_lost();
+    link_was_up_ = out.link.connected;
     return true;
   }
 
@@ -194,6 +197,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   RequestWorker<SportHandler> worker_;
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
   std::atomic<std::uint64_t> withheld_{0};
+  bool link_was_up_ = false;  // read_status()'s side
 };
 
 }  // namespace praxis::unitree

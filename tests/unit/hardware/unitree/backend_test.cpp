@@ -250,6 +250,65 @@ TEST_CASE("loopback: a go robot (no mode_machine) gets commands after its first 
   CHECK(backend.commands_withheld() == 0);
 }
 
+TEST_CASE("loopback: a LowState tick that goes back is a restart; once a switcher answered, nothing more is sent "
+          "and the link reads down", "[unitree][loopback][restart]") {
+  praxis::transport::LoopbackBus bus;
+  const bool switcher = GENERATE(false, true);
+  INFO((switcher ? "a robot whose motion switcher answered" : "a simulator (no switcher)"));
+  u::UnitreeBackend<u::Go2, Loopback> backend(bus, u::BackendOptions{});
+  // What acquire() sets when the motion switcher answered (acquire needs real DDS).
+  backend.codec_context().withhold_after_restart = switcher;
+  praxis::transport::LoopbackPublisher<unitree_go_msg_dds__LowState_> robot_states(bus, "rt/lowstate");
+  praxis::transport::LoopbackSubscriber<unitree_go_msg_dds__LowCmd_> robot_commands(bus, "rt/lowcmd");
+  praxis::RobotState<12> truth, s;
+  unitree_go_msg_dds__LowState_ msg;
+  praxis::transport::Stamped<unitree_go_msg_dds__LowCmd_> received{};
+  const auto state_then_command = [&](std::uint32_t tick) {
+    u::encode_state<u::Go2>(truth, {.tick = tick}, msg);
+    robot_states.write(msg);
+    REQUIRE(backend.read(s, {}));
+    backend.write(praxis::JointCommand<12>{}, {});
+    return robot_commands.fetch(received);
+  };
+  // The counter wrapping (every 49.7 days at 1 kHz) is not a restart.
+  CHECK(state_then_command(UINT32_MAX - 5));
+  CHECK(state_then_command(3));
+  CHECK(state_then_command(4000));
+  CHECK_FALSE(backend.robot_restarted());
+  CHECK(backend.control_loss().empty());
+
+  CHECK(state_then_command(4001) == true);
+  CHECK(state_then_command(12) == !switcher);  // restarted: 4001 -> 12
+  CHECK(backend.robot_restarted());
+  CHECK_THAT(backend.control_loss(), Catch::Contains("tick went back from 4001 to 12"));
+  praxis::RobotStatus status;
+  REQUIRE(backend.read_status(status));
+  CHECK(status.link.connected == !switcher);
+  CHECK(state_then_command(13) == !switcher);  // for the rest of the run
+  if (switcher) CHECK_THAT(backend.control_loss(), Catch::Contains("start a new run"));
+}
+
+TEST_CASE("loopback: detect_restart false never reads the tick", "[unitree][loopback][restart]") {
+  praxis::transport::LoopbackBus bus;
+  u::BackendOptions options;
+  options.detect_restart = false;
+  u::UnitreeBackend<u::Go2, Loopback> backend(bus, options);
+  backend.codec_context().withhold_after_restart = true;
+  praxis::transport::LoopbackPublisher<unitree_go_msg_dds__LowState_> robot_states(bus, "rt/lowstate");
+  praxis::transport::LoopbackSubscriber<unitree_go_msg_dds__LowCmd_> robot_commands(bus, "rt/lowcmd");
+  praxis::RobotState<12> truth, s;
+  unitree_go_msg_dds__LowState_ msg;
+  praxis::transport::Stamped<unitree_go_msg_dds__LowCmd_> received{};
+  for (const std::uint32_t tick : {500u, 2u}) {
+    u::encode_state<u::Go2>(truth, {.tick = tick}, msg);
+    robot_states.write(msg);
+    REQUIRE(backend.read(s, {}));
+    backend.write(praxis::JointCommand<12>{}, {});
+    CHECK(robot_commands.fetch(received));
+  }
+  CHECK_FALSE(backend.robot_restarted());
+}
+
 TEST_CASE("loopback: the topic names are options", "[unitree][loopback]") {
   praxis::transport::LoopbackBus bus;
   u::BackendOptions options;

@@ -138,12 +138,46 @@ TEST_CASE("go2 sport: a refused call is tried again after the backoff and given 
   CHECK(status.last_request.code == 4001);
   CHECK_FALSE(status.mode_confirmed());
 
-  // Another wish gets its attempts afresh; an unanswered call is a time-out, tried again too.
+  // Another wish gets its attempts afresh; an unanswered call is a time-out, tried again too. (The
+  // posture is unknown: StandDown first, refused by a robot that is not standing, then Damp.)
+  robot.refuse.insert(sp::k_stand_down);
   robot.silent = {sp::k_damp};
   for (double t = 2.0; t < 2.35; t += 0.01) h.serve(wish(praxis::RobotMode::damping), status, t0 + praxis::from_seconds(t));
-  CHECK(robot.calls.back().api_id == sp::k_damp);
+  CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stand_up, sp::k_stand_up, sp::k_stand_up, sp::k_stand_down,
+                                                 sp::k_damp});  // 300 ms apart
   CHECK(status.last_request.outcome == praxis::RequestOutcome::timed_out);
-  CHECK(robot.calls.size() == 5);  // two Damp attempts, 300 ms apart
+}
+
+TEST_CASE("go2 sport: a lost link forgets the posture: the returning robot is laid down if it stands, damped where "
+          "it lies if it does not", "[unitree][sport]") {
+  const bool standing = GENERATE(false, true);
+  INFO((standing ? "back standing" : "back lying"));
+  Robot robot;
+  u::SportOptions o;
+  o.stand_down_settle = 1s;
+  u::SportHandler h(robot.caller(), o);
+  praxis::RobotStatus status;
+  const auto t0 = praxis::Clock::now();
+  const auto at = [&](double s) { return t0 + praxis::from_seconds(s); };
+  for (double t = 0.0; t < 0.1; t += 0.01) h.serve(wish(praxis::RobotMode::locomotion, 0.3), status, at(t));
+  REQUIRE(h.posture() == u::SportPosture::walking);
+  robot.calls.clear();
+
+  h.link_lost();  // the robot went out of reach walking; it may come back restarted
+  if (!standing) robot.refuse = {sp::k_stand_down, sp::k_stop_move};
+  for (double t = 0.1; t < 0.5; t += 0.01) h.serve(wish(praxis::RobotMode::damping), status, at(t));
+  if (standing) {
+    // Not "StopMove" (praxis no longer knows it walks): StandDown, then Damp after the settle.
+    CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stand_down});
+    CHECK_FALSE(h.settled());
+    for (double t = 0.5; t < 1.2; t += 0.01) h.serve(wish(praxis::RobotMode::damping), status, at(t));
+    CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stand_down, sp::k_damp});
+  } else {
+    // StandDown refused: not standing, damped at once (after the retry backoff), no settle.
+    CHECK(robot.ids() == std::vector<std::int64_t>{sp::k_stand_down, sp::k_damp});
+  }
+  CHECK(h.settled());
+  CHECK(status.assumed_mode == praxis::RobotMode::damping);
 }
 
 TEST_CASE("g1 loco: walking is FSM 4, FSM 500 and SetVelocity with a duration: damping stops it and never damps "

@@ -1,0 +1,35 @@
+// praxis-guard for Unitree robots under low-level control (UnitreeBackend).
+
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "praxis/hardware/unitree/backend.hpp"
+#include "praxis/hardware/unitree/options_params.hpp"
+#include "vendors.hpp"
+
+namespace praxis::guard {
+
+namespace {
+
+template <class Backend>
+int guard_with(const Request& r, Watch& w) {
+  typename Backend::Options options;
+  io::load_struct_into(options, nlohmann::json::parse(r.options), "--options");
+  Backend backend(options);
+  return watch_and_guard(backend, w);
+}
+
+}  // namespace
+
+int guard_unitree(const Request& r, Watch& w) {
+  using namespace praxis::unitree;
+  if (r.model == Go2::name) return guard_with<UnitreeBackend<Go2>>(r, w);
+  if (r.model == G1::name) return guard_with<UnitreeBackend<G1>>(r, w);
+  if (r.model == G1_23::name) return guard_with<UnitreeBackend<G1_23>>(r, w);
+  if (r.model == H1_2::name) return guard_with<UnitreeBackend<H1_2>>(r, w);
+  throw std::runtime_error("unitree: no model \"" + r.model + "\"");
+}
+
+}  // namespace praxis::guard

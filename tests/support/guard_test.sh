@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# praxis-guard against a robot praxis did not write to: a praxis_demo controlling a fake robot over
+# DDS is killed (SIGKILL) or stopped for good (SIGSTOP) while it has the robot, and the robot still
+# ends in its safe state, sent by praxis-guard within a bound it prints:
+#   guard_test.sh <praxis_demo> <praxis-fake-robot> <robot> <domain> KILL|STOP <check>
+# <check> names what the fake's report must show (unitree-damped: the last frames it applied are
+# damping, after the stiff ones).
+set -u
+demo=$1 fake=$2 robot=$3 domain=$4 signal=$5 check=$6
+dir=$(mktemp -d)
+trap 'kill -9 $fake_pid $demo_pid 2>/dev/null; rm -rf "$dir"' EXIT
+out=$dir/demo.txt report=$dir/report.json
+
+"$fake" --robot "$robot" --domain "$domain" --interface lo --sport-mode normal --gamepad "R2:1.0-2.2,A:2.7" \
+  --script-start first-command --duration 120 --report "$report" >"$dir/fake.txt" 2>&1 &
+fake_pid=$!
+"$demo" --robot "$robot" --backend dds --domain "$domain" --interface lo --duration 60 --no-log >"$out" 2>&1 &
+demo_pid=$!
+
+for _ in $(seq 300); do
+  grep -q "praxis-guard watches this run" "$out" && break
+  sleep 0.1
+done
+grep -q "praxis-guard watches this run" "$out" || { cat "$out"; echo "FAIL: no praxis-guard watching the run"; exit 1; }
+sleep 5  # stood up (R2) and under the user's controller (A) by then
+kill -"$signal" "$demo_pid"
+killed_at=$(date +%s.%N)
+for _ in $(seq 150); do
+  grep -q "^praxis-guard (" "$out" && break
+  sleep 0.1
+done
+cat "$out"
+line=$(grep "^praxis-guard (" "$out") || { echo "FAIL: praxis-guard said nothing after SIG$signal"; exit 1; }
+ms=$(sed -n 's/.* sent \([0-9]*\) ms after its last cycle.*/\1/p' <<<"$line")
+[ -n "$ms" ] || { echo "FAIL: praxis-guard printed no bound"; exit 1; }
+case $signal in
+  KILL) expected=") ended: "; limit=1000 ;;  # the pidfd: at once, on a loaded machine too
+  STOP) expected=") ran no cycle: "; limit=2500 ;;    # the silence (500 ms) and a loaded machine's delay
+esac
+grep -q "$expected" <<<"$line" || { echo "FAIL: praxis-guard did not say \"$expected\""; exit 1; }
+[ "$ms" -le "$limit" ] || { echo "FAIL: the safe state came $ms ms after the last cycle (limit $limit)"; exit 1; }
+if [ "$signal" = STOP ]; then
+  kill -CONT "$demo_pid"  # a controller that wakes up sends nothing more and ends its run
+  wait "$demo_pid"
+  status=$?
+  cat "$out"
+  grep -q "^run ended: control stalled (this process fell silent and praxis-guard took the robot to its safe state" "$out" ||
+    { echo "FAIL: the woken controller's outcome does not say the guard took over"; exit 1; }
+  [ "$status" -ne 0 ] || { echo "FAIL: the woken controller exited 0"; exit 1; }
+fi
+sleep 1
+kill -TERM "$fake_pid"
+wait "$fake_pid"
+case $check in
+  unitree-damped)
+    python3 - "$report" "$killed_at" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+last = r["last_applied"]
+if not last["damping"] or last["damping_since_s"] < last["last_stiff_s"] or last["last_stiff_s"] < 0:
+    print("FAIL: the robot's last frames are not damping after stiff ones:", last); sys.exit(1)
+if r["frames_rejected_total"] != 0:
+    print("FAIL: the robot rejected frames:", r["frames_rejected"]); sys.exit(1)
+print("robot: stiff until %.2f s, damping from %.2f s" % (last["last_stiff_s"], last["damping_since_s"]))
+EOF
+    ;;
+esac
+echo "PASS: SIG$signal: praxis-guard sent the safe state $ms ms after the last cycle"
