@@ -9,7 +9,8 @@
 //     "collector": { "max_kp": 1000, "max_kd": 100, "max_target_rate": 10 },
 //     "realtime":  { "control": { "fifo_priority": 80, "cpus": [3] }, "lock_memory": true,
 //                    "prefault_stack": 524288, "prefault_heap": 67108864, "timer_slack": 1e-6,
-//                    "cpu_latency": 0 } }
+//                    "cpu_latency": 0 },
+//     "guard":     { "enabled": true, "silence": 0.5 } }
 //
 // Durations are seconds. Every key is optional (a missing one keeps the value the options had);
 // an unknown key, a wrong type or a bad file is a praxis::io::ParamError naming the file and the key,
@@ -39,6 +40,7 @@ struct RuntimeParams {
   motion::FallOptions fall{};
   motion::CollectorOptions collector{};
   RealtimeOptions realtime{};  // control/realtime.hpp
+  GuardOptions guard{};        // control/guard.hpp: praxis-guard, on by default
 };
 
 }  // namespace praxis::control
@@ -51,14 +53,16 @@ BOOST_HANA_ADAPT_STRUCT(praxis::motion::CollectorOptions, max_kp, max_kd, max_ta
 BOOST_HANA_ADAPT_STRUCT(praxis::control::ThreadSchedule, fifo_priority, cpus);
 BOOST_HANA_ADAPT_STRUCT(praxis::control::RealtimeOptions, receive, control, send, lock_memory, prefault_stack, prefault_heap,
                         timer_slack, cpu_latency);
-BOOST_HANA_ADAPT_STRUCT(praxis::control::RuntimeParams, damping_kd, stall_timeout, safety, fall, collector, realtime);
+BOOST_HANA_ADAPT_STRUCT(praxis::control::GuardOptions, enabled, executable, silence, start_timeout);
+BOOST_HANA_ADAPT_STRUCT(praxis::control::RuntimeParams, damping_kd, stall_timeout, safety, fall, collector, realtime,
+                        guard);
 
 namespace praxis::control {
 
 // Reads `file` into `options` (all or nothing). Call before constructing the controller.
 inline void load_runtime_params(const std::filesystem::path& file, RuntimeOptions& options) {
   RuntimeParams p{options.damping_kd, options.stall_timeout, options.safety, options.fall, options.collector,
-                  options.realtime};
+                  options.realtime, options.guard};
   io::load_struct_into(p, file);
   // Each range error names the key, what it must be and the value found (the first one wins).
   const auto out_of_range = [&](std::string_view key, std::string_view expected, double found) {
@@ -78,6 +82,9 @@ inline void load_runtime_params(const std::filesystem::path& file, RuntimeOption
   if (!(p.safety.stale_timeout > Duration::zero())) {
     out_of_range("safety.stale_timeout", "a duration > 0 (s)", to_seconds(p.safety.stale_timeout));
   }
+  if (p.guard.silence && !(*p.guard.silence > Duration::zero())) {
+    out_of_range("guard.silence", "a duration > 0 (s)", to_seconds(*p.guard.silence));
+  }
   if (p.realtime.cpu_latency && p.realtime.cpu_latency->count() < 0) {
     out_of_range("realtime.cpu_latency", "a duration >= 0 (s)", 1e-6 * static_cast<double>(p.realtime.cpu_latency->count()));
   }
@@ -87,6 +94,7 @@ inline void load_runtime_params(const std::filesystem::path& file, RuntimeOption
   options.fall = p.fall;
   options.collector = p.collector;
   options.realtime = p.realtime;
+  options.guard = p.guard;
 }
 
 }  // namespace praxis::control

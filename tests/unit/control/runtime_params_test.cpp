@@ -87,6 +87,22 @@ TEST_CASE("the real-time set-up loads from the runtime settings too, a list of C
   CHECK(options.realtime.control.cpus == std::vector<int>{2, 3});  // nothing half-applied
 }
 
+TEST_CASE("praxis-guard's settings load from the runtime settings: switched off, or another silence",
+          "[control][params][guard]") {
+  praxis::control::ControllerOptions options;
+  CHECK(options.guard.enabled);  // on by default
+  CHECK_FALSE(options.guard.silence.has_value());
+  const auto file = write_file("guard.json", R"({ "guard": { "enabled": false, "silence": 0.75 } })");
+  praxis::control::load_runtime_params(file, options);
+  CHECK_FALSE(options.guard.enabled);
+  REQUIRE(options.guard.silence.has_value());
+  CHECK(*options.guard.silence == 750ms);
+  const auto bad = write_file("guard_bad.json", R"({ "guard": { "enabled": true, "silence": 0 } })");
+  CHECK_THROWS_WITH(praxis::control::load_runtime_params(bad, options),
+                    Catch::Equals(bad.string() + ": key \"guard.silence\": expected a duration > 0 (s), found 0"));
+  CHECK_FALSE(options.guard.enabled);  // nothing half-applied
+}
+
 TEST_CASE("bad runtime settings name file and key, and change nothing", "[control][params]") {
   praxis::control::ControllerOptions options;
   const auto before = options;

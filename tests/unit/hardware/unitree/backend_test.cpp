@@ -250,7 +250,7 @@ TEST_CASE("loopback: a go robot (no mode_machine) gets commands after its first 
   CHECK(backend.commands_withheld() == 0);
 }
 
-TEST_CASE("loopback: a LowState tick that goes back is a restart; once a switcher answered, nothing more is sent "
+TEST_CASE("loopback: a LowState tick that goes back is a restart: once a switcher answered, nothing more is sent "
           "and the link reads down", "[unitree][loopback][restart]") {
   praxis::transport::LoopbackBus bus;
   const bool switcher = GENERATE(false, true);
