@@ -2,16 +2,20 @@
 # praxis-guard against a robot praxis did not write to: a praxis_demo controlling a fake robot over
 # DDS is killed (SIGKILL) or stopped for good (SIGSTOP) while it has the robot, and the robot still
 # ends in its safe state, sent by praxis-guard within a bound it prints:
-#   guard_test.sh <praxis_demo> <praxis-fake-robot> <robot> <domain> KILL|STOP <check>
+#   guard_test.sh <praxis_demo> <praxis-fake-robot|-booster> <robot> <domain> KILL|STOP <check>
 # <check> names what the fake's report must show (unitree-damped: the last frames it applied are
-# damping, after the stiff ones).
+# damping, after the stiff ones; booster-damped: Custom, then Damping, nothing refused).
 set -u
 demo=$1 fake=$2 robot=$3 domain=$4 signal=$5 check=$6
 dir=$(mktemp -d)
 trap 'kill -9 $fake_pid $demo_pid 2>/dev/null; rm -rf "$dir"' EXIT
 out=$dir/demo.txt report=$dir/report.json
 
-"$fake" --robot "$robot" --domain "$domain" --interface lo --sport-mode normal --gamepad "R2:1.0-2.2,A:2.7" \
+case $check in
+  unitree-*) fake_args=(--sport-mode normal) ;;  # a robot boots with its motion service on
+  *) fake_args=() ;;
+esac
+"$fake" --robot "$robot" --domain "$domain" --interface lo "${fake_args[@]}" --gamepad "R2:1.0-2.2,A:2.7" \
   --script-start first-command --duration 120 --report "$report" >"$dir/fake.txt" 2>&1 &
 fake_pid=$!
 "$demo" --robot "$robot" --backend dds --domain "$domain" --interface lo --duration 60 --no-log >"$out" 2>&1 &
@@ -62,6 +66,20 @@ if not last["damping"] or last["damping_since_s"] < last["last_stiff_s"] or last
 if r["frames_rejected_total"] != 0:
     print("FAIL: the robot rejected frames:", r["frames_rejected"]); sys.exit(1)
 print("robot: stiff until %.2f s, damping from %.2f s" % (last["last_stiff_s"], last["damping_since_s"]))
+EOF
+    ;;
+  booster-damped)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+modes = [m["mode"] for m in r["modes"]]
+if "Custom" not in modes or modes[-1] != "Damping" or r["mode"] != "Damping":
+    print("FAIL: the robot did not end in Damping after Custom:", modes); sys.exit(1)
+if any(c["status"] != 0 for c in r["loco_calls"]):
+    print("FAIL: a call the robot refused:", r["loco_calls"]); sys.exit(1)
+if r["joint_ctrl"]["rejected"] != 0:
+    print("FAIL: joint frames rejected:", r["joint_ctrl"]); sys.exit(1)
+print("robot: modes", modes)
 EOF
     ;;
 esac

@@ -20,12 +20,16 @@
 #include "praxis/core/joint_command.hpp"
 #include "praxis/core/robot_requests.hpp"
 #include "praxis/core/robot_state.hpp"
+#include "praxis/core/robot_status.hpp"
 #include "praxis/hardware/capabilities.hpp"
 
 namespace praxis::guard {
 
 using control::detail::GuardBlock;
 using control::detail::GuardPhase;
+
+// How long a robot walking by itself is told to stand still before its safe mode is asked.
+inline constexpr Duration k_stand_still = std::chrono::milliseconds(500);
 
 struct Watch {
   GuardBlock* block = nullptr;
@@ -99,6 +103,12 @@ int watch_and_guard(B& backend, Watch& w) {
   if (phase_of(block) != GuardPhase::acting) return 0;
   const TimePoint acted = Clock::now();
   block.acted_after_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(silent_for).count());
+  // A backend that asks the robot where it is only now, taking over (Booster's robot modes: GetMode).
+  std::string taking;
+  if constexpr (requires { backend.guard_take(std::chrono::seconds(1)); }) {
+    const auto taken = backend.guard_take(std::chrono::seconds(3));
+    if (!taken.ok) taking = "taking over: " + taken.message + "; ";
+  }
 
   // What the run's end would have sent: the safe command on the joints the last command covered,
   // from the measured state (a velocity joint told speed 0 first, so that the backend stops it
@@ -128,12 +138,27 @@ int watch_and_guard(B& backend, Watch& w) {
   }
   if constexpr (PostsRequests<B>) {
     if (block.posted.load() != 0) {
+      // A robot in its walking mode is told to stand still first (Booster: a zero Move), then the
+      // safe mode: a walking robot's motors are not made soft under it mid-step. Only in its walking
+      // mode: asking for locomotion elsewhere would be a mode change.
+      RobotStatus status;
+      if constexpr (ReportsStatus<B>) (void)backend.read_status(status);
+      if (status.assumed_mode == RobotMode::locomotion) {
+        RobotRequests still;
+        still.any = true;
+        still.mode = RobotMode::locomotion;
+        still.motion = MotionType::stand;
+        still.locomotion.active = true;
+        backend.post(still);
+        std::this_thread::sleep_for(k_stand_still);
+        sent = "standing still (zero velocity), then ";
+      }
       RobotRequests r;
       r.any = true;
       r.mode = safe_mode_of<B>();
       r.motion = MotionType::damping;
       backend.post(r);
-      if (!sent.empty()) sent += ", ";
+      if (!sent.empty() && sent.back() != ' ') sent += ", ";
       sent += std::string(to_string(safe_mode_of<B>())) + " mode requested";
     }
   }
@@ -151,7 +176,7 @@ int watch_and_guard(B& backend, Watch& w) {
                 "the controller (pid %d) %s: %s sent %.0f ms after its last cycle; hand-back %s in %.0f ms: ", w.controller,
                 why, sent.empty() ? "nothing to send (no joint command, no request)" : sent.c_str(), silent_ms,
                 released_ok ? "done" : "not confirmed", took_ms);
-  const std::string report = std::string(head) + release_text;
+  const std::string report = std::string(head) + taking + release_text;
   std::printf("praxis-guard (%s): %s\n", w.name.c_str(), report.c_str());
   std::fflush(stdout);
   say(block, report);

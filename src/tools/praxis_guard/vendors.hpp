@@ -3,6 +3,7 @@
 // every model's backend), chosen by --backend; each finds the model by name and throws for one it
 // does not know.
 
+#include <stdexcept>
 #include <string>
 
 #include "guard_loop.hpp"
@@ -16,10 +17,12 @@ struct Request {
 };
 
 int guard_unitree(const Request& r, Watch& w);
+int guard_booster(const Request& r, Watch& w);
 
 inline int guard_vendor(const Request& r, Watch& w) {
   if (r.backend == "unitree") return guard_unitree(r, w);
-  throw std::runtime_error("no backend \"" + r.backend + "\" (known: unitree)");
+  if (r.backend == "booster-joints" || r.backend == "booster-modes") return guard_booster(r, w);
+  throw std::runtime_error("no backend \"" + r.backend + "\" (known: unitree, booster-joints, booster-modes)");
 }
 
 }  // namespace praxis::guard

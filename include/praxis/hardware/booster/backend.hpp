@@ -64,6 +64,7 @@
 #include "praxis/hardware/request_worker.hpp"
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/stamped.hpp"
+#include "praxis/io/reflect_save.hpp"
 
 namespace praxis::booster {
 
@@ -220,6 +221,36 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
       ++out.sequence;
       return true;
     }
+  }
+
+  // ---- praxis-guard (control/guard.hpp) ----
+  // Joint access and robot modes; the upper body's hand-back needs the blend's state, which only the
+  // controller has (it runs without a guard).
+  static constexpr std::string_view guard_backend = A == Access::joints ? "booster-joints" : "booster-modes";
+  [[nodiscard]] std::string guard_options() const
+    requires(A != Access::upper_body)
+  {
+    return io::to_json_text(this->options());
+  }
+  // The guard's start: the controller has the robot already; a valid state, and nothing asked of the
+  // robot while the guard only watches.
+  LifecycleResult adopt(Duration timeout)
+    requires(A != Access::upper_body)
+  {
+    const auto& o = this->options();
+    if (!this->wait_for_state(timeout).ok) {
+      lifecycle_.store(LifecycleStage::failed);
+      return {false, LifecycleStage::failed, no_valid_sample_text("state", o.wire.topics.low_state, timeout, o.dds)};
+    }
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control, "receiving " + o.wire.topics.low_state};
+  }
+  // The guard taking over a robot in its own modes: as acquire(), which asks GetMode (where the robot
+  // is: its walking mode gets a zero Move first) and nothing else.
+  LifecycleResult guard_take(Duration timeout)
+    requires(A == Access::robot_modes)
+  {
+    return acquire(timeout);
   }
 
   // ---- lifecycle ----
@@ -529,3 +560,6 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
 };
 
 }  // namespace praxis::booster
+
+// The options by field name, so that every user of the backend can hand them on (praxis-guard).
+#include "praxis/hardware/booster/options_params.hpp"
