@@ -4,7 +4,8 @@
 # ends in its safe state, sent by praxis-guard within a bound it prints:
 #   guard_test.sh <praxis_demo> <praxis-fake-robot|-booster> <robot> <domain> KILL|STOP <check>
 # <check> names what the fake's report must show (unitree-damped: the last frames it applied are
-# damping, after the stiff ones; booster-damped: Custom, then Damping, nothing refused).
+# damping, after the stiff ones; booster-damped: Custom, then Damping, nothing refused;
+# booster-modes, with praxis_motion_demo: walking in Soccer, a zero Move, then Damping).
 set -u
 demo=$1 fake=$2 robot=$3 domain=$4 signal=$5 check=$6
 dir=$(mktemp -d)
@@ -18,15 +19,21 @@ esac
 "$fake" --robot "$robot" --domain "$domain" --interface lo "${fake_args[@]}" --gamepad "R2:1.0-2.2,A:2.7" \
   --script-start first-command --duration 120 --report "$report" >"$dir/fake.txt" 2>&1 &
 fake_pid=$!
-"$demo" --robot "$robot" --backend dds --domain "$domain" --interface lo --duration 60 --no-log >"$out" 2>&1 &
+case $check in
+  # praxis_motion_demo's Booster story (robot modes): walking from 5.5 s to 7 s of its run.
+  booster-modes) demo_args=(--backend booster); settle=6.2 ;;
+  *) demo_args=(--backend dds --duration 60 --no-log); settle=5 ;;  # praxis_demo: R2, then A
+esac
+"$demo" --robot "$robot" "${demo_args[@]}" --domain "$domain" --interface lo >"$out" 2>&1 &
 demo_pid=$!
 
+# The guard is started when the run has taken control (its process names the controller's pid).
 for _ in $(seq 300); do
-  grep -q "praxis-guard watches this run" "$out" && break
+  pgrep -f "praxis-guard .*--pid $demo_pid\$" >/dev/null && break
   sleep 0.1
 done
-grep -q "praxis-guard watches this run" "$out" || { cat "$out"; echo "FAIL: no praxis-guard watching the run"; exit 1; }
-sleep 5  # stood up (R2) and under the user's controller (A) by then
+pgrep -f "praxis-guard .*--pid $demo_pid\$" >/dev/null || { cat "$out"; echo "FAIL: no praxis-guard watching the run"; exit 1; }
+sleep "$settle"  # under the user's controller (praxis_demo: R2, then A), or walking (the motion demo)
 kill -"$signal" "$demo_pid"
 killed_at=$(date +%s.%N)
 for _ in $(seq 150); do
@@ -35,7 +42,7 @@ for _ in $(seq 150); do
 done
 cat "$out"
 line=$(grep "^praxis-guard (" "$out") || { echo "FAIL: praxis-guard said nothing after SIG$signal"; exit 1; }
-ms=$(sed -n 's/.* sent \([0-9]*\) ms after its last cycle.*/\1/p' <<<"$line")
+ms=$(sed -n 's/.*: from \([0-9]*\) ms after its last cycle, .*/\1/p' <<<"$line")
 [ -n "$ms" ] || { echo "FAIL: praxis-guard printed no bound"; exit 1; }
 case $signal in
   KILL) expected=") ended: "; limit=1000 ;;  # the pidfd: at once, on a loaded machine too
@@ -66,6 +73,25 @@ if not last["damping"] or last["damping_since_s"] < last["last_stiff_s"] or last
 if r["frames_rejected_total"] != 0:
     print("FAIL: the robot rejected frames:", r["frames_rejected"]); sys.exit(1)
 print("robot: stiff until %.2f s, damping from %.2f s" % (last["last_stiff_s"], last["damping_since_s"]))
+EOF
+    ;;
+  booster-modes)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+calls = r["loco_calls"]
+modes = [m["mode"] for m in r["modes"]]
+if r["mode"] != "Damping" or "Soccer" not in modes:
+    print("FAIL: the robot did not end in Damping after walking in Soccer:", modes); sys.exit(1)
+changes = [k for k, c in enumerate(calls) if c["name"] == "ChangeMode"]
+last = changes[-1]
+if json.loads(calls[last]["body"])["mode"] != 0:
+    print("FAIL: the last ChangeMode is not Damping:", calls[last]); sys.exit(1)
+moves = [c for c in calls[:last] if c["name"] == "Move"]
+stop = json.loads(moves[-1]["body"]) if moves else {}
+if not moves or any(abs(v) > 1e-9 for v in stop.values() if isinstance(v, (int, float))):
+    print("FAIL: no zero Move before the Damping:", moves[-1:] ); sys.exit(1)
+print("robot: modes", modes, "last Move", stop)
 EOF
     ;;
   booster-damped)

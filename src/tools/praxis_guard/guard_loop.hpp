@@ -142,7 +142,13 @@ int watch_and_guard(B& backend, Watch& w) {
       // safe mode: a walking robot's motors are not made soft under it mid-step. Only in its walking
       // mode: asking for locomotion elsewhere would be a mode change.
       RobotStatus status;
-      if constexpr (ReportsStatus<B>) (void)backend.read_status(status);
+      if constexpr (ReportsStatus<B>) {
+        // The mode a worker learnt when taking over comes with its first status.
+        const auto until = Clock::now() + std::chrono::milliseconds(300);
+        while (backend.read_status(status), status.assumed_mode == RobotMode::unknown && Clock::now() < until) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+      }
       if (status.assumed_mode == RobotMode::locomotion) {
         RobotRequests still;
         still.any = true;
@@ -173,8 +179,9 @@ int watch_and_guard(B& backend, Watch& w) {
   const double took_ms = std::chrono::duration<double, std::milli>(Clock::now() - acted).count();
   char head[256];
   std::snprintf(head, sizeof head,
-                "the controller (pid %d) %s: %s sent %.0f ms after its last cycle; hand-back %s in %.0f ms: ", w.controller,
-                why, sent.empty() ? "nothing to send (no joint command, no request)" : sent.c_str(), silent_ms,
+                "the controller (pid %d) %s: from %.0f ms after its last cycle, %s; hand-back %s in %.0f ms: ",
+                w.controller, why, silent_ms,
+                sent.empty() ? "nothing to send (no joint command, no request)" : sent.c_str(),
                 released_ok ? "done" : "not confirmed", took_ms);
   const std::string report = std::string(head) + taking + release_text;
   std::printf("praxis-guard (%s): %s\n", w.name.c_str(), report.c_str());
