@@ -5,7 +5,8 @@
 #   guard_test.sh <praxis_demo> <praxis-fake-robot|-booster> <robot> <domain> KILL|STOP <check>
 # <check> names what the fake's report must show (unitree-damped: the last frames it applied are
 # damping, after the stiff ones; booster-damped: Custom, then Damping, nothing refused;
-# booster-modes, with praxis_motion_demo: walking in Soccer, a zero Move, then Damping).
+# booster-modes, with praxis_motion_demo: walking in Soccer, a zero Move, then Damping;
+# unitree-sport, with praxis_motion_demo: a Go2 walking by itself stopped, laid down and damped).
 set -u
 demo=$1 fake=$2 robot=$3 domain=$4 signal=$5 check=$6
 dir=$(mktemp -d)
@@ -13,6 +14,7 @@ trap 'kill -9 $fake_pid $demo_pid 2>/dev/null; rm -rf "$dir"' EXIT
 out=$dir/demo.txt report=$dir/report.json
 
 case $check in
+  unitree-sport) fake_args=(--sport-mode normal --sport-posture damped) ;;  # as after power-on
   unitree-*) fake_args=(--sport-mode normal) ;;  # a robot boots with its motion service on
   *) fake_args=() ;;
 esac
@@ -22,6 +24,8 @@ fake_pid=$!
 case $check in
   # praxis_motion_demo's Booster story (robot modes): walking from 5.5 s to 7 s of its run.
   booster-modes) demo_args=(--backend booster); settle=6.2 ;;
+  # praxis_motion_demo's Go2 story (walking by itself): walking from 3 s to 5 s of its run.
+  unitree-sport) demo_args=(--backend unitree); settle=3.9 ;;
   *) demo_args=(--backend dds --duration 60 --no-log); settle=5 ;;  # praxis_demo: R2, then A
 esac
 "$demo" --robot "$robot" "${demo_args[@]}" --domain "$domain" --interface lo >"$out" 2>&1 &
@@ -73,6 +77,22 @@ if not last["damping"] or last["damping_since_s"] < last["last_stiff_s"] or last
 if r["frames_rejected_total"] != 0:
     print("FAIL: the robot rejected frames:", r["frames_rejected"]); sys.exit(1)
 print("robot: stiff until %.2f s, damping from %.2f s" % (last["last_stiff_s"], last["damping_since_s"]))
+EOF
+    ;;
+  unitree-sport)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+postures = [p["posture"] for p in r["sport"]["postures"]]
+calls = [c["api"] for c in r["sport"]["calls"]]
+# Walking when the controller went; then StopMove, StandDown, Damp (1003, 1005, 1001), nothing refused.
+if "walking" not in postures or postures[-3:] != ["balancing", "lying", "damped"]:
+    print("FAIL: the robot was not stopped, laid down and damped after walking:", postures); sys.exit(1)
+if calls[-3:] != [1003, 1005, 1001] or any(c["code"] != 0 for c in r["sport"]["calls"]):
+    print("FAIL: the last calls are not StopMove, StandDown, Damp, all answered 0:", r["sport"]["calls"][-4:]); sys.exit(1)
+if r["frames_received"] != 0:
+    print("FAIL: joint frames reached a robot walking by itself"); sys.exit(1)
+print("robot: postures", postures)
 EOF
     ;;
   booster-modes)

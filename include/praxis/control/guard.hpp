@@ -49,6 +49,7 @@
 #include "praxis/control/detail/guard_block.hpp"
 #include "praxis/core/clock.hpp"
 #include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_status.hpp"
 
 extern char** environ;
 
@@ -97,6 +98,8 @@ class GuardProcess {
     block_->silence_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(silence).count());
     for (auto& m : block_->modes) m.store(static_cast<std::uint8_t>(JointMode::none), std::memory_order_relaxed);
     last_modes_.fill(static_cast<std::uint8_t>(JointMode::none));
+    last_assumed_ = RobotMode::unknown;
+    block_->assumed_mode.store(static_cast<std::uint8_t>(RobotMode::unknown));
     block_->heartbeat_ns.store(Clock::now().time_since_epoch().count(), std::memory_order_release);
 
     const std::string exe = executable(o);
@@ -145,11 +148,20 @@ class GuardProcess {
   }
 
   [[nodiscard]] bool running() const { return block_ != nullptr; }
+  // Set by the guard before it acts (for the backend's request worker: RequestWorker::set_silenced_flag);
+  // valid until finish().
+  [[nodiscard]] const std::atomic<std::uint8_t>* silenced_flag() const {
+    return block_ != nullptr ? &block_->silenced : nullptr;
+  }
 
   // ---- the control thread, every cycle: stores only ----
   template <std::size_t N>
-  void beat(TimePoint now, const JointCommand<N>& command, bool posted) noexcept {
+  void beat(TimePoint now, const JointCommand<N>& command, bool posted, RobotMode assumed) noexcept {
     if (block_ == nullptr) return;
+    if (assumed != last_assumed_) {
+      last_assumed_ = assumed;
+      block_->assumed_mode.store(static_cast<std::uint8_t>(assumed), std::memory_order_relaxed);
+    }
     for (std::size_t j = 0; j < N; ++j) {
       const auto m = static_cast<std::uint8_t>(command.mode[j]);
       if (m != last_modes_[j]) {
@@ -276,6 +288,7 @@ class GuardProcess {
   pid_t pid_ = 0;
   detail::GuardBlock* block_ = nullptr;
   std::array<std::uint8_t, detail::k_guard_max_joints> last_modes_{};
+  RobotMode last_assumed_ = RobotMode::unknown;
   bool posted_ = false;
 };
 

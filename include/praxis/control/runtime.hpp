@@ -495,7 +495,7 @@ class Runtime {
       guard_took_over();
       return;
     }
-    guard_.beat(now, cmd, posted_.load(std::memory_order_relaxed) || requests().any);
+    guard_.beat(now, cmd, posted_.load(std::memory_order_relaxed) || requests().any, input_.status.assumed_mode);
     if (cmd.covers_any()) {
       commanded_ = true;
       if (write_now) backend_.write(cmd, now);
@@ -692,6 +692,7 @@ class Runtime {
         record_fault(std::current_exception());
       }
     }
+    if constexpr (requires { backend_.set_request_gate(nullptr); }) backend_.set_request_gate(nullptr);
     const std::string guard_report = guard_.finish(guard_took ? options_.lifecycle_timeout + std::chrono::seconds(5)
                                                               : std::chrono::seconds(2));
     if (guard_took) {
@@ -718,6 +719,9 @@ class Runtime {
       const std::string why = guard_.start(options_.guard, B::guard_backend, Model::name, backend_.guard_options(), N,
                                            silence, options_.damping_kd);
       if (!why.empty()) throw std::runtime_error("praxis: " + why);
+      if constexpr (requires { backend_.set_request_gate(guard_.silenced_flag()); }) {
+        backend_.set_request_gate(guard_.silenced_flag());
+      }
       if (reporter_) {
         reporter_->info("praxis-guard watches this run (acts after " + std::to_string(to_ms(silence)) +
                         " ms without a cycle, or when this process ends)");

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include "praxis/core/clock.hpp"
@@ -70,8 +71,19 @@ class RequestWorker {
     safe_mode_.store(static_cast<int>(mode) + 1, std::memory_order_release);
   }
 
+  // A flag that, once set, stops every call from this worker (nullptr: none). praxis-guard's: a
+  // controller that wakes up after the guard took its robot asks the robot nothing more, checked
+  // before each period's work, so also when every thread of the process resumes at once.
+  void set_silenced_flag(const std::atomic<std::uint8_t>* flag) noexcept {
+    silenced_.store(flag, std::memory_order_release);
+  }
+
   // ---- the worker thread (or a test) ----
   void serve_once(TimePoint now) {
+    if (const auto* flag = silenced_.load(std::memory_order_acquire);
+        flag != nullptr && flag->load(std::memory_order_acquire) != 0) {
+      return;
+    }
     if (requests_.fetch()) wanted_ = requests_.value();
     if (const int safe = safe_mode_.load(std::memory_order_acquire); safe != 0) {
       wanted_ = RobotRequests{};
@@ -90,6 +102,7 @@ class RequestWorker {
   LatestValue<RobotRequests> requests_;
   LatestValue<RobotStatus> statuses_;
   std::atomic<int> safe_mode_{0};  // 0: none; else the RobotMode + 1
+  std::atomic<const std::atomic<std::uint8_t>*> silenced_{nullptr};
   RobotRequests wanted_{};  // worker-owned
   RobotStatus status_{};    // worker-owned
   std::thread thread_;

@@ -96,17 +96,22 @@ int watch_and_guard(B& backend, Watch& w) {
   }
   // Claim the robot first: a controller that wakes up sees it and sends nothing more. It may have
   // handed back in the meantime (a normal end that raced the silence): then there is nothing to do.
+  block.silenced.store(1, std::memory_order_release);  // the controller's request workers stop first
   for (auto from : {GuardPhase::watching, GuardPhase::controller_safe}) {
     auto f = static_cast<std::uint32_t>(from);
     if (block.phase.compare_exchange_strong(f, static_cast<std::uint32_t>(GuardPhase::acting))) break;
   }
-  if (phase_of(block) != GuardPhase::acting) return 0;
+  if (phase_of(block) != GuardPhase::acting) {
+    block.silenced.store(0, std::memory_order_release);  // handed back meanwhile: nothing was taken
+    return 0;
+  }
   const TimePoint acted = Clock::now();
   block.acted_after_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(silent_for).count());
-  // A backend that asks the robot where it is only now, taking over (Booster's robot modes: GetMode).
+  // A backend that learns where the robot is only now, taking over: by asking it (Booster's robot
+  // modes: GetMode) or from the mode the controller assumed last (a Unitree walking by itself).
   std::string taking;
-  if constexpr (requires { backend.guard_take(std::chrono::seconds(1)); }) {
-    const auto taken = backend.guard_take(std::chrono::seconds(3));
+  if constexpr (requires { backend.guard_take(std::chrono::seconds(1), RobotMode::unknown); }) {
+    const auto taken = backend.guard_take(std::chrono::seconds(3), static_cast<RobotMode>(block.assumed_mode.load()));
     if (!taken.ok) taking = "taking over: " + taken.message + "; ";
   }
 
@@ -136,6 +141,15 @@ int watch_and_guard(B& backend, Watch& w) {
     }
     sent = kind == SafeState::joint_damping ? "joint damping" : "a hold of the measured pose";
   }
+  // The robot's state keeps being read while the guard acts, as the controller's receive thread
+  // would: a backend that sees no state believes the link lost (and forgets what it knew).
+  const auto keep_reading = [&](Duration d) {
+    const auto until = Clock::now() + d;
+    do {
+      (void)backend.read(state, Clock::now());
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    } while (Clock::now() < until);
+  };
   if constexpr (PostsRequests<B>) {
     if (block.posted.load() != 0) {
       // A robot in its walking mode is told to stand still first (Booster: a zero Move), then the
@@ -146,17 +160,20 @@ int watch_and_guard(B& backend, Watch& w) {
         // The mode a worker learnt when taking over comes with its first status.
         const auto until = Clock::now() + std::chrono::milliseconds(300);
         while (backend.read_status(status), status.assumed_mode == RobotMode::unknown && Clock::now() < until) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          keep_reading(std::chrono::milliseconds(5));
         }
       }
-      if (status.assumed_mode == RobotMode::locomotion) {
+      // Where the backend itself does not know yet, the controller's last word counts.
+      const auto controller_assumed = static_cast<RobotMode>(block.assumed_mode.load());
+      if (status.assumed_mode == RobotMode::locomotion ||
+          (status.assumed_mode == RobotMode::unknown && controller_assumed == RobotMode::locomotion)) {
         RobotRequests still;
         still.any = true;
         still.mode = RobotMode::locomotion;
         still.motion = MotionType::stand;
         still.locomotion.active = true;
         backend.post(still);
-        std::this_thread::sleep_for(k_stand_still);
+        keep_reading(k_stand_still);
         sent = "standing still (zero velocity), then ";
       }
       RobotRequests r;

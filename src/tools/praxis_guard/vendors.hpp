@@ -20,9 +20,9 @@ int guard_unitree(const Request& r, Watch& w);
 int guard_booster(const Request& r, Watch& w);
 
 inline int guard_vendor(const Request& r, Watch& w) {
-  if (r.backend == "unitree") return guard_unitree(r, w);
+  if (r.backend == "unitree" || r.backend == "unitree-sport") return guard_unitree(r, w);
   if (r.backend == "booster-joints" || r.backend == "booster-modes") return guard_booster(r, w);
-  throw std::runtime_error("no backend \"" + r.backend + "\" (known: unitree, booster-joints, booster-modes)");
+  throw std::runtime_error("no backend \"" + r.backend + "\" (known: unitree, unitree-sport, booster-joints, booster-modes)");
 }
 
 }  // namespace praxis::guard

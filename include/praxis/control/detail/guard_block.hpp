@@ -36,6 +36,8 @@ struct GuardBlock {
   std::atomic<std::uint32_t> phase{static_cast<std::uint32_t>(GuardPhase::starting)};
   std::atomic<std::int64_t> heartbeat_ns{0};  // steady clock (CLOCK_MONOTONIC) of the newest cycle
   std::atomic<std::uint32_t> posted{0};       // the run posted requests: the safe mode must be asked
+  std::atomic<std::uint8_t> assumed_mode{0};  // the RobotMode the controller assumed last (its status)
+  std::atomic<std::uint8_t> silenced{0};      // guard: set before it acts; the controller's workers stop
   std::array<std::atomic<std::uint8_t>, k_guard_max_joints> modes{};  // the last command's JointMode
   std::atomic<std::int64_t> acted_after_ns{0};  // guard: the silence it acted on
   char message[1024] = {};                      // guard: why it failed, or what it did (before `phase`)

@@ -232,6 +232,12 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   {
     return io::to_json_text(this->options());
   }
+  // praxis-guard's flag (control/guard.hpp): once set, the worker asks the robot nothing more.
+  void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept
+    requires(A == Access::robot_modes)
+  {
+    if (worker_) worker_->set_silenced_flag(silenced);
+  }
   // The guard's start: the controller has the robot already; a valid state, and nothing asked of the
   // robot while the guard only watches.
   LifecycleResult adopt(Duration timeout)
@@ -247,7 +253,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   }
   // The guard taking over a robot in its own modes: as acquire(), which asks GetMode (where the robot
   // is: its walking mode gets a zero Move first) and nothing else.
-  LifecycleResult guard_take(Duration timeout)
+  LifecycleResult guard_take(Duration timeout, RobotMode /*the controller's, not needed: GetMode*/)
     requires(A == Access::robot_modes)
   {
     return acquire(timeout);

@@ -9,6 +9,7 @@
 
 #include "praxis/hardware/unitree/arm_sdk.hpp"
 #include "praxis/hardware/unitree/backend.hpp"
+#include "praxis/hardware/unitree/sport.hpp"
 #include "praxis/io/reflect_load.hpp"
 #include "praxis/transport/dds_params.hpp"
 
@@ -16,5 +17,7 @@ BOOST_HANA_ADAPT_STRUCT(praxis::unitree::ReleaseOptions, call_timeout, overall_t
 BOOST_HANA_ADAPT_STRUCT(praxis::unitree::BackendOptions, dds, release_motion_service, motion_switcher_required,
                         check_state_crc, release, link_timeout, lowcmd_topic, lowstate_topic, qos, mode_pr,
                         mode_machine, detect_restart);
+BOOST_HANA_ADAPT_STRUCT(praxis::unitree::SportOptions, service, call_timeout, move_period, retry_backoff, max_attempts,
+                        stand_down_settle, max_vx, max_vy, max_vyaw);
 BOOST_HANA_ADAPT_STRUCT(praxis::unitree::ArmSdkOptions, dds, link_timeout, arm_sdk_topic, lowstate_topic, qos,
                         weight_slot, weight_rate, mode_machine, check_state_crc);

@@ -204,6 +204,9 @@ class SportHandler {
     status.reported_mode = status.assumed_mode;  // confirmed by the robot's answers
   }
 
+  // Before the worker runs (praxis-guard taking over): the posture the controller knew.
+  void assume_posture(SportPosture p) { posture_ = p; }
+
   // From any thread (the backend, when the robot's state stops coming): the posture is forgotten.
   void link_lost() noexcept { link_lost_.store(true, std::memory_order_release); }
 

@@ -38,6 +38,7 @@
 #include "praxis/hardware/unitree/rpc.hpp"
 #include "praxis/hardware/unitree/sport.hpp"
 #include "praxis/transport/rpc.hpp"
+#include "praxis/io/reflect_save.hpp"
 
 namespace praxis::unitree {
 
@@ -94,7 +95,10 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   [[nodiscard]] std::uint64_t commands_withheld() const { return withheld_.load(std::memory_order_relaxed); }
 
   void post(const RobotRequests& r) {
-    if (lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control) worker_.post(r);
+    if (lifecycle_.load(std::memory_order_relaxed) == LifecycleStage::in_control) {
+      worker_.post(r);
+      posted_.store(true, std::memory_order_relaxed);
+    }
   }
   // From any thread: the worker serves `mode` from now on (the runtime's send thread, on a stall).
   void post_safe_mode(RobotMode mode) noexcept { worker_.post_safe_mode(mode); }
@@ -110,6 +114,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
 
   LifecycleResult acquire(Duration timeout) {
     lifecycle_.store(LifecycleStage::acquiring);
+    posted_.store(false, std::memory_order_relaxed);  // this run's requests only
     const auto& o = this->options();
     const auto wait = this->wait_for_state(timeout);
     if (!wait.ok) {
@@ -150,7 +155,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   LifecycleResult release(Duration timeout) {
     lifecycle_.store(LifecycleStage::releasing);
     worker_.stop();
-    if (handler_.calls() == 0) {
+    if (handler_.calls() == 0 && !posted_.load(std::memory_order_relaxed)) {
       lifecycle_.store(LifecycleStage::released);
       return {true, LifecycleStage::released, "no sport call in this run: the robot left as it was"};
     }
@@ -177,6 +182,39 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
             message + "; its motion service keeps running; nothing was written to " + this->options().lowcmd_topic};
   }
 
+  // ---- praxis-guard (control/guard.hpp) ----
+  // Its options: {"backend": BackendOptions, "sport": SportOptions}; the calls' table is the model's
+  // default (a SportApi of your own is not handed on).
+  static constexpr std::string_view guard_backend = "unitree-sport";
+  [[nodiscard]] std::string guard_options() const {
+    return "{\"backend\":" + io::to_json_text(this->options()) + ",\"sport\":" + io::to_json_text(handler_.options()) +
+           "}";
+  }
+  // praxis-guard's flag (control/guard.hpp): once set, the worker asks the robot nothing more.
+  void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept { worker_.set_silenced_flag(silenced); }
+  // The guard's start: a valid state, nothing asked (no CheckMode while it only watches).
+  LifecycleResult adopt(Duration timeout) {
+    const auto& o = this->options();
+    if (!this->wait_for_state(timeout).ok) {
+      lifecycle_.store(LifecycleStage::failed);
+      return {false, LifecycleStage::failed, no_valid_sample_text("state", o.lowstate_topic, timeout, o.dds)};
+    }
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control, "receiving " + o.lowstate_topic};
+  }
+  // Taking over: the robot is where the controller last assumed it (walking: StopMove is asked
+  // first, a no-op for a robot already balancing), and the worker starts.
+  LifecycleResult guard_take(Duration, RobotMode controller_assumed) {
+    switch (controller_assumed) {
+      case RobotMode::locomotion: handler_.assume_posture(SportPosture::walking); break;
+      case RobotMode::prepare: handler_.assume_posture(SportPosture::standing); break;
+      case RobotMode::damping: handler_.assume_posture(SportPosture::damped); break;
+      default: break;  // unknown: StandDown, Damp when refused
+    }
+    worker_.start();
+    return {true, LifecycleStage::in_control, "taken over"};
+  }
+
   [[nodiscard]] const SportHandler& sport() const { return handler_; }
   [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
 
@@ -198,6 +236,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   std::atomic<LifecycleStage> lifecycle_{LifecycleStage::idle};
   std::atomic<std::uint64_t> withheld_{0};
   bool link_was_up_ = false;  // read_status()'s side
+  std::atomic<bool> posted_{false};  // anything asked in this backend's life (release() serves it)
 };
 
 }  // namespace praxis::unitree
