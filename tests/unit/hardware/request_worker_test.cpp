@@ -207,6 +207,34 @@ TEST_CASE("request worker: a safe mode replaces whatever is posted and asks for 
   STATIC_REQUIRE(noexcept(worker.post_safe_mode(RobotMode::damping)));
 }
 
+TEST_CASE("request worker: once the silenced flag is set (praxis-guard took the robot) nothing more is served, on "
+          "its thread too", "[hardware][request_worker][guard]") {
+  Recorder vendor;
+  Worker worker(vendor, 5ms);
+  std::atomic<std::uint8_t> silenced{0};
+  worker.set_silenced_flag(&silenced);
+  worker.post(walking(0.4, 1));
+  worker.serve_once(TimePoint{});
+  REQUIRE(vendor.calls() == 1);  // not set: served
+  silenced.store(1);
+  worker.post(walking(0.5, 2));
+  worker.serve_once(TimePoint{});
+  worker.post_safe_mode(RobotMode::damping);  // not even the safe mode: the guard asks it
+  worker.serve_once(TimePoint{});
+  CHECK(vendor.calls() == 1);
+  RobotStatus status;
+  CHECK(worker.read_status(status));  // the one serve's status, and no newer one
+  CHECK_FALSE(worker.read_status(status));
+  worker.start();
+  std::this_thread::sleep_for(100ms);  // some 20 periods
+  worker.stop();
+  CHECK(vendor.calls() == 1);
+  worker.set_silenced_flag(nullptr);  // no flag: served again
+  worker.serve_once(TimePoint{});
+  CHECK(vendor.calls() == 2);
+  STATIC_REQUIRE(noexcept(worker.set_silenced_flag(nullptr)));
+}
+
 TEST_CASE("request worker: the thread serves repeatedly until stop and publishes every serve",
           "[hardware][request_worker]") {
   Recorder vendor;
