@@ -78,6 +78,13 @@ class RequestWorker {
     silenced_.store(flag, std::memory_order_release);
   }
 
+  // Whether the flag is set: a vendor part checks it again right before each call it makes, so that a
+  // period that began before the flag was set (a process stopped mid-period) calls nothing after.
+  [[nodiscard]] bool silenced() const noexcept {
+    const auto* flag = silenced_.load(std::memory_order_acquire);
+    return flag != nullptr && flag->load(std::memory_order_acquire) != 0;
+  }
+
   // ---- the worker thread (or a test) ----
   void serve_once(TimePoint now) {
     if (const auto* flag = silenced_.load(std::memory_order_acquire);

@@ -238,6 +238,13 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   {
     if (worker_) worker_->set_silenced_flag(silenced);
   }
+  // The guard took the robot: the worker stops without serving anything more (no release()).
+  void stop_requests()
+    requires(A == Access::robot_modes)
+  {
+    if (worker_) worker_->stop();
+    lifecycle_.store(LifecycleStage::released);
+  }
   // The guard's start: the controller has the robot already; a valid state, and nothing asked of the
   // robot while the guard only watches.
   LifecycleResult adopt(Duration timeout)

@@ -83,8 +83,13 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
                         Duration worker_period = std::chrono::milliseconds(10))
       : Base(std::move(options)),
         client_(make_client(this->context(), resolve(sport))),
-        handler_([c = client_.get()](const ApiCall& call, Duration timeout) { return c->call(call, timeout); },
-                 std::move(sport), std::move(api)),
+        handler_(
+            [this, c = client_.get()](const ApiCall& call, Duration timeout) {
+              // praxis-guard took the robot while this period was under way: nothing more is asked.
+              if (worker_.silenced()) throw transport::RpcUnanswered("not sent: praxis-guard has the robot");
+              return c->call(call, timeout);
+            },
+            std::move(sport), std::move(api)),
         worker_(handler_, worker_period) {}
   ~SportBackend() { worker_.stop(); }
   SportBackend(const SportBackend&) = delete;
@@ -192,6 +197,11 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   }
   // praxis-guard's flag (control/guard.hpp): once set, the worker asks the robot nothing more.
   void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept { worker_.set_silenced_flag(silenced); }
+  // The guard took the robot: the worker stops without serving anything more (no release()).
+  void stop_requests() {
+    worker_.stop();
+    lifecycle_.store(LifecycleStage::released);
+  }
   // The guard's start: a valid state, nothing asked (no CheckMode while it only watches).
   LifecycleResult adopt(Duration timeout) {
     const auto& o = this->options();

@@ -983,11 +983,17 @@ TEST_CASE("tienkung backend over Cyclone: limb statuses in, per-limb commands ou
       CHECK(lite.take_speed(200ms).empty());
     }
 
+    // The robot heard again first: a robot silent for a second (DdsBackend::k_silence_cutoff; the
+    // sleep above is about that long) gets nothing until one of its new states was read.
+    until_destroyed.emplace(lite, 0.2f);
+    praxis::RobotState<Lite::joint_count> heard;
+    const auto deadline = praxis::Clock::now() + 5s;
+    while (!robot.read(heard, praxis::Clock::now()) && praxis::Clock::now() < deadline) std::this_thread::sleep_for(1ms);
+    drain_speeds();
     robot.write(c, praxis::Clock::now());  // the knee turns again ...
     speeds = lite.take_speed();
     REQUIRE(speeds.size() == 1);
     CHECK(speeds[0].second == 0.25f);
-    until_destroyed.emplace(lite, 0.2f);
   }
   // ... and the backend's destructor stopped it.
   speeds = lite.take_speed();
