@@ -220,14 +220,8 @@ class GuardProcess {
     if (block_ != nullptr) {
       const auto p = phase();
       if (p == detail::GuardPhase::acting || p == detail::GuardPhase::done) report = message_text();
-      block_->~GuardBlock();
-      ::munmap(block_, sizeof(detail::GuardBlock));
-      block_ = nullptr;
     }
-    if (fd_ >= 0) {
-      ::close(fd_);
-      fd_ = -1;
-    }
+    unmap();
     posted_ = false;
     return report;
   }
@@ -272,6 +266,11 @@ class GuardProcess {
       ::waitpid(pid_, nullptr, 0);
       pid_ = 0;
     }
+    unmap();
+    return "praxis-guard: " + why;
+  }
+  // The shared memory and its descriptor, gone.
+  void unmap() noexcept {
     if (block_ != nullptr) {
       block_->~GuardBlock();
       ::munmap(block_, sizeof(detail::GuardBlock));
@@ -281,7 +280,6 @@ class GuardProcess {
       ::close(fd_);
       fd_ = -1;
     }
-    return "praxis-guard: " + why;
   }
 
   int fd_ = -1;

@@ -15,20 +15,12 @@ namespace praxis::guard {
 
 namespace {
 
-template <class Backend>
-int guard_with(const Request& r, Watch& w) {
-  typename Backend::Options options;
-  io::load_struct_into(options, nlohmann::json::parse(r.options), "--options");
-  Backend backend(options);
-  return watch_and_guard(backend, w);
-}
-
 template <booster::Access A>
 int guard_access(const Request& r, Watch& w) {
   using namespace praxis::booster;
-  if (r.model == T1::name) return guard_with<BoosterBackend<T1, A>>(r, w);
-  if (r.model == T1Arms7::name) return guard_with<BoosterBackend<T1Arms7, A>>(r, w);
-  if (r.model == K1::name) return guard_with<BoosterBackend<K1, A>>(r, w);
+  if (r.model == T1::name) return guard_from_options<BoosterBackend<T1, A>>(r, w);
+  if (r.model == T1Arms7::name) return guard_from_options<BoosterBackend<T1Arms7, A>>(r, w);
+  if (r.model == K1::name) return guard_from_options<BoosterBackend<K1, A>>(r, w);
   throw std::runtime_error("booster: no model \"" + r.model + "\"");
 }
 

@@ -15,14 +15,6 @@ namespace praxis::guard {
 namespace {
 
 template <class Backend>
-int guard_with(const Request& r, Watch& w) {
-  typename Backend::Options options;
-  io::load_struct_into(options, nlohmann::json::parse(r.options), "--options");
-  Backend backend(options);
-  return watch_and_guard(backend, w);
-}
-
-template <class Backend>
 int guard_sport(const Request& r, Watch& w) {
   const auto json = nlohmann::json::parse(r.options);
   unitree::BackendOptions options;
@@ -44,10 +36,10 @@ int guard_unitree(const Request& r, Watch& w) {
     if (r.model == H1_2::name) return guard_sport<SportBackend<H1_2>>(r, w);
     throw std::runtime_error("unitree-sport: no model \"" + r.model + "\"");
   }
-  if (r.model == Go2::name) return guard_with<UnitreeBackend<Go2>>(r, w);
-  if (r.model == G1::name) return guard_with<UnitreeBackend<G1>>(r, w);
-  if (r.model == G1_23::name) return guard_with<UnitreeBackend<G1_23>>(r, w);
-  if (r.model == H1_2::name) return guard_with<UnitreeBackend<H1_2>>(r, w);
+  if (r.model == Go2::name) return guard_from_options<UnitreeBackend<Go2>>(r, w);
+  if (r.model == G1::name) return guard_from_options<UnitreeBackend<G1>>(r, w);
+  if (r.model == G1_23::name) return guard_from_options<UnitreeBackend<G1_23>>(r, w);
+  if (r.model == H1_2::name) return guard_from_options<UnitreeBackend<H1_2>>(r, w);
   throw std::runtime_error("unitree: no model \"" + r.model + "\"");
 }
 

@@ -6,7 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "guard_loop.hpp"
+#include "praxis/io/reflect_load.hpp"
 
 namespace praxis::guard {
 
@@ -15,6 +18,16 @@ struct Request {
   std::string model;    // Model::name
   std::string options;  // the backend's options as JSON (io/reflect_save.hpp)
 };
+
+// The backend built from the options the controller handed on (its Options by field name), then
+// watched and guarded.
+template <class Backend>
+int guard_from_options(const Request& r, Watch& w) {
+  typename Backend::Options options;
+  io::load_struct_into(options, nlohmann::json::parse(r.options), "--options");
+  Backend backend(options);
+  return watch_and_guard(backend, w);
+}
 
 int guard_unitree(const Request& r, Watch& w);
 int guard_booster(const Request& r, Watch& w);
