@@ -31,12 +31,20 @@ esac
 "$demo" --robot "$robot" "${demo_args[@]}" --domain "$domain" --interface lo >"$out" 2>&1 &
 demo_pid=$!
 
-# The guard is started when the run has taken control (its process names the controller's pid).
+# The guard is started when the run has taken control (its command line names the controller's
+# pid); read from /proc, which every Linux has (pgrep needs procps).
+guard_running() {
+  local f
+  for f in /proc/[0-9]*/cmdline; do
+    tr '\0' ' ' <"$f" 2>/dev/null | grep -q "praxis-guard .*--pid $demo_pid \$" && return 0
+  done
+  return 1
+}
 for _ in $(seq 300); do
-  pgrep -f "praxis-guard .*--pid $demo_pid\$" >/dev/null && break
+  guard_running && break
   sleep 0.1
 done
-pgrep -f "praxis-guard .*--pid $demo_pid\$" >/dev/null || { cat "$out"; echo "FAIL: no praxis-guard watching the run"; exit 1; }
+guard_running || { cat "$out"; echo "FAIL: no praxis-guard watching the run"; exit 1; }
 sleep "$settle"  # under the user's controller (praxis_demo: R2, then A), or walking (the motion demo)
 kill -"$signal" "$demo_pid"
 killed_at=$(date +%s.%N)
