@@ -6,26 +6,37 @@
 # <check> names what the fake's report must show (unitree-damped: the last frames it applied are
 # damping, after the stiff ones; booster-damped: Custom, then Damping, nothing refused;
 # booster-modes, with praxis_motion_demo: walking in Soccer, a zero Move, then Damping;
-# unitree-sport, with praxis_motion_demo: a Go2 walking by itself stopped, laid down and damped).
+# unitree-sport, with praxis_motion_demo: a Go2 walking by itself stopped, laid down and damped;
+# tienkung-stopped, with guard_spin_controller: the waist turning in velocity mode stopped, then every
+# limb damped; aurora-pdstand, with praxis_demo: a Fourier robot in UserCmd held, then in PdStand,
+# its gains never lowered).
 set -u
 demo=$1 fake=$2 robot=$3 domain=$4 signal=$5 check=$6
 dir=$(mktemp -d)
 trap 'kill -9 $fake_pid $demo_pid 2>/dev/null; rm -rf "$dir"' EXIT
 out=$dir/demo.txt report=$dir/report.json
 
+# The robots with a remote get the operator's R2 and A from the fake; the others (Tienkung, Fourier)
+# from a script in the controller.
+pad=(--gamepad "R2:1.0-2.2,A:2.7" --script-start first-command)
 case $check in
-  unitree-sport) fake_args=(--sport-mode normal --sport-posture damped) ;;  # as after power-on
-  unitree-*) fake_args=(--sport-mode normal) ;;  # a robot boots with its motion service on
-  *) fake_args=() ;;
+  unitree-sport) fake_args=(--sport-mode normal --sport-posture damped "${pad[@]}") ;;  # as after power-on
+  unitree-*) fake_args=(--sport-mode normal "${pad[@]}") ;;  # a robot boots with its motion service on
+  tienkung-*|aurora-*) fake_args=() ;;
+  *) fake_args=("${pad[@]}") ;;
 esac
-"$fake" --robot "$robot" --domain "$domain" --interface lo "${fake_args[@]}" --gamepad "R2:1.0-2.2,A:2.7" \
-  --script-start first-command --duration 120 --report "$report" >"$dir/fake.txt" 2>&1 &
+"$fake" --robot "$robot" --domain "$domain" --interface lo "${fake_args[@]}" --duration 120 --report "$report" \
+  >"$dir/fake.txt" 2>&1 &
 fake_pid=$!
 case $check in
   # praxis_motion_demo's Booster story (robot modes): walking from 5.5 s to 7 s of its run.
   booster-modes) demo_args=(--backend booster); settle=6.2 ;;
   # praxis_motion_demo's Go2 story (walking by itself): walking from 3 s to 5 s of its run.
   unitree-sport) demo_args=(--backend unitree); settle=3.9 ;;
+  # guard_spin_controller: CTRL (the waist turning) from 2 s of its run.
+  tienkung-stopped) demo_args=(); settle=4 ;;
+  # praxis_demo on a robot without a remote: its operator script, R2 from 1.2 s, A at 6 s of a 12 s run.
+  aurora-pdstand) demo_args=(--backend dds --duration 12 --no-log); settle=8 ;;
   *) demo_args=(--backend dds --duration 60 --no-log); settle=5 ;;  # praxis_demo: R2, then A
 esac
 "$demo" --robot "$robot" "${demo_args[@]}" --domain "$domain" --interface lo >"$out" 2>&1 &
@@ -120,6 +131,44 @@ stop = json.loads(moves[-1]["body"]) if moves else {}
 if not moves or any(abs(v) > 1e-9 for v in stop.values() if isinstance(v, (int, float))):
     print("FAIL: no zero Move before the Damping:", moves[-1:] ); sys.exit(1)
 print("robot: modes", modes, "last Move", stop)
+EOF
+    ;;
+  tienkung-stopped)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+limbs = r["limbs"]
+waist = limbs["waist"]
+if r["max_turning"] < 1 or waist["cmd_vel"]["received"] == 0:
+    print("FAIL: the waist never turned in velocity mode:", r["max_turning"], waist["cmd_vel"]); sys.exit(1)
+if r["turning_at_exit"] or r["velocity_mode_at_exit"]:
+    print("FAIL: motors still turning or in velocity mode:", r["turning_at_exit"], r["velocity_mode_at_exit"]); sys.exit(1)
+if waist["cmd_vel"]["zero_speeds"] < 1:
+    print("FAIL: the waist got no speed 0:", waist["cmd_vel"]); sys.exit(1)
+soft = {name: l["cmd_ctrl"]["last_all_kp_zero"] for name, l in limbs.items()}
+if not all(soft.values()):
+    print("FAIL: a limb's last cmd_ctrl is not damping:", soft); sys.exit(1)
+if any(sum(l[k]["rejected"].values()) for l in limbs.values() for k in ("cmd_ctrl", "cmd_vel", "cmd_pos")):
+    print("FAIL: the robot refused commands:", limbs); sys.exit(1)
+print("robot: waist stopped (speed 0 %d times), every limb damped" % waist["cmd_vel"]["zero_speeds"])
+EOF
+    ;;
+  aurora-pdstand)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [s["name"] for s in r["states"]]
+if "UserCmd" not in names or r["state_name"] != "PdStand" or names[-1] != "PdStand":
+    print("FAIL: the robot did not end in PdStand after UserCmd:", names, r["state_name"]); sys.exit(1)
+if r["violations_total"] != 0:
+    print("FAIL: the robot saw rule violations:", r["violations"]); sys.exit(1)
+if min(r["final_kp"]) <= 0:
+    print("FAIL: gains lowered to 0 on the way out:", r["final_kp"]); sys.exit(1)
+pd_stand_at = r["states"][-1]["t"]
+late = [c["t"] for c in r["motor_configs"] if c["t"] > pd_stand_at]
+if late:
+    print("FAIL: PD configurations after PdStand:", late); sys.exit(1)
+print("robot: states", names)
 EOF
     ;;
   booster-damped)

@@ -692,13 +692,12 @@ class Runtime {
         record_fault(std::current_exception());
       }
     }
-    if constexpr (requires { backend_.set_request_gate(nullptr); }) {
-      // The guard has the robot: the request worker stops first, still silenced (it asks nothing).
-      if constexpr (requires { backend_.stop_requests(); }) {
-        if (guard_took) backend_.stop_requests();
-      }
-      backend_.set_request_gate(nullptr);
+    // The guard has the robot: the backend sends nothing more (a request worker stops first, still
+    // silenced; no destructor's last word), then the gate goes.
+    if constexpr (requires { backend_.yield_to_guard(); }) {
+      if (guard_took) backend_.yield_to_guard();
     }
+    if constexpr (requires { backend_.set_request_gate(nullptr); }) backend_.set_request_gate(nullptr);
     const std::string guard_report = guard_.finish(guard_took ? options_.lifecycle_timeout + std::chrono::seconds(5)
                                                               : std::chrono::seconds(2));
     if (guard_took) {

@@ -20,8 +20,11 @@
 //
 // its times counted from the first state read through it (however long taking control took).
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "praxis/core/clock.hpp"
@@ -38,8 +41,19 @@
 
 namespace praxis::control {
 
+namespace detail {
+// B's name for praxis-guard (control/guard.hpp), where it has one.
+template <class B>
+struct GuardName {};
+template <class B>
+  requires requires { B::guard_backend; }
+struct GuardName<B> {
+  static constexpr std::string_view guard_backend = B::guard_backend;
+};
+}  // namespace detail
+
 template <Backend B>
-class WithGamepad {
+class WithGamepad : public detail::GuardName<B> {
  public:
   using model = typename B::model;
   static constexpr std::size_t N = model::joint_count;
@@ -106,6 +120,23 @@ class WithGamepad {
     requires requires(const B& b) { b.driven_joints(); }
   {
     return backend_.driven_joints();
+  }
+
+  // praxis-guard's hooks (control/guard.hpp): the guard watches B, the gamepad is not its business.
+  [[nodiscard]] std::string guard_options() const
+    requires requires(const B& b) { b.guard_options(); }
+  {
+    return backend_.guard_options();
+  }
+  void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept
+    requires requires(B& b) { b.set_request_gate(silenced); }
+  {
+    backend_.set_request_gate(silenced);
+  }
+  void yield_to_guard()
+    requires requires(B& b) { b.yield_to_guard(); }
+  {
+    backend_.yield_to_guard();
   }
 
   [[nodiscard]] B& backend() { return backend_; }

@@ -123,23 +123,33 @@ int watch_and_guard(B& backend, Watch& w) {
   for (std::size_t j = 0; j < N; ++j) last.mode[j] = static_cast<JointMode>(block.modes[j].load());
   std::string sent;
   if (last.covers_any() && have_state) {
-    JointCommand<N> stop = last;
-    bool any_velocity = false;
-    for (std::size_t j = 0; j < N; ++j) {
-      if (stop.mode[j] != JointMode::velocity) continue;
-      any_velocity = true;
-      stop.dq[static_cast<Eigen::Index>(j)] = 0.0;
-    }
-    if (any_velocity) backend.write(stop, Clock::now());
     JointCommand<N> safe = last;
     control::make_safe<kind, Model>(safe, state.q, block.damping_kd);
+    // First the safe command with every velocity joint told speed 0 (this backend has not seen them
+    // turn: so it learns which to stop), then the safe command alone.
+    JointCommand<N> stop = safe;
+    std::size_t velocity_joints = 0;
+    for (std::size_t j = 0; j < N; ++j) {
+      if (last.mode[j] != JointMode::velocity) continue;
+      ++velocity_joints;
+      const auto i = static_cast<Eigen::Index>(j);
+      stop.mode[j] = JointMode::velocity;
+      stop.dq[i] = 0.0;
+      stop.kd[i] = safe.kd[i];
+      stop.tau_ff[i] = 0.0;
+    }
+    if (velocity_joints > 0) backend.write(stop, Clock::now());
     // A few periods of it: a best-effort topic may lose one frame.
     for (int k = 0; k < 50; ++k) {
       if (backend.read(state, Clock::now()) && kind == SafeState::joint_damping) damp_covered(safe, state.q, block.damping_kd);
       backend.write(safe, Clock::now());
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    sent = kind == SafeState::joint_damping ? "joint damping" : "a hold of the measured pose";
+    if (velocity_joints > 0) {
+      sent = "speed 0 to " + std::to_string(velocity_joints) + (velocity_joints == 1 ? " joint" : " joints") +
+             " in velocity mode, ";
+    }
+    sent += kind == SafeState::joint_damping ? "joint damping" : "a hold of the measured pose";
   }
   // The robot's state keeps being read while the guard acts, as the controller's receive thread
   // would: a backend that sees no state believes the link lost (and forgets what it knew).

@@ -37,6 +37,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -54,6 +55,7 @@
 #include "praxis/hardware/capabilities.hpp"
 #include "praxis/hardware/dds_backend.hpp"
 #include "praxis/hardware/request_worker.hpp"
+#include "praxis/io/reflect_save.hpp"
 #include "praxis/transport/dds.hpp"
 
 namespace praxis::aurora {
@@ -240,6 +242,34 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
     if (!sequence.incomplete().empty()) return fail(message + "; but " + sequence.incomplete());
     lifecycle_.store(LifecycleStage::released);
     return {true, LifecycleStage::released, std::move(message)};
+  }
+
+  // ---- praxis-guard (control/guard.hpp) ----
+  // Joint control (UserCmd, or PdStand for the arms). The guard builds this backend again from these
+  // options, told to send no gains: the ones in force when the controller went stay in force.
+  static constexpr std::string_view guard_backend = "aurora";
+  [[nodiscard]] std::string guard_options() const
+    requires(A == Access::joints)
+  {
+    BackendOptions o = this->options();
+    o.wire.follow_command_gains = false;
+    return io::to_json_text(o);
+  }
+  // The guard's start: the controller took the robot already, so nothing is asked of it (no FSM
+  // request, no PD configuration); the guard's commands leave, as the controller's did, only while
+  // a recent aurora_state reports the state the controller holds.
+  LifecycleResult adopt(Duration timeout)
+    requires(A == Access::joints)
+  {
+    const auto& o = this->options();
+    if (!this->wait_for_state(timeout).ok) return fail(no_valid_sample_text("state", o.wire.topics.group_state, timeout, o.dds));
+    auto& c = this->codec_context();
+    c.allowed_groups.store(allowed_groups(), std::memory_order_relaxed);
+    c.control_state.store(static_cast<int>(o.sequence.control_state), std::memory_order_release);
+    lifecycle_.store(LifecycleStage::in_control);
+    return {true, LifecycleStage::in_control,
+            "receiving " + o.wire.topics.group_state + "; the controller holds the robot in " +
+                FsmSequence::state_name(static_cast<std::uint8_t>(o.sequence.control_state))};
   }
 
   // ---- status ----
@@ -515,3 +545,6 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
 };
 
 }  // namespace praxis::aurora
+
+// The options by field name, so that every user of the backend can hand them on (praxis-guard).
+#include "praxis/hardware/aurora/options_params.hpp"

@@ -239,7 +239,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
     if (worker_) worker_->set_silenced_flag(silenced);
   }
   // The guard took the robot: the worker stops without serving anything more (no release()).
-  void stop_requests()
+  void yield_to_guard()
     requires(A == Access::robot_modes)
   {
     if (worker_) worker_->stop();

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -44,6 +45,7 @@
 #include "praxis/hardware/tienkung/models.hpp"
 #include "praxis/hardware/tienkung/topics.hpp"
 #include "praxis/hardware/tienkung/velocity_stops.hpp"
+#include "praxis/io/reflect_save.hpp"
 #include "praxis/transport/dds.hpp"
 
 namespace praxis::tienkung {
@@ -90,7 +92,7 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   // Stops what still turns, waiting up to options().stop_timeout for the statuses to confirm it; a
   // joint not confirmed is named on stderr (a destructor has no one else to tell).
   ~TienkungBackend() {
-    if (this->codec_context().stops.not_stopped() == 0) return;
+    if (yielded_.load(std::memory_order_acquire) || this->codec_context().stops.not_stopped() == 0) return;
     try {
       const std::size_t left = confirm_stops(this->options().stop_timeout);
       if (left > 0) {
@@ -106,6 +108,7 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   // Nothing leaves while an ArmZeroing session holds the robot.
   void write(const JointCommand<N>& command, TimePoint now) {
     last_write_ns_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    if (yielded_.load(std::memory_order_acquire)) return;
     if (holder_.load(std::memory_order_acquire) == detail::Holder::zeroing) {
       withheld_.fetch_add(1, std::memory_order_relaxed);
       return;
@@ -125,7 +128,7 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   // confirm_stops(). Not concurrently with write().
   std::size_t stop_turning_joints() noexcept {
     const std::size_t n = turning_joints();
-    if (n == 0) return 0;
+    if (n == 0 || yielded_.load(std::memory_order_acquire)) return 0;
     stop_command_ = last_command_;
     for (auto& mode : stop_command_.mode) {
       if (mode == JointMode::velocity) mode = JointMode::none;
@@ -252,6 +255,21 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
                               : std::string())};
   }
 
+  // ---- praxis-guard (control/guard.hpp) ----
+  // The guard builds this backend again from these options; the status layout is its name's.
+  static constexpr std::string_view guard_backend = Layout == StatusLayout::with_error      ? "tienkung"
+                                                    : Layout == StatusLayout::without_error ? "tienkung-without-error"
+                                                                                            : "tienkung-with-voltage";
+  [[nodiscard]] std::string guard_options() const { return io::to_json_text(this->options()); }
+  // The guard's start: as acquire(), which asks the robot nothing (every limb status and the IMU).
+  LifecycleResult adopt(Duration timeout) { return acquire(timeout); }
+  // The guard took the robot: nothing more leaves this backend, not even its destructor's speed 0
+  // (the guard sends the stops; a controller that wakes up would send its last command with them).
+  void yield_to_guard() noexcept {
+    yielded_.store(true, std::memory_order_release);
+    lifecycle_.store(LifecycleStage::released);
+  }
+
   bool read_status(RobotStatus& out) {
     out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
     out.reported_mode = out.assumed_mode =
@@ -315,6 +333,10 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
   std::atomic<detail::Holder> holder_{detail::Holder::nobody};
   std::atomic<Duration::rep> last_write_ns_{0};  // 0: never written
   std::atomic<std::uint64_t> withheld_{0};
+  std::atomic<bool> yielded_{false};  // praxis-guard took the robot (yield_to_guard)
 };
 
 }  // namespace praxis::tienkung
+
+// The options by field name, so that every user of the backend can hand them on (praxis-guard).
+#include "praxis/hardware/tienkung/options_params.hpp"

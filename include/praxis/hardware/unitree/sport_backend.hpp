@@ -198,7 +198,7 @@ class SportBackend : public DdsBackend<UnitreeTopics<M>> {
   // praxis-guard's flag (control/guard.hpp): once set, the worker asks the robot nothing more.
   void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept { worker_.set_silenced_flag(silenced); }
   // The guard took the robot: the worker stops without serving anything more (no release()).
-  void stop_requests() {
+  void yield_to_guard() {
     worker_.stop();
     lifecycle_.store(LifecycleStage::released);
   }
