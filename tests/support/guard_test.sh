@@ -7,7 +7,8 @@
 # damping, after the stiff ones; booster-damped: Custom, then Damping, nothing refused;
 # booster-modes, with praxis_motion_demo: walking in Soccer, a zero Move, then Damping;
 # unitree-sport, with praxis_motion_demo: a Go2 walking by itself stopped, laid down and damped;
-# tienkung-stopped, with guard_spin_controller: the waist turning in velocity mode stopped, then every
+# tienkung-walking, with praxis_motion_demo: a Tienkung walking under its own controller told a zero
+# velocity and stand; tienkung-stopped, with guard_spin_controller: the waist turning in velocity mode stopped, then every
 # limb damped; aurora-pdstand, with praxis_demo: a Fourier robot in UserCmd held, then in PdStand,
 # its gains never lowered).
 set -u
@@ -22,6 +23,7 @@ pad=(--gamepad "R2:1.0-2.2,A:2.7" --script-start first-command)
 case $check in
   unitree-sport) fake_args=(--sport-mode normal --sport-posture damped "${pad[@]}") ;;  # as after power-on
   unitree-*) fake_args=(--sport-mode normal "${pad[@]}") ;;  # a robot boots with its motion service on
+  tienkung-walking) fake_args=(--hric --hric-mode stand) ;;  # stood up by the operator, handed to programs
   tienkung-*|aurora-*) fake_args=() ;;
   *) fake_args=("${pad[@]}") ;;
 esac
@@ -33,6 +35,8 @@ case $check in
   booster-modes) demo_args=(--backend booster); settle=6.2 ;;
   # praxis_motion_demo's Go2 story (walking by itself): walking from 3 s to 5 s of its run.
   unitree-sport) demo_args=(--backend unitree); settle=3.9 ;;
+  # praxis_motion_demo's Tienkung story: walking (asked at 1 s, a 0.5 s transition) until 3.5 s.
+  tienkung-walking) demo_args=(--backend tienkung); settle=2.3 ;;
   # guard_spin_controller: CTRL (the waist turning) from 2 s of its run.
   tienkung-stopped) demo_args=(); settle=4 ;;
   # praxis_demo on a robot without a remote: its operator script, R2 from 1.2 s, A at 6 s of a 12 s run.
@@ -131,6 +135,26 @@ stop = json.loads(moves[-1]["body"]) if moves else {}
 if not moves or any(abs(v) > 1e-9 for v in stop.values() if isinstance(v, (int, float))):
     print("FAIL: no zero Move before the Damping:", moves[-1:] ); sys.exit(1)
 print("robot: modes", modes, "last Move", stop)
+EOF
+    ;;
+  tienkung-walking)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+h = r["hric"]
+modes = [m["mode"] for m in h["mode_timeline"]]
+if "walk" not in modes or h["final_mode"] != "stand":
+    print("FAIL: the robot did not end standing after walking:", modes, h["final_mode"]); sys.exit(1)
+if any(abs(v) > 1e-9 for v in h["velocity_at_exit"].values()):
+    print("FAIL: a velocity still in force:", h["velocity_at_exit"]); sys.exit(1)
+if h["forbidden_requests"] != 0 or h["refused"]:
+    print("FAIL: requests the robot forbids or refused:", h["forbidden_requests"], h["refused"]); sys.exit(1)
+last = h["calls"][-1]
+if last["request"] != "stand" or not last["success"]:
+    print("FAIL: the last request is not an accepted stand:", last); sys.exit(1)
+if any(l["cmd_ctrl"]["received"] or l["cmd_vel"]["received"] for l in r["limbs"].values()):
+    print("FAIL: limb commands reached a robot walking by itself"); sys.exit(1)
+print("robot: walk modes", modes)
 EOF
     ;;
   tienkung-stopped)

@@ -37,13 +37,11 @@ int guard_aurora(const Request& r, Watch& w);
 inline int guard_vendor(const Request& r, Watch& w) {
   if (r.backend == "unitree" || r.backend == "unitree-sport") return guard_unitree(r, w);
   if (r.backend == "booster-joints" || r.backend == "booster-modes") return guard_booster(r, w);
-  if (r.backend == "tienkung" || r.backend == "tienkung-without-error" || r.backend == "tienkung-with-voltage") {
-    return guard_tienkung(r, w);
-  }
+  if (r.backend.starts_with("tienkung")) return guard_tienkung(r, w);
   if (r.backend == "aurora") return guard_aurora(r, w);
   throw std::runtime_error("no backend \"" + r.backend +
                            "\" (known: unitree, unitree-sport, booster-joints, booster-modes, tienkung, "
-                           "tienkung-without-error, tienkung-with-voltage, aurora)");
+                           "tienkung-without-error, tienkung-with-voltage, tienkung-walking[-without-error|-with-voltage], aurora)");
 }
 
 }  // namespace praxis::guard

@@ -138,7 +138,9 @@ class WalkingHandler {
       return;
     }
     if (stepping) {
-      if (velocity_sent_) send_velocity(0.0, 0.0, 0.0, now);  // stop steering first
+      // Stop steering first: also a velocity another program left in force (praxis-guard taking
+      // over from a controller that died walking the robot), once per stand pursued.
+      if (velocity_sent_ || !pursuit_ || pursuit_->mode != *target) send_velocity(0.0, 0.0, 0.0, now);
       velocity_sent_ = false;
       return ask(status, *target, current, now);
     }

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -38,6 +39,8 @@
 #include "praxis/hardware/tienkung/models.hpp"
 #include "praxis/hardware/tienkung/topics.hpp"
 #include "praxis/hardware/tienkung/walking.hpp"
+#include "praxis/hardware/tienkung/walking_params.hpp"
+#include "praxis/io/reflect_save.hpp"
 #include "praxis/transport/dds.hpp"
 #include "praxis/transport/dds_decoding_subscriber.hpp"
 #include "praxis/transport/dds_encoding_publisher.hpp"
@@ -115,6 +118,7 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
             detail::VelocityToWire{}, hric_.cmd_vel_qos)),
         handler_([this] { return observe(); },
                  WalkingSink{make_caller(), [this](double vx, double vy, double wz) {
+                               if (worker_.silenced()) return;  // praxis-guard has the robot
                                cmd_vel_->write(detail::Velocity{vx, vy, wz});
                              }},
                  walking),
@@ -238,6 +242,27 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
                      walk_mode_name(handler_.last_walk_mode()) + ")"};
   }
 
+  // ---- praxis-guard (control/guard.hpp) ----
+  // The guard builds this backend again from these options (WalkingParams, its I/O worker at the
+  // default period); the status layout is its name's.
+  static constexpr std::string_view guard_backend = Layout == StatusLayout::with_error ? "tienkung-walking"
+                                                    : Layout == StatusLayout::without_error
+                                                        ? "tienkung-walking-without-error"
+                                                        : "tienkung-walking-with-voltage";
+  [[nodiscard]] std::string guard_options() const {
+    return io::to_json_text(WalkingParams{this->options(), handler_.options(), hric_});
+  }
+  // The guard's start: as acquire(), which asks the robot nothing (its worker idle until a request).
+  LifecycleResult adopt(Duration timeout) { return acquire(timeout); }
+  // praxis-guard's flag: once set, the worker asks the robot nothing more (checked before each call
+  // and each velocity too, so that a period begun before the controller stopped sends nothing).
+  void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept { worker_.set_silenced_flag(silenced); }
+  // The guard took the robot: the worker stops without serving anything more (no release()).
+  void yield_to_guard() {
+    worker_.stop();
+    lifecycle_.store(LifecycleStage::released);
+  }
+
   [[nodiscard]] const WalkingHandler& walking() const { return handler_; }
   [[nodiscard]] const HricOptions& hric() const { return hric_; }
   [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
@@ -289,16 +314,23 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
                  : cyclone_->matched() > 0 && cyclone_->response_matched() > 0;
   }
 
+  // Every call checks praxis-guard's flag right before it leaves.
   std::function<ModeReply(const ModeCall&, Duration)> make_caller() {
     const auto& n = hric_.names;
     if (hric_.wire == ServiceWire::fastrtps) {
       fast_ = std::make_unique<transport::RpcClient<FastRtpsModeTraits>>(this->context(), n.service_request, n.service_reply,
                                                                    n.request_type, n.reply_type);
-      return [c = fast_.get()](const ModeCall& call, Duration t) { return c->call(call, t); };
+      return [this, c = fast_.get()](const ModeCall& call, Duration t) {
+        if (worker_.silenced()) throw transport::RpcUnanswered("not sent: praxis-guard has the robot");
+        return c->call(call, t);
+      };
     }
     cyclone_ = std::make_unique<transport::RpcClient<CycloneModeTraits>>(this->context(), n.service_request, n.service_reply,
                                                                    n.request_type, n.reply_type);
-    return [c = cyclone_.get()](const ModeCall& call, Duration t) { return c->call(call, t); };
+    return [this, c = cyclone_.get()](const ModeCall& call, Duration t) {
+      if (worker_.silenced()) throw transport::RpcUnanswered("not sent: praxis-guard has the robot");
+      return c->call(call, t);
+    };
   }
 
   HricOptions hric_;

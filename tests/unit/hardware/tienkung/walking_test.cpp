@@ -142,6 +142,19 @@ TEST_CASE("walking: no velocity, prepare and damping all end in stand - zero vel
   }
 }
 
+// praxis-guard's case: a fresh handler takes over a robot another program walked (its velocity in
+// force): the steering is stopped too, once, before the stand.
+TEST_CASE("walking: a robot walked by another program gets a zero velocity before the stand", "[tienkung][walking]") {
+  Rig rig;
+  rig.robot.mode = tk::WalkMode::walk;
+  rig.run(wish(praxis::RobotMode::damping), 600ms);
+  REQUIRE(rig.robot.velocities.size() == 1);
+  CHECK(rig.robot.velocities.front() == std::array<double, 3>{0.0, 0.0, 0.0});
+  CHECK(rig.robot.count(tk::ModeRequest::stand) == 1);
+  CHECK(rig.robot.mode == tk::WalkMode::stand);
+  CHECK(rig.handler.settled());
+}
+
 TEST_CASE("walking: a robot in zero or stop is never stood up by praxis", "[tienkung][walking]") {
   for (const auto m : {tk::WalkMode::zero, tk::WalkMode::stop}) {
     Rig rig;
