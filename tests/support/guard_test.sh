@@ -10,7 +10,8 @@
 # tienkung-walking, with praxis_motion_demo: a Tienkung walking under its own controller told a zero
 # velocity and stand; tienkung-stopped, with guard_spin_controller: the waist turning in velocity mode stopped, then every
 # limb damped; aurora-pdstand, with praxis_demo: a Fourier robot in UserCmd held, then in PdStand,
-# its gains never lowered).
+# its gains never lowered; aurora-walking, with praxis_motion_demo: a Fourier robot walking by itself
+# given a zero velocity, then PdStand).
 set -u
 demo=$1 fake=$2 robot=$3 domain=$4 signal=$5 check=$6
 dir=$(mktemp -d)
@@ -24,6 +25,7 @@ case $check in
   unitree-sport) fake_args=(--sport-mode normal --sport-posture damped "${pad[@]}") ;;  # as after power-on
   unitree-*) fake_args=(--sport-mode normal "${pad[@]}") ;;  # a robot boots with its motion service on
   tienkung-walking) fake_args=(--hric --hric-mode stand) ;;  # stood up by the operator, handed to programs
+  aurora-walking) fake_args=(--stable-after 0.5) ;;  # as praxis_motion_demo's own fake
   tienkung-*|aurora-*) fake_args=() ;;
   *) fake_args=("${pad[@]}") ;;
 esac
@@ -37,6 +39,8 @@ case $check in
   unitree-sport) demo_args=(--backend unitree); settle=3.9 ;;
   # praxis_motion_demo's Tienkung story: walking (asked at 1 s, a 0.5 s transition) until 3.5 s.
   tienkung-walking) demo_args=(--backend tienkung); settle=2.3 ;;
+  # praxis_motion_demo's Fourier story: walking by itself (asked at 1 s) until 4 s.
+  aurora-walking) demo_args=(--backend aurora); settle=3 ;;
   # guard_spin_controller: CTRL (the waist turning) from 2 s of its run.
   tienkung-stopped) demo_args=(); settle=4 ;;
   # praxis_demo on a robot without a remote: its operator script, R2 from 1.2 s, A at 6 s of a 12 s run.
@@ -175,6 +179,23 @@ if not all(soft.values()):
 if any(sum(l[k]["rejected"].values()) for l in limbs.values() for k in ("cmd_ctrl", "cmd_vel", "cmd_pos")):
     print("FAIL: the robot refused commands:", limbs); sys.exit(1)
 print("robot: waist stopped (speed 0 %d times), every limb damped" % waist["cmd_vel"]["zero_speeds"])
+EOF
+    ;;
+  aurora-walking)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [s["name"] for s in r["states"]]
+print("robot: states", names, "velocity source", r["velocity_source"], "sources", r["velocity_sources"],
+      "last velocity", r["last_velocity"])
+if not any(s["state"] == 3 for s in r["states"]) or r["velocities_accepted"] == 0:
+    print("FAIL: the robot never walked:", names); sys.exit(1)
+if r["state_name"] != "PdStand" or names[-1] != "PdStand":
+    print("FAIL: the robot did not end in PdStand after walking:", names); sys.exit(1)
+if any(abs(v) > 1e-9 for v in r["last_velocity"]):
+    print("FAIL: a velocity still in force:", r["last_velocity"]); sys.exit(1)
+if r["violations_total"] != 0:
+    print("FAIL: the robot saw rule violations:", r["violations"]); sys.exit(1)
 EOF
     ;;
   aurora-pdstand)

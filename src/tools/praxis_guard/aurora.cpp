@@ -1,5 +1,7 @@
-// praxis-guard for Fourier robots under joint control through Aurora (AuroraBackend): the measured
-// pose held with the gains in force (none are sent), then PdStand, as the run's own end does.
+// praxis-guard for Fourier robots through Aurora (AuroraBackend): under joint control, the measured
+// pose held with the gains in force (none are sent), then PdStand, as the run's own end does;
+// walking by itself ("aurora-walking"), a zero velocity, then PdStand and the joystick's velocity
+// source back.
 
 #include <stdexcept>
 #include <string>
@@ -9,13 +11,23 @@
 
 namespace praxis::guard {
 
-int guard_aurora(const Request& r, Watch& w) {
+namespace {
+
+template <aurora::Access A>
+int guard_access(const Request& r, Watch& w) {
   using namespace praxis::aurora;
-  if (r.model == GR1::name) return guard_from_options<AuroraBackend<GR1>>(r, w);
-  if (r.model == GR2::name) return guard_from_options<AuroraBackend<GR2>>(r, w);
-  if (r.model == GR3::name) return guard_from_options<AuroraBackend<GR3>>(r, w);
-  if (r.model == N1::name) return guard_from_options<AuroraBackend<N1>>(r, w);
-  throw std::runtime_error("aurora: no model \"" + r.model + "\"");
+  if (r.model == GR1::name) return guard_from_options<AuroraBackend<GR1, A>>(r, w);
+  if (r.model == GR2::name) return guard_from_options<AuroraBackend<GR2, A>>(r, w);
+  if (r.model == GR3::name) return guard_from_options<AuroraBackend<GR3, A>>(r, w);
+  if (r.model == N1::name) return guard_from_options<AuroraBackend<N1, A>>(r, w);
+  throw std::runtime_error(r.backend + ": no model \"" + r.model + "\"");
+}
+
+}  // namespace
+
+int guard_aurora(const Request& r, Watch& w) {
+  if (r.backend == "aurora-walking") return guard_access<aurora::Access::locomotion>(r, w);
+  return guard_access<aurora::Access::joints>(r, w);
 }
 
 }  // namespace praxis::guard

@@ -190,9 +190,15 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
       walking.stable_timeout = o.sequence.stable_timeout;
       handler_ = std::make_unique<LocomotionHandler<M>>(
           [this] { return report(); },
-          LocomotionSink{[this](WholeBodyState s) { send_request(s); },
-                         [this](VelocitySource s) { send_source(s); },
-                         [this](const VelocityValue& v) { velocities_->write(v); }},
+          LocomotionSink{[this](WholeBodyState s) {
+                           if (!guard_silenced()) send_request(s);
+                         },
+                         [this](VelocitySource s) {
+                           if (!guard_silenced()) send_source(s);
+                         },
+                         [this](const VelocityValue& v) {
+                           if (!guard_silenced()) velocities_->write(v);
+                         }},
           walking);
       worker_ = std::make_unique<RequestWorker<LocomotionHandler<M>>>(*handler_, o.worker_period);
       worker_->start();
@@ -245,31 +251,48 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   }
 
   // ---- praxis-guard (control/guard.hpp) ----
-  // Joint control (UserCmd, or PdStand for the arms). The guard builds this backend again from these
-  // options, told to send no gains: the ones in force when the controller went stay in force.
-  static constexpr std::string_view guard_backend = "aurora";
-  [[nodiscard]] std::string guard_options() const
-    requires(A == Access::joints)
-  {
+  // The guard builds this backend again from these options, told to send no gains: the ones in
+  // force when the controller went stay in force.
+  static constexpr std::string_view guard_backend = A == Access::joints ? "aurora" : "aurora-walking";
+  [[nodiscard]] std::string guard_options() const {
     BackendOptions o = this->options();
     o.wire.follow_command_gains = false;
     return io::to_json_text(o);
   }
   // The guard's start: the controller took the robot already, so nothing is asked of it (no FSM
-  // request, no PD configuration); the guard's commands leave, as the controller's did, only while
-  // a recent aurora_state reports the state the controller holds.
-  LifecycleResult adopt(Duration timeout)
-    requires(A == Access::joints)
+  // request, no PD configuration). Joints: the guard's commands leave, as the controller's did, only
+  // while a recent aurora_state reports the state the controller holds. Walking: as acquire(), whose
+  // worker sends nothing before a request.
+  LifecycleResult adopt(Duration timeout) {
+    if constexpr (A == Access::locomotion) {
+      return acquire(timeout);
+    } else {
+      const auto& o = this->options();
+      if (!this->wait_for_state(timeout).ok) {
+        return fail(no_valid_sample_text("state", o.wire.topics.group_state, timeout, o.dds));
+      }
+      auto& c = this->codec_context();
+      c.allowed_groups.store(allowed_groups(), std::memory_order_relaxed);
+      c.control_state.store(static_cast<int>(o.sequence.control_state), std::memory_order_release);
+      lifecycle_.store(LifecycleStage::in_control);
+      return {true, LifecycleStage::in_control,
+              "receiving " + o.wire.topics.group_state + "; the controller holds the robot in " +
+                  FsmSequence::state_name(static_cast<std::uint8_t>(o.sequence.control_state))};
+    }
+  }
+  // Walking: praxis-guard's flag; once set, the worker asks the robot nothing more (checked by every
+  // write of the worker's too, so that a period begun before the controller stopped sends nothing).
+  void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept
+    requires(A == Access::locomotion)
   {
-    const auto& o = this->options();
-    if (!this->wait_for_state(timeout).ok) return fail(no_valid_sample_text("state", o.wire.topics.group_state, timeout, o.dds));
-    auto& c = this->codec_context();
-    c.allowed_groups.store(allowed_groups(), std::memory_order_relaxed);
-    c.control_state.store(static_cast<int>(o.sequence.control_state), std::memory_order_release);
-    lifecycle_.store(LifecycleStage::in_control);
-    return {true, LifecycleStage::in_control,
-            "receiving " + o.wire.topics.group_state + "; the controller holds the robot in " +
-                FsmSequence::state_name(static_cast<std::uint8_t>(o.sequence.control_state))};
+    if (worker_) worker_->set_silenced_flag(silenced);
+  }
+  // The guard took the robot: the worker stops without serving anything more (no release()).
+  void yield_to_guard()
+    requires(A == Access::locomotion)
+  {
+    if (worker_) worker_->stop();
+    lifecycle_.store(LifecycleStage::released);
   }
 
   // ---- status ----
@@ -524,6 +547,9 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
       source_requests_sent_.fetch_add(1, std::memory_order_relaxed);
     }
   }
+
+  // praxis-guard took the robot from this process (control/guard.hpp): the worker sends nothing.
+  [[nodiscard]] bool guard_silenced() const noexcept { return worker_ && worker_->silenced(); }
 
   LifecycleResult fail(std::string why) {
     lifecycle_.store(LifecycleStage::failed);
