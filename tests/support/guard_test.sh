@@ -9,7 +9,9 @@
 # unitree-sport, with praxis_motion_demo: a Go2 walking by itself stopped, laid down and damped;
 # tienkung-walking, with praxis_motion_demo: a Tienkung walking under its own controller told a zero
 # velocity and stand; tienkung-stopped, with guard_spin_controller: the waist turning in velocity mode stopped, then every
-# limb damped; aurora-pdstand, with praxis_demo: a Fourier robot in UserCmd held, then in PdStand,
+# limb damped; unitree-arms / booster-arms, with praxis_demo --arm-sdk: a G1 or T1 walking by itself
+# with its arms lent gets them back (weight 0) with its own controller still running;
+# aurora-pdstand, with praxis_demo: a Fourier robot in UserCmd held, then in PdStand,
 # its gains never lowered; aurora-walking, with praxis_motion_demo: a Fourier robot walking by itself
 # given a zero velocity, then PdStand).
 set -u
@@ -23,7 +25,7 @@ out=$dir/demo.txt report=$dir/report.json
 pad=(--gamepad "R2:1.0-2.2,A:2.7" --script-start first-command)
 case $check in
   unitree-sport) fake_args=(--sport-mode normal --sport-posture damped "${pad[@]}") ;;  # as after power-on
-  unitree-*) fake_args=(--sport-mode normal "${pad[@]}") ;;  # a robot boots with its motion service on
+  unitree-*) fake_args=(--sport-mode normal "${pad[@]}") ;;  # a robot boots with its motion service on (arm SDK: kept)
   tienkung-walking) fake_args=(--hric --hric-mode stand) ;;  # stood up by the operator, handed to programs
   aurora-walking) fake_args=(--stable-after 0.5) ;;  # as praxis_motion_demo's own fake
   tienkung-*|aurora-*) fake_args=() ;;
@@ -45,6 +47,8 @@ case $check in
   tienkung-stopped) demo_args=(); settle=4 ;;
   # praxis_demo on a robot without a remote: its operator script, R2 from 1.2 s, A at 6 s of a 12 s run.
   aurora-pdstand) demo_args=(--backend dds --duration 12 --no-log); settle=8 ;;
+  # praxis_demo with the arms only: R2, then A, as below.
+  unitree-arms|booster-arms) demo_args=(--backend dds --arm-sdk --duration 60 --no-log); settle=5 ;;
   *) demo_args=(--backend dds --duration 60 --no-log); settle=5 ;;  # praxis_demo: R2, then A
 esac
 "$demo" --robot "$robot" "${demo_args[@]}" --domain "$domain" --interface lo >"$out" 2>&1 &
@@ -214,6 +218,32 @@ late = [c["t"] for c in r["motor_configs"] if c["t"] > pd_stand_at]
 if late:
     print("FAIL: PD configurations after PdStand:", late); sys.exit(1)
 print("robot: states", names)
+EOF
+    ;;
+  unitree-arms)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+arms = r["arm_sdk"]
+print("robot: arm SDK", arms, "motion service", r["active_mode"])
+if arms["max_weight"] < 0.5 or arms["last_weight"] != 0:
+    print("FAIL: the arms were not blended back to the robot (weight 0)"); sys.exit(1)
+if r["active_mode"] != "normal" or r["frames_received"] != 0:
+    print("FAIL: the robot's motion service was touched, or low-level frames came"); sys.exit(1)
+EOF
+    ;;
+  booster-arms)
+    python3 - "$report" <<'EOF' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+u = r["upper_body"]
+print("robot: upper body", u, "mode", r["mode"])
+if u["max_arm_weight"] < 0.5 or u["last_weight"] != 0 or u["control_at_end"]:
+    print("FAIL: the arms were not blended back with UpperBodyCustomControl stopped"); sys.exit(1)
+if u["leg_weight_in_walking"] != 0 or r["mode"] != "Walking":
+    print("FAIL: the legs got weight, or the robot left Walking"); sys.exit(1)
+if any(c["status"] != 0 for c in r["loco_calls"]):
+    print("FAIL: a call the robot refused:", r["loco_calls"]); sys.exit(1)
 EOF
     ;;
   booster-damped)

@@ -701,7 +701,8 @@ class Runtime {
     const std::string guard_report = guard_.finish(guard_took ? options_.lifecycle_timeout + std::chrono::seconds(5)
                                                               : std::chrono::seconds(2));
     if (guard_took) {
-      released_ = true;  // the guard released the robot
+      released_ = true;    // the guard released the robot
+      commanded_ = false;  // and sent its safe state: nothing more from here, not even the destructor's
       outcome_.hand_back_ok = guard_report.find("not confirmed") == std::string::npos;
       outcome_.hand_back = "praxis-guard took over" + guard_report;
       guard_took_over();

@@ -21,11 +21,15 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string_view>
+#include <thread>
 
 #include "praxis/core/clock.hpp"
 #include "praxis/core/joint_command.hpp"
+#include "praxis/core/robot_state.hpp"
 
 namespace praxis {
 
@@ -65,6 +69,16 @@ class WeightBlend {
     return true;
   }
 
+  // Takes over from a writer that went away mid-blend (praxis-guard: the controller died with the
+  // joints lent): from `weight`, holding `held`, as if its last driving command had been `held`. The
+  // next non-driving steps blend out from there.
+  void resume(const JointCommand<N>& held, double weight, TimePoint now) {
+    held_ = held;
+    holding_ = true;
+    last_ = now;
+    weight_.store(std::clamp(weight, 0.0, 1.0), std::memory_order_relaxed);
+  }
+
   [[nodiscard]] double weight() const { return weight_.load(std::memory_order_relaxed); }
   // Frames are still being sent (from the first driving command until the weight is back at 0).
   [[nodiscard]] bool holding() const { return holding_; }
@@ -88,6 +102,25 @@ template <class Model, std::size_t K>
     for (const std::string_view part : parts) mask[j] = mask[j] || Model::joints[j].name.find(part) != std::string_view::npos;
   }
   return mask;
+}
+
+// praxis-guard's take-over of lent joints (the backends' guard_take): the newest measured pose of
+// the owned joints, held with the model's gains; nullopt when no state arrived within `timeout`.
+template <class Model, class B>
+[[nodiscard]] std::optional<JointCommand<Model::joint_count>> measured_hold(
+    B& backend, const std::array<bool, Model::joint_count>& owned, Duration timeout) {
+  RobotState<Model::joint_count> state{};
+  const auto deadline = Clock::now() + timeout;
+  while (!backend.read(state, Clock::now())) {
+    if (Clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  JointCommand<Model::joint_count> hold;
+  hold.mode.fill(JointMode::none);
+  for (std::size_t j = 0; j < Model::joint_count; ++j) {
+    if (owned[j]) hold_joint(hold, j, state.q[static_cast<Eigen::Index>(j)], Model::default_kp[j], Model::default_kd[j]);
+  }
+  return hold;
 }
 
 }  // namespace praxis

@@ -1,4 +1,5 @@
-// praxis-guard for Booster robots: joint access (Custom) and robot modes. The interface file's
+// praxis-guard for Booster robots: joint access (Custom), robot modes and the arms lent while the
+// robot walks (upper body). The interface file's
 // settings (InterfaceParams: call intervals and timeouts) are not handed on: the guard uses their
 // defaults.
 
@@ -28,6 +29,7 @@ int guard_access(const Request& r, Watch& w) {
 
 int guard_booster(const Request& r, Watch& w) {
   if (r.backend == "booster-joints") return guard_access<booster::Access::joints>(r, w);
+  if (r.backend == "booster-upper-body") return guard_access<booster::Access::upper_body>(r, w);
   return guard_access<booster::Access::robot_modes>(r, w);
 }
 

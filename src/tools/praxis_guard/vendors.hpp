@@ -35,13 +35,16 @@ int guard_tienkung(const Request& r, Watch& w);
 int guard_aurora(const Request& r, Watch& w);
 
 inline int guard_vendor(const Request& r, Watch& w) {
-  if (r.backend == "unitree" || r.backend == "unitree-sport") return guard_unitree(r, w);
-  if (r.backend == "booster-joints" || r.backend == "booster-modes") return guard_booster(r, w);
+  if (r.backend == "unitree" || r.backend == "unitree-sport" || r.backend == "unitree-arm-sdk") return guard_unitree(r, w);
+  if (r.backend == "booster-joints" || r.backend == "booster-modes" || r.backend == "booster-upper-body") {
+    return guard_booster(r, w);
+  }
   if (r.backend.starts_with("tienkung")) return guard_tienkung(r, w);
   if (r.backend == "aurora" || r.backend == "aurora-walking") return guard_aurora(r, w);
   throw std::runtime_error("no backend \"" + r.backend +
-                           "\" (known: unitree, unitree-sport, booster-joints, booster-modes, tienkung, "
-                           "tienkung-without-error, tienkung-with-voltage, tienkung-walking[-without-error|-with-voltage], aurora, aurora-walking)");
+                           "\" (known: unitree, unitree-sport, unitree-arm-sdk, booster-joints, booster-modes, "
+                           "booster-upper-body, tienkung[-without-error|-with-voltage], "
+                           "tienkung-walking[-without-error|-with-voltage], aurora, aurora-walking)");
 }
 
 }  // namespace praxis::guard

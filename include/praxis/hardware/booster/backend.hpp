@@ -224,14 +224,10 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   }
 
   // ---- praxis-guard (control/guard.hpp) ----
-  // Joint access and robot modes; the upper body's hand-back needs the blend's state, which only the
-  // controller has (it runs without a guard).
-  static constexpr std::string_view guard_backend = A == Access::joints ? "booster-joints" : "booster-modes";
-  [[nodiscard]] std::string guard_options() const
-    requires(A != Access::upper_body)
-  {
-    return io::to_json_text(this->options());
-  }
+  static constexpr std::string_view guard_backend = A == Access::joints       ? "booster-joints"
+                                                    : A == Access::robot_modes ? "booster-modes"
+                                                                               : "booster-upper-body";
+  [[nodiscard]] std::string guard_options() const { return io::to_json_text(this->options()); }
   // praxis-guard's flag (control/guard.hpp): once set, the worker asks the robot nothing more.
   void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept
     requires(A == Access::robot_modes)
@@ -247,9 +243,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   }
   // The guard's start: the controller has the robot already; a valid state, and nothing asked of the
   // robot while the guard only watches.
-  LifecycleResult adopt(Duration timeout)
-    requires(A != Access::upper_body)
-  {
+  LifecycleResult adopt(Duration timeout) {
     const auto& o = this->options();
     if (!this->wait_for_state(timeout).ok) {
       lifecycle_.store(LifecycleStage::failed);
@@ -260,10 +254,22 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
   }
   // The guard taking over a robot in its own modes: as acquire(), which asks GetMode (where the robot
   // is: its walking mode gets a zero Move first) and nothing else.
-  LifecycleResult guard_take(Duration timeout, RobotMode /*the controller's, not needed: GetMode*/)
-    requires(A == Access::robot_modes)
+  // The guard taking over the arms (upper body) from a controller that died with them lent: the
+  // blend resumes at weight 1 holding the measured pose (the arms stay where they are, whatever
+  // weight they had), so that the guard's damping blends them back over the whole blend time; the
+  // UpperBodyCustomControl the controller started is stopped by release().
+  LifecycleResult guard_take(Duration timeout, RobotMode /*the controller's, not needed*/)
+    requires(A != Access::joints)
   {
-    return acquire(timeout);
+    if constexpr (A == Access::robot_modes) {
+      return acquire(timeout);
+    } else {
+      const auto hold = measured_hold<M>(*this, upper_body_joints<M>(this->options().upper_body.include_head), timeout);
+      if (!hold) return {false, LifecycleStage::failed, "no state to hold the arms at: the arms were not blended back"};
+      this->codec_context().commands.resume(*hold, 1.0, Clock::now());
+      upper_body_started_ = this->options().upper_body.call_upper_body_api;
+      return {true, LifecycleStage::in_control, "the arms held where they were, at weight 1"};
+    }
   }
 
   // ---- lifecycle ----

@@ -65,6 +65,8 @@ class UpperBodyBlend {
   }
 
   [[nodiscard]] const WeightBlend<N>& blend() const { return blend_; }
+  // praxis-guard taking over the arms from a controller that went away (WeightBlend::resume).
+  void resume(const JointCommand<N>& held, double weight, TimePoint now) { blend_.resume(held, weight, now); }
 
  private:
   WeightBlend<N> blend_;

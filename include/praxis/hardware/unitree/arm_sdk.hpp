@@ -37,6 +37,7 @@
 #include "praxis/hardware/topic_table.hpp"
 #include "praxis/hardware/unitree/codec.hpp"
 #include "praxis/hardware/weight_blend.hpp"
+#include "praxis/io/reflect_save.hpp"
 #include "praxis/hardware/unitree/wire.hpp"
 #include "praxis/transport/dds.hpp"
 
@@ -171,6 +172,21 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
     return {true, LifecycleStage::released, "arms blended back to the robot's controller (weight 0)"};
   }
 
+  // ---- praxis-guard (control/guard.hpp) ----
+  static constexpr std::string_view guard_backend = "unitree-arm-sdk";
+  [[nodiscard]] std::string guard_options() const { return io::to_json_text(this->options()); }
+  // The guard's start: as acquire(), which asks the robot nothing.
+  LifecycleResult adopt(Duration timeout) { return acquire(timeout); }
+  // Taking over from a controller that died with the arms lent: the blend resumes at weight 1
+  // holding the measured pose (the arms stay where they are, whatever weight they had), so that
+  // the guard's damping blends them back to the robot's controller over the whole blend time.
+  LifecycleResult guard_take(Duration timeout, RobotMode /*the robot keeps its own mode*/) {
+    const auto hold = measured_hold<M>(*this, arm_sdk_joints<M>(), timeout);
+    if (!hold) return {false, LifecycleStage::failed, "no state to hold the arms at: the arms were not blended back"};
+    this->codec_context().blend.resume(*hold, 1.0, Clock::now());
+    return {true, LifecycleStage::in_control, "the arms held where they were, at weight 1"};
+  }
+
   bool read_status(RobotStatus& out) {
     out.lifecycle = lifecycle_.load(std::memory_order_relaxed);
     out.reported_mode = out.assumed_mode = RobotMode::unknown;  // the robot's own mode is not on this topic
@@ -188,3 +204,6 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
 };
 
 }  // namespace praxis::unitree
+
+// The options by field name, so that every user of the backend can hand them on (praxis-guard).
+#include "praxis/hardware/unitree/options_params.hpp"
