@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -28,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/alloc_counter.hpp"
 #include "../support/fake_robot_process.hpp"
 #include "../support/timetable.hpp"
 
@@ -235,6 +237,59 @@ TEST_CASE("tienkung over DDS: take control of a fake Pro, stand, run the user's 
   CHECK(q[0].get<double>() == Approx(0.0).margin(0.03));
   CHECK(q[joint + 7].get<double>() == Approx(0.0).margin(0.03));  // the other shoulder pitch
   CHECK(rig.robot.rejection_report(0).empty());
+}
+
+// Whether a praxis-guard process watches process `pid` (its command line ends "--pid <pid>").
+bool guard_watches(int pid) {
+  const std::string tail = "--pid " + std::to_string(pid);
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (char& c : line) c = c == '\0' ? ' ' : c;
+    if (line.find("praxis-guard") != std::string::npos && line.find(tail) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// praxis-guard is on by default, and the Tienkung backend names itself to it: while the run has
+// the robot, the guard watches, and the control thread writes its heartbeat into the memory they
+// share every cycle. That is stores only: over the run, the control thread allocates nothing.
+TEST_CASE("tienkung over DDS: with praxis-guard watching, the control thread allocates nothing",
+          "[tienkung][dds][two-process][guard]") {
+  FakeTienkung fake("pro");
+  tk::TienkungBackend<tk::Pro> robot(Rig<tk::Pro>::backend_options());
+  praxis::script::ScriptLibrary<tk::Pro> library;
+  auto options = Rig<tk::Pro>::motion_options();
+  std::atomic<std::uint64_t> at_start{0}, at_exit{0};
+  std::atomic<bool> running{false};
+  options.on_thread_start = [&](praxis::control::ThreadRole role) {
+    if (role != praxis::control::ThreadRole::control) return;
+    at_start = praxis::test::thread_allocation_count();
+    running = true;
+  };
+  options.on_thread_exit = [&](praxis::control::ThreadRole role) {
+    if (role == praxis::control::ThreadRole::control) at_exit = praxis::test::thread_allocation_count();
+  };
+  Rig<tk::Pro>::Controller controller(robot, library, options);
+  controller.behaviour().steps = {{0.0, m::command::Stand{}}, {0.5, m::command::UserControl{}}};
+  bool watched = false;
+  std::thread look([&] {
+    while (!running) std::this_thread::sleep_for(5ms);
+    std::this_thread::sleep_for(500ms);
+    watched = guard_watches(static_cast<int>(::getpid()));
+  });
+  const auto outcome = controller.run_for(3s);
+  look.join();
+  const auto report = fake.stop();
+  INFO(outcome.summary() << "\n" << report.dump());
+  CHECK(watched);
+  CHECK(outcome.end == praxis::control::RunEnd::normal);
+  CHECK(controller.selection().current == m::MotionType::user_control);
+  CHECK(at_exit.load() >= at_start.load());
+  CHECK(at_exit.load() - at_start.load() == 0);
+  CHECK(report["limbs"]["arm"]["cmd_ctrl"]["applied"].get<int>() > 500);
+  CHECK_FALSE(guard_watches(static_cast<int>(::getpid())));  // handed back: the guard went with the run
 }
 
 // [wallclock]: the fake turns the joint by its own clock while the test sleeps 0.4 s; a starved fake

@@ -240,6 +240,7 @@ LocoClient::LocoClient(RpcChannel& channel, Duration default_timeout)
 LocoClient::LocoClient(RpcChannel& channel, const LocoClientOptions& options) : channel_(&channel), options_(options) {}
 
 std::string LocoClient::invoke(const RpcCall& call, std::optional<Duration> timeout) {
+  if (closed_ && closed_()) throw RpcTimeout(std::string(loco_api_name(call.api_id)) + ": not sent: praxis-guard has the robot");
   const Duration wait = effective_timeout(timeout.value_or(options_.default_timeout));
   const auto start = Clock::now();
   try {

@@ -149,6 +149,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
     }
     loco_channel_ = loco;
     loco_ = std::make_unique<LocoClient>(*loco, o.lifecycle_rpc_timeout);
+    loco_->set_gate([this] { return guard_has_robot(); });
     if constexpr (A == Access::robot_modes) {
       light_ = std::make_unique<LightClient>(*light, o.lifecycle_rpc_timeout);
       kick_ = std::make_unique<KickPublisher>(this->context(), o.wire.topics.kick_ball, o.wire.types.kick);
@@ -228,17 +229,22 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
                                                     : A == Access::robot_modes ? "booster-modes"
                                                                                : "booster-upper-body";
   [[nodiscard]] std::string guard_options() const { return io::to_json_text(this->options()); }
-  // praxis-guard's flag (control/guard.hpp): once set, the worker asks the robot nothing more.
-  void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept
-    requires(A == Access::robot_modes)
-  {
-    if (worker_) worker_->set_silenced_flag(silenced);
+  // praxis-guard's flag (control/guard.hpp): once set, the worker asks the robot nothing more, and
+  // no loco call leaves (each checks right before it is sent: a call a woken controller's executor
+  // thread had begun goes nowhere).
+  void set_request_gate(const std::atomic<std::uint8_t>* silenced) noexcept {
+    guard_flag_.store(silenced, std::memory_order_release);
+    if constexpr (A == Access::robot_modes) {
+      if (worker_) worker_->set_silenced_flag(silenced);
+    }
   }
-  // The guard took the robot: the worker stops without serving anything more (no release()).
-  void yield_to_guard()
-    requires(A == Access::robot_modes)
-  {
-    if (worker_) worker_->stop();
+  // The guard took the robot: the worker stops without serving anything more (no release()), and
+  // no loco call leaves this backend again.
+  void yield_to_guard() {
+    yielded_.store(true, std::memory_order_release);
+    if constexpr (A == Access::robot_modes) {
+      if (worker_) worker_->stop();
+    }
     lifecycle_.store(LifecycleStage::released);
   }
   // The guard's start: the controller has the robot already; a valid state, and nothing asked of the
@@ -274,6 +280,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
 
   // ---- lifecycle ----
   LifecycleResult acquire(Duration timeout) {
+    yielded_.store(false, std::memory_order_release);  // a new run: the guard of the last one is gone
     lifecycle_.store(LifecycleStage::acquiring);
     const auto& o = this->options();
     const auto wait = this->wait_for_state(timeout);
@@ -561,6 +568,15 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
     return true;
   }
 
+  // Whether praxis-guard has the robot (its flag, or it took over): the loco client's gate.
+  [[nodiscard]] bool guard_has_robot() const noexcept {
+    if (yielded_.load(std::memory_order_acquire)) return true;
+    const auto* flag = guard_flag_.load(std::memory_order_acquire);
+    return flag != nullptr && flag->load(std::memory_order_acquire) != 0;
+  }
+
+  std::atomic<const std::atomic<std::uint8_t>*> guard_flag_{nullptr};
+  std::atomic<bool> yielded_{false};
   std::unique_ptr<DdsRpcChannel> own_loco_, own_light_;
   RpcChannel* loco_channel_ = nullptr;
   std::unique_ptr<LocoClient> loco_;

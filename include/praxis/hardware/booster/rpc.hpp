@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -223,6 +224,9 @@ class LocoClient {
   std::string call(std::int64_t api_id, std::string body, std::optional<Duration> timeout = {});
 
   [[nodiscard]] const LocoClientOptions& options() const { return options_; }
+  // A gate every call checks right before it leaves (praxis-guard: once it has the robot, a call a
+  // woken controller's thread had begun is not sent; it fails as unanswered). Set before any call.
+  void set_gate(std::function<bool()> closed) { closed_ = std::move(closed); }
   // What a call asked to wait `asked` waits now (adaptive_timeout; thread-safe).
   [[nodiscard]] Duration effective_timeout(Duration asked) const;
   // The slowest reply among the last answered calls (zero before the first).
@@ -234,6 +238,7 @@ class LocoClient {
 
   RpcChannel* channel_;
   LocoClientOptions options_;
+  std::function<bool()> closed_;
   // The last answers' reply times (ns), a ring.
   static constexpr std::size_t k_replies = 8;
   std::array<std::atomic<std::int64_t>, k_replies> replies_ns_{};

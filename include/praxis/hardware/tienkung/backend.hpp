@@ -185,6 +185,7 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
                   expected == detail::Holder::control);
     }
     lifecycle_.store(LifecycleStage::acquiring);
+    yielded_.store(false, std::memory_order_release);  // a new run: the guard of the last one is gone
     const auto deadline = Clock::now() + timeout;
     const auto& o = this->options();
     const auto primary = o.topics.of(M::limbs[0].limb).status;
