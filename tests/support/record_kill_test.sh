@@ -6,7 +6,8 @@
 #   record_kill_test.sh DEMO REPLAY NODE JS_DIR
 # The recording's span (first to last recorded cycle) is compared with the wall time from the
 # "recording" line to the kill: what is missing is what was lost, plus the start-up before the first
-# cycle (measured: a few ms). Allowed: 1 s (the chunk) + 0.5 s for a loaded machine.
+# cycle (measured: a few ms). Allowed: 1 s (the chunk) + 0.5 s for a loaded machine; and up to 100 ms
+# more in the file than measured (the "recording" line is seen a poll late).
 set -uo pipefail
 demo=$1 replay=$2 node=$3 js=$4
 fail() { echo "FAIL: $*"; exit 1; }
@@ -60,7 +61,10 @@ span_ns=$(awk '/^span_ns/ {print $2}' "$work/stream.txt")
 lost_ms=$(( (kill_ns - start_ns - span_ns) / 1000000 ))
 echo "recorded for $(( (kill_ns - start_ns) / 1000000 )) ms before SIGKILL, the file spans $(( span_ns / 1000000 )) ms: $lost_ms ms lost"
 [[ $lost_ms -le 1500 ]] || fail "$lost_ms ms of the run were lost, more than the last second (+0.5 s margin)"
-[[ $lost_ms -ge 0 ]] || fail "the file spans more than the run did ($lost_ms ms)"
+# The "recording" line is seen up to a poll (50 ms) after it was printed, and a loaded machine delays
+# the poll further: a file may span a little more than the time measured here (-17 ms seen on a
+# loaded 2-core machine). More than 100 ms more would be a clock the recording got wrong.
+[[ $lost_ms -ge -100 ]] || fail "the file spans more than the run did ($lost_ms ms)"
 
 # praxis' reader opens it as cut short and replays what it holds.
 "$replay" "$file" >"$work/replay.txt" 2>&1
