@@ -209,7 +209,10 @@ std::vector<Silence> parse_silences(const std::vector<std::string>& texts) {
     }
     if (!(t >= 0) || !found) {  // !(t >= 0): std::stod reads "nan", which t < 0 lets through
       std::string limbs;
-      for (const auto& l : M::limbs) limbs += (limbs.empty() ? "" : "|") + std::string(tk::to_string(l.limb));
+      for (const auto& l : M::limbs) {
+        if (!limbs.empty()) limbs += '|';
+        limbs += tk::to_string(l.limb);
+      }
       throw std::invalid_argument("--silent-limb: expected T:LIMB with LIMB one of " + limbs + ", got \"" + text +
                                   "\"");
     }

@@ -49,7 +49,10 @@ std::string bytes_text(std::size_t n) {
 
 std::string cpus_text(const std::vector<int>& cpus) {
   std::string s;
-  for (const int c : cpus) s += (s.empty() ? "" : ",") + std::to_string(c);
+  for (const int c : cpus) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(c);
+  }
   return s;
 }
 

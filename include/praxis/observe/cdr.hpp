@@ -592,7 +592,9 @@ void find_leaf(Counter& c, std::string& path, std::size_t target, std::string& f
   } else if constexpr (FixedArray<T>) {
     const std::size_t size = path.size();
     for (std::size_t i = 0; i < array_traits<T>::size && found.empty(); ++i) {
-      path += "[" + std::to_string(i) + "]";
+      path += '[';
+      path += std::to_string(i);
+      path += ']';
       find_leaf<typename array_traits<T>::element>(c, path, target, found);
       path.resize(size);
     }

@@ -24,8 +24,10 @@ std::string api_label(std::int64_t api_id, std::string_view name) {
 
 std::string quoted_excerpt(std::string_view text) {
   constexpr std::size_t k_max = 200;  // a huge body should not drown the message
-  if (text.size() <= k_max) return "\"" + std::string(text) + "\"";
-  return "\"" + std::string(text.substr(0, k_max)) + "...\"";
+  std::string out = "\"";
+  out += text.substr(0, k_max);
+  out += text.size() <= k_max ? "\"" : "...\"";
+  return out;
 }
 
 // 64 random bits drawn once per process.
