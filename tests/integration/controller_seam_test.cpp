@@ -18,6 +18,7 @@
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
 #include "praxis/hardware/unitree/go2.hpp"
+#include "../support/hold.hpp"
 
 namespace controller_seam_test {
 
@@ -30,18 +31,10 @@ using praxis::motion::SelectionCause;
 
 namespace {
 
-// Holds init_pos with one gain for every joint.
+// Holds init_pos with one gain for every joint (kp 50: the stand checks below count on it).
 template <class Model>
-struct HoldController {
-  static constexpr std::size_t N = Model::joint_count;
-  double dt = 0.002, kp = 50.0, kd = 2.0;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() { jpos_des = init_pos; }
-  std::array<float, 1> log() const { return {0.0f}; }
+struct HoldController : praxis::test::Hold<Model> {
+  HoldController() { this->kp = 50.0; }
 };
 
 // Every optional member, each joint with its own values: per-joint gains, velocity targets and

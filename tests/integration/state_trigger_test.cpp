@@ -14,6 +14,7 @@
 #include "praxis/hardware/unitree/backend.hpp"
 #include "praxis/hardware/unitree/robot_codec.hpp"
 #include "praxis/transport/loopback.hpp"
+#include "../support/hold.hpp"
 
 namespace state_trigger_test {
 
@@ -26,16 +27,9 @@ static_assert(praxis::WakesOnState<Backend>);
 static_assert(praxis::WakesOnState<u::UnitreeBackend<u::G1>>);
 
 namespace {
-struct HoldController {
-  static constexpr std::size_t N = u::G1::joint_count;
-  double dt = 0.02, kp = 40.0, kd = 1.0;
-  std::array<double, N> init_pos = u::G1::stand_pose;
-  std::array<double, N> jpos_des = u::G1::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() {}
-  std::array<float, 0> log() const { return {}; }
+// A 50 Hz controller holding the stand pose.
+struct HoldController : praxis::test::Hold<u::G1> {
+  HoldController() { dt = 0.02; }
 };
 
 struct Robot {

@@ -25,6 +25,7 @@
 #ifdef PRAXIS_COUNT_ALLOCATIONS
 #include "../../support/alloc_counter.hpp"
 #include "../../support/scratch_dir.hpp"
+#include "../../support/hold.hpp"
 #endif
 
 namespace port_recorder_test {
@@ -54,16 +55,7 @@ struct KneeEstimator {
   }
 };
 
-struct HoldController {
-  double dt = 0.002, kp = 50.0, kd = 2.0;
-  std::array<double, N> init_pos = Model::stand_pose;
-  std::array<double, N> jpos_des = Model::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() { jpos_des = init_pos; }
-  std::array<float, 1> log() const { return {0.0f}; }
-};
+using HoldController = praxis::test::Hold<Model>;
 
 using Recorder = praxis::control::PortRecorder<KneeEstimatePort>;
 using Controller = praxis::control::RobotController<praxis::mock::MockRobot<Model>, HoldController, KneeEstimator, Recorder>;

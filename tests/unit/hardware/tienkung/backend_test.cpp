@@ -32,6 +32,7 @@
 #include "praxis/hardware/tienkung/arm_zeroing.hpp"
 #include "praxis/hardware/tienkung/backend.hpp"
 #include "praxis/transport/loopback.hpp"
+#include "../../../support/hold.hpp"
 
 namespace tienkung_backend_test {
 
@@ -648,16 +649,9 @@ TEST_CASE("tienkung backend: acquire() waits for every limb and the IMU and name
 
 // ---- through RobotController ----
 
-struct HoldController {
-  static constexpr std::size_t N = P;
-  double dt = 0.002, kp = 40.0, kd = 2.0;
-  std::array<double, N> init_pos = Pro::stand_pose;
-  std::array<double, N> jpos_des = Pro::stand_pose;
-  void load_params(const std::filesystem::path&) {}
-  void reset(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void get_input(const praxis::RobotState<N>&, const praxis::Gamepad&) {}
-  void calculate() { jpos_des = init_pos; }
-  std::array<float, 1> log() const { return {0.0f}; }
+// Gains kp 40 (the arms' cmd_ctrl check below counts on it).
+struct HoldController : praxis::test::Hold<Pro> {
+  HoldController() { kp = 40.0; }
 };
 
 // The Tienkung has no gamepad topic in this backend: the test holds the buttons, and stamps each
