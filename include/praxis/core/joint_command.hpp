@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <string_view>
 
+#include "praxis/core/enum_names.hpp"
 #include "praxis/core/joint_vector.hpp"
 
 namespace praxis {
@@ -24,10 +25,16 @@ namespace praxis {
 enum class JointMode : std::uint8_t { position, velocity, torque, disabled, none };
 inline constexpr std::size_t k_joint_modes = 5;
 
-[[nodiscard]] constexpr std::string_view to_string(JointMode m) {
-  constexpr std::array<std::string_view, k_joint_modes> names{"position", "velocity", "torque", "disabled", "none"};
-  return names[static_cast<std::size_t>(m)];
-}
+inline constexpr EnumNameTable<JointMode, k_joint_modes> k_joint_mode_names{{
+    {JointMode::position, "position"},
+    {JointMode::velocity, "velocity"},
+    {JointMode::torque, "torque"},
+    {JointMode::disabled, "disabled"},
+    {JointMode::none, "none"},
+}};
+static_assert(in_enum_order(k_joint_mode_names), "k_joint_mode_names: one entry per JointMode, in the enum's order");
+
+[[nodiscard]] constexpr std::string_view to_string(JointMode m) { return name_in(k_joint_mode_names, m); }
 
 // A set of joint modes, as a bit mask usable in constant expressions.
 struct JointModeSet {

@@ -16,6 +16,7 @@
 
 #include <Eigen/Core>
 
+#include "praxis/core/enum_names.hpp"
 #include "praxis/core/locomotion.hpp"
 #include "praxis/core/motion_registry.hpp"
 
@@ -32,10 +33,16 @@ enum class RobotMode : std::uint8_t {
 };
 inline constexpr std::size_t k_robot_modes = 5;
 
-[[nodiscard]] constexpr std::string_view to_string(RobotMode m) {
-  constexpr std::array<std::string_view, k_robot_modes> names{"unknown", "damping", "prepare", "locomotion", "user"};
-  return names[static_cast<std::size_t>(m)];
-}
+inline constexpr EnumNameTable<RobotMode, k_robot_modes> k_robot_mode_names{{
+    {RobotMode::unknown, "unknown"},
+    {RobotMode::damping, "damping"},
+    {RobotMode::prepare, "prepare"},
+    {RobotMode::locomotion, "locomotion"},
+    {RobotMode::user, "user"},
+}};
+static_assert(in_enum_order(k_robot_mode_names), "k_robot_mode_names: one entry per RobotMode, in the enum's order");
+
+[[nodiscard]] constexpr std::string_view to_string(RobotMode m) { return name_in(k_robot_mode_names, m); }
 
 struct HeadRequest {
   bool active = false;

@@ -10,16 +10,25 @@
 #include <string_view>
 
 #include "praxis/core/clock.hpp"
+#include "praxis/core/enum_names.hpp"
 #include "praxis/core/robot_requests.hpp"
 
 namespace praxis {
 
 enum class RequestOutcome : std::uint8_t { none, pending, ok, rejected, timed_out, failed };
 
-[[nodiscard]] constexpr std::string_view to_string(RequestOutcome o) {
-  constexpr std::array<std::string_view, 6> names{"none", "pending", "ok", "rejected", "timed out", "failed"};
-  return names[static_cast<std::size_t>(o)];
-}
+inline constexpr EnumNameTable<RequestOutcome, 6> k_request_outcome_names{{
+    {RequestOutcome::none, "none"},
+    {RequestOutcome::pending, "pending"},
+    {RequestOutcome::ok, "ok"},
+    {RequestOutcome::rejected, "rejected"},
+    {RequestOutcome::timed_out, "timed out"},
+    {RequestOutcome::failed, "failed"},
+}};
+static_assert(in_enum_order(k_request_outcome_names),
+              "k_request_outcome_names: one entry per RequestOutcome, in the enum's order");
+
+[[nodiscard]] constexpr std::string_view to_string(RequestOutcome o) { return name_in(k_request_outcome_names, o); }
 
 // The last request the I/O worker performed (an RPC, a service call).
 struct RequestReport {
@@ -33,10 +42,18 @@ struct RequestReport {
 // Booster's start-up wait).
 enum class LifecycleStage : std::uint8_t { idle, acquiring, in_control, releasing, released, failed };
 
-[[nodiscard]] constexpr std::string_view to_string(LifecycleStage s) {
-  constexpr std::array<std::string_view, 6> names{"idle", "acquiring", "in control", "releasing", "released", "failed"};
-  return names[static_cast<std::size_t>(s)];
-}
+inline constexpr EnumNameTable<LifecycleStage, 6> k_lifecycle_stage_names{{
+    {LifecycleStage::idle, "idle"},
+    {LifecycleStage::acquiring, "acquiring"},
+    {LifecycleStage::in_control, "in control"},
+    {LifecycleStage::releasing, "releasing"},
+    {LifecycleStage::released, "released"},
+    {LifecycleStage::failed, "failed"},
+}};
+static_assert(in_enum_order(k_lifecycle_stage_names),
+              "k_lifecycle_stage_names: one entry per LifecycleStage, in the enum's order");
+
+[[nodiscard]] constexpr std::string_view to_string(LifecycleStage s) { return name_in(k_lifecycle_stage_names, s); }
 
 struct LinkHealth {
   bool connected = false;            // a state arrived within the backend's link timeout

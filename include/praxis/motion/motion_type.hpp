@@ -8,6 +8,7 @@
 #include <string_view>
 #include <variant>
 
+#include "praxis/core/enum_names.hpp"
 #include "praxis/motion/motion_command.hpp"
 #include "praxis/motion/registry.hpp"
 
@@ -56,12 +57,22 @@ enum class SelectionCause : std::uint8_t {
 };
 inline constexpr std::size_t k_selection_causes = 10;
 
-[[nodiscard]] constexpr std::string_view to_string(SelectionCause c) {
-  constexpr std::array<std::string_view, k_selection_causes> names{
-      "none", "requested", "no state", "stale state", "invalid state (NaN)", "joint fault",
-      "tilt (projected gravity)", "falling", "command guard", "link lost"};
-  return names[static_cast<std::size_t>(c)];
-}
+inline constexpr EnumNameTable<SelectionCause, k_selection_causes> k_selection_cause_names{{
+    {SelectionCause::none, "none"},
+    {SelectionCause::requested, "requested"},
+    {SelectionCause::no_state, "no state"},
+    {SelectionCause::stale_state, "stale state"},
+    {SelectionCause::invalid_state, "invalid state (NaN)"},
+    {SelectionCause::joint_fault, "joint fault"},
+    {SelectionCause::tilt, "tilt (projected gravity)"},
+    {SelectionCause::falling, "falling"},
+    {SelectionCause::command_guard, "command guard"},
+    {SelectionCause::link_lost, "link lost"},
+}};
+static_assert(in_enum_order(k_selection_cause_names),
+              "k_selection_cause_names: one entry per SelectionCause, in the enum's order");
+
+[[nodiscard]] constexpr std::string_view to_string(SelectionCause c) { return name_in(k_selection_cause_names, c); }
 
 struct MotionSelection {
   MotionType current = MotionType::damping;
