@@ -226,6 +226,77 @@ TEST_CASE("weight blend: let go the weight falls to 0 holding the last driven ta
   CHECK_FALSE(other.step(none, k_t0 + 3 * k_step, out));
 }
 
+// praxis-guard's take-over: a blend that never drove resumes the dead controller's, at the weight
+// given, holding the command given; damping then blends out from there, as after letting go.
+TEST_CASE("weight blend: resume takes over at a weight holding a command, and damping blends out from there",
+          "[hardware][weight_blend]") {
+  Blend blend(k_owned, k_rate);
+  Cmd out = sentinel();
+  CHECK_FALSE(blend.step(damping(), k_t0, out));  // never driven: nothing to blend out of
+  const Cmd held = stiff(5.0);
+  blend.resume(held, 1.0, k_t0 + k_step);
+  CHECK(blend.holding());
+  CHECK(blend.weight() == 1.0);
+  for (int k = 1; k <= 4; ++k) {
+    out = sentinel();
+    REQUIRE(blend.step(damping(), k_t0 + (1 + k) * k_step, out));
+    INFO("step " << k << " after the take-over");
+    CHECK(blend.weight() == 1.0 - 0.25 * k);
+    CHECK(owned_slice_of(out, held));
+  }
+  CHECK_FALSE(blend.holding());
+  CHECK_FALSE(blend.step(damping(), k_t0 + 6 * k_step, out));
+
+  // A weight outside 0..1 is taken as its nearest end.
+  Blend over(k_owned, k_rate);
+  over.resume(held, 3.0, k_t0);
+  CHECK(over.weight() == 1.0);
+}
+
+// What the guard resumes with: the newest measured pose of the owned joints, held with the model's
+// gains; nothing when no state comes.
+namespace weight_blend_measured_hold {
+struct FourJoints {
+  static constexpr std::size_t joint_count = N;
+  static constexpr std::array<double, N> default_kp{10.0, 20.0, 30.0, 40.0};
+  static constexpr std::array<double, N> default_kd{1.0, 2.0, 3.0, 4.0};
+};
+struct StateOnce {
+  int reads = 0;
+  bool has_state = true;
+  bool read(praxis::RobotState<N>& s, praxis::TimePoint) {
+    ++reads;
+    if (!has_state || reads < 3) return false;  // the state comes on the third look
+    for (std::size_t j = 0; j < N; ++j) s.q[ix(j)] = 0.1 * static_cast<double>(j + 1);
+    return true;
+  }
+};
+}  // namespace weight_blend_measured_hold
+
+TEST_CASE("weight blend: measured_hold holds the owned joints where they are measured, with the model's gains",
+          "[hardware][weight_blend]") {
+  using namespace weight_blend_measured_hold;
+  StateOnce robot;
+  const auto hold = praxis::measured_hold<FourJoints>(robot, k_owned, 1s);
+  REQUIRE(hold.has_value());
+  CHECK(robot.reads == 3);
+  for (std::size_t j = 0; j < N; ++j) {
+    INFO("joint " << j);
+    if (!k_owned[j]) {
+      CHECK(hold->mode[j] == JointMode::none);
+      continue;
+    }
+    CHECK(hold->mode[j] == JointMode::position);
+    CHECK(hold->q[ix(j)] == Approx(0.1 * static_cast<double>(j + 1)));
+    CHECK(hold->kp[ix(j)] == FourJoints::default_kp[j]);
+    CHECK(hold->kd[ix(j)] == FourJoints::default_kd[j]);
+    CHECK(hold->dq[ix(j)] == 0.0);
+  }
+  StateOnce silent;
+  silent.has_state = false;
+  CHECK_FALSE(praxis::measured_hold<FourJoints>(silent, k_owned, 20ms).has_value());
+}
+
 TEST_CASE("weight blend: driving again while the weight falls rises from where it was", "[hardware][weight_blend]") {
   Blend blend(k_owned, k_rate);
   Cmd out;
