@@ -254,7 +254,10 @@ class AuroraBackend : public DdsBackend<AuroraTopics<M, BackendOptions>, Transpo
   // The guard builds this backend again from these options, told to send no gains: the ones in
   // force when the controller went stay in force.
   static constexpr std::string_view guard_backend = A == Access::joints ? "aurora" : "aurora-walking";
-  [[nodiscard]] std::string guard_options() const {
+  // Only over DDS: a robot in this process (a loopback transport) is out of the guard's reach.
+  [[nodiscard]] std::string guard_options() const
+    requires std::is_same_v<Transport, transport::DdsTransport>
+  {
     BackendOptions o = this->options();
     o.wire.follow_command_gains = false;
     return io::to_json_text(o);

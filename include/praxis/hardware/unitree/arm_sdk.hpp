@@ -174,7 +174,12 @@ class ArmSdkBackend : public DdsBackend<ArmSdkTopics<M>, Transport> {
 
   // ---- praxis-guard (control/guard.hpp) ----
   static constexpr std::string_view guard_backend = "unitree-arm-sdk";
-  [[nodiscard]] std::string guard_options() const { return io::to_json_text(this->options()); }
+  // Only over DDS: a robot in this process (a loopback transport) is out of the guard's reach.
+  [[nodiscard]] std::string guard_options() const
+    requires std::is_same_v<Transport, transport::DdsTransport>
+  {
+    return io::to_json_text(this->options());
+  }
   // The guard's start: as acquire(), which asks the robot nothing.
   LifecycleResult adopt(Duration timeout) { return acquire(timeout); }
   // Taking over from a controller that died with the arms lent: the blend resumes at weight 1

@@ -20,7 +20,9 @@
 
 #include <praxis/idl/fourier_msgs.h>
 
+#include "praxis/control/guard.hpp"
 #include "praxis/control/robot_controller.hpp"
+#include "praxis/control/with_gamepad.hpp"
 #include "praxis/hardware/aurora/backend.hpp"
 #include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/capabilities.hpp"
@@ -405,6 +407,10 @@ TEST_CASE("aurora backend (loopback): the RobotController takes control - holds 
 }
 
 static_assert(praxis::HasLocomotion<WalkingGR2> && praxis::HasModes<WalkingGR2>);
+// praxis-guard reaches a robot over DDS only: an in-process (loopback) robot runs without it, also
+// through a gamepad wrapper (a guard that cannot hear the robot would fail the run's start).
+static_assert(!praxis::control::Guardable<praxis::control::WithGamepad<LoopbackGR2>>);
+static_assert(praxis::control::Guardable<praxis::control::WithGamepad<a::AuroraBackend<a::GR2>>>);
 static_assert(!praxis::PostsRequests<LoopbackGR2>);
 
 TEST_CASE("aurora backend (loopback): the robot's own walking from posted requests - joints untouched",
