@@ -15,7 +15,7 @@ namespace enum_names_test {
 
 enum class Colour : std::uint8_t { red, green, blue };
 
-TEST_CASE("enum names: a table in the enum's order, one entry each, is accepted; a swap or a gap is not",
+TEST_CASE("enum names: a table in the enum's order, one entry each, is accepted, and a swap or a gap is not",
           "[core][enum_names]") {
   constexpr praxis::EnumNameTable<Colour, 3> good{{{Colour::red, "red"}, {Colour::green, "green"}, {Colour::blue, "blue"}}};
   constexpr praxis::EnumNameTable<Colour, 3> swapped{{{Colour::green, "green"}, {Colour::red, "red"}, {Colour::blue, "blue"}}};
