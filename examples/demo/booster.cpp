@@ -41,10 +41,8 @@ int dds_story(const Settings& s) {
   if (fake_robot) {
     // The robot's own remote carries the operator's buttons; the script counts from the first joint
     // command the robot takes in Custom, however long taking it took.
-    char gamepad[96];
-    std::snprintf(gamepad, sizeof gamepad, "R2:%.2f-%.2f,A:%.2f", 0.1 * d, 0.4 * d, 0.5 * d);
     fake = FakeProcess(s, {"praxis-fake-booster", "--robot", s.robot, "--domain", std::to_string(domain), "--interface",
-                           s.interface, "--gamepad", gamepad, "--script-start", "first-command"});
+                           s.interface, "--gamepad", operator_script(d), "--script-start", "first-command"});
     std::printf("started praxis-fake-booster (pid %d), standing in Damping: R2 held %.1f-%.1f s, A at %.1f s "
                 "(counted from when control is taken)\n",
                 static_cast<int>(fake.pid()), 0.1 * d, 0.4 * d, 0.5 * d);
@@ -59,23 +57,10 @@ int dds_story(const Settings& s) {
               arms_only ? "arms only: Walking and UpperBodyCustomControl, the robot's own controller keeps the legs"
                         : "Prepare, then Custom (joint control)");
 
-  praxis::control::RobotController<Backend, Ctrl<Model>> controller(robot, options);
-  load_controller_of(controller, s);
-  const praxis::control::StopOnSignals stop_on_signals(controller);
-  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
-                          folder_for_recording(s, {}), run_facts(s));
-  const auto outcome = controller.run_for(praxis::from_seconds(d));
-  controller.flush();
-  observation.finish();
-  print_transitions(controller);
-  praxis::LinkHealth link;
-  robot.read_link(link);
-  std::printf("states accepted: %llu, rejected: %llu, commands sent: %llu\n",
-              static_cast<unsigned long long>(link.states_received),
-              static_cast<unsigned long long>(link.states_rejected),
-              static_cast<unsigned long long>(link.commands_sent));
-  if constexpr (arms_only) std::printf("arms' weight at the end: %.2f\n", robot.weight());
-  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
+  const auto outcome = run_story<Model>(robot, options, s, {}, [&] {
+    print_link(robot, "rejected");
+    if constexpr (arms_only) std::printf("arms' weight at the end: %.2f\n", robot.weight());
+  });
   std::fflush(stdout);
   fake.stop();
   return report_outcome(outcome, false, s);

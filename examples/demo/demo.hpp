@@ -454,4 +454,37 @@ inline std::string operator_script(double d) {
   return script;
 }
 
+// The run every DDS story ends with: USER_CTRL under RobotController on `robot`, Ctrl-C ending it in
+// the robot's safe state, recording and the live view as asked; then the transitions, what
+// `print_counts` says of the backend's own counts, and the final state.
+template <class Model, class Robot, class PrintCounts>
+praxis::control::RunOutcome run_story(Robot& robot, const praxis::control::ControllerOptions& options,
+                                      const Settings& s, const std::filesystem::path& run_folder,
+                                      PrintCounts&& print_counts) {
+  praxis::control::RobotController<Robot, Ctrl<Model>> controller(robot, options);
+  load_controller_of(controller, s);
+  const praxis::control::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends in the robot's safe state
+  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
+                          folder_for_recording(s, run_folder), run_facts(s));
+  const auto outcome = controller.run_for(praxis::from_seconds(s.duration));
+  controller.flush();
+  observation.finish();
+  print_transitions(controller);
+  print_counts();
+  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
+  return outcome;
+}
+
+// A DDS backend's link counts; `rejected` names what a rejected state was ("rejected", "CRC errors").
+template <class Backend>
+praxis::LinkHealth print_link(Backend& robot, const char* rejected) {
+  praxis::LinkHealth link;
+  robot.read_link(link);
+  std::printf("states accepted: %llu, %s: %llu, commands sent: %llu\n",
+              static_cast<unsigned long long>(link.states_received), rejected,
+              static_cast<unsigned long long>(link.states_rejected),
+              static_cast<unsigned long long>(link.commands_sent));
+  return link;
+}
+
 }  // namespace demo

@@ -62,19 +62,11 @@ int dds_story(const Settings& s) {
               s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(),
               s.arm_sdk ? "arms only (the robot's PdStand keeps the legs)" : "UserCmd", 0.1 * d, 0.4 * d, 0.5 * d);
 
-  praxis::control::RobotController<Pad, Ctrl<Model>> controller(pad, options);
-  load_controller_of(controller, s);
-  const praxis::control::StopOnSignals stop_on_signals(controller);
-  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
-                          folder_for_recording(s, {}), run_facts(s));
-  const auto outcome = controller.run_for(praxis::from_seconds(d));
-  controller.flush();
-  observation.finish();
-  print_transitions(controller);
-  std::printf("group commands sent: %llu, refused by the backend: %llu\n",
-              static_cast<unsigned long long>(robot.group_commands_sent()),
-              static_cast<unsigned long long>(robot.commands_refused()));
-  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
+  const auto outcome = run_story<Model>(pad, options, s, {}, [&] {
+    std::printf("group commands sent: %llu, refused by the backend: %llu\n",
+                static_cast<unsigned long long>(robot.group_commands_sent()),
+                static_cast<unsigned long long>(robot.commands_refused()));
+  });
   std::fflush(stdout);
   fake.stop();
   return report_outcome(outcome, false, s);

@@ -55,22 +55,7 @@ int dds_story(const Settings& s) {
                                  : "every joint on cmd_ctrl",
               0.1 * d, 0.4 * d, 0.5 * d);
 
-  praxis::control::RobotController<Pad, Ctrl<Model>> controller(pad, options);
-  load_controller_of(controller, s);
-  const praxis::control::StopOnSignals stop_on_signals(controller);
-  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
-                          folder_for_recording(s, {}), run_facts(s));
-  const auto outcome = controller.run_for(praxis::from_seconds(d));
-  controller.flush();
-  observation.finish();
-  print_transitions(controller);
-  praxis::LinkHealth link;
-  robot.read_link(link);
-  std::printf("states accepted: %llu, rejected: %llu, commands sent: %llu\n",
-              static_cast<unsigned long long>(link.states_received),
-              static_cast<unsigned long long>(link.states_rejected),
-              static_cast<unsigned long long>(link.commands_sent));
-  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
+  const auto outcome = run_story<Model>(pad, options, s, {}, [&] { print_link(robot, "rejected"); });
   std::fflush(stdout);
   fake.stop();
   return report_outcome(outcome, false, s);

@@ -118,22 +118,8 @@ int run_demo_dds(const Settings& s) {
                                       {"domain", std::to_string(s.domain)},
                                       {"interface", s.interface}});
   }
-  praxis::control::RobotController<Backend, Ctrl> controller(robot, options);
-  load_controller_of(controller, s);
-  const praxis::control::StopOnSignals stop_on_signals(controller);  // Ctrl-C: the run ends in the robot's safe state
-  Observation observation(controller, s.record, s.record_compression, s.live, s.live_rate,
-                          folder_for_recording(s, run_folder), run_facts(s));
-  const auto outcome = controller.run_for(praxis::from_seconds(d));
-  controller.flush();
-  observation.finish();
-  print_transitions(controller);
   praxis::LinkHealth link;
-  robot.read_link(link);
-  std::printf("states accepted: %llu, CRC errors: %llu, commands sent: %llu\n",
-              static_cast<unsigned long long>(link.states_received),
-              static_cast<unsigned long long>(link.states_rejected),
-              static_cast<unsigned long long>(link.commands_sent));
-  std::printf("final state: %s\n", std::string(praxis::control::to_string(controller.state())).c_str());
+  const auto outcome = run_story<Model>(robot, options, s, run_folder, [&] { link = print_link(robot, "CRC errors"); });
   if (physics) {
     fake.stop();  // praxis-sim writes its pictures as it ends
     const auto sheet = run_folder / "pictures" / "contact_sheet.png";

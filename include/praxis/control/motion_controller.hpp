@@ -110,6 +110,7 @@ class MotionController
 
   MotionController(B& backend, const script::ScriptLibrary<Model>& library, MotionOptions options = {})
       : Base(backend, options), options_(std::move(options)), library_(&library) {
+    control::detail::set_up_common_nodes(this->graph_ref(), backend, this->runtime_options());
     // Motions the robot's own controller carries out switch directly, without dispatching, and so
     // do those whose tag says they are not dispatched into (scripted motions: a script moves from
     // wherever the robot is to its first frame itself).

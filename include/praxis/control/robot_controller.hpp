@@ -114,6 +114,7 @@ class RobotController
 
   explicit RobotController(B& backend, ControllerOptions options = {}, Ctrl ctrl = {})
       : Base(backend, options), options_(options) {
+    control::detail::set_up_common_nodes(this->graph_ref(), backend, this->runtime_options());
     auto& sm = this->template node<control::GamepadSelector>();
     sm.initial.pd_ratio = options_.pd_ratio_init;
     sm.initial.delta_pd = options_.delta_pd;

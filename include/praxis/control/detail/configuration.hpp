@@ -1,14 +1,22 @@
 #pragma once
-// Type-list plumbing for the runtime configurations: a configuration is a list of node types, the
-// user's extra nodes appended; a default node is left out where a user's node produces its ports.
+// What the runtime configurations (RobotController, MotionController) share: the type-list
+// plumbing (a configuration is a list of node types, the user's extra nodes appended; a default node
+// is left out where a user's node produces its ports) and the set-up of the nodes every
+// configuration has.
 
+#include <concepts>
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
 
+#include "praxis/control/runtime_options.hpp"
+#include "praxis/control/safe_state.hpp"
 #include "praxis/graph/node.hpp"
 #include "praxis/graph/pipeline.hpp"
 #include "praxis/graph/port.hpp"
+#include "praxis/hardware/backend.hpp"
 #include "praxis/hardware/capabilities.hpp"
+#include "praxis/motion/collector.hpp"
 #include "praxis/motion/motions.hpp"
 #include "praxis/motion/registry.hpp"
 
@@ -142,5 +150,33 @@ struct motion_nodes<Model, C, motion::motion_list<Tags...>, NeedsNode, Offered, 
 // One Unoffered node writing `Ports` (nothing when the list is empty).
 template <class Ports>
 using unoffered_node_t = typename unoffered_node<Ports>::type;
+
+// The safety nodes, damping, the collector and the sender, which every configuration has, set from
+// the runtime's options as the run uses them (Runtime::runtime_options()) and the robot's safe state.
+template <Backend B, class Graph>
+void set_up_common_nodes(Graph& graph, const B& backend, const RuntimeOptions& options) {
+  using Model = typename B::model;
+  constexpr std::size_t N = Model::joint_count;
+  constexpr Capabilities caps = capabilities_of<B>();
+  graph.template node<motion::SafetyMonitor<N>>().options = options.safety;
+  graph.template node<motion::FallDetector<N>>().options = options.fall;
+  auto& damping = graph.template node<motion::DampingMotion<Model>>();
+  damping.kd = options.damping_kd;
+  damping.style = safe_state_of<B>();
+  // A robot that stands when praxis takes it says how to hold it (Booster's Custom entry: the
+  // measured pose with its Prepare gains): the damping state holds it so until it is left once.
+  if constexpr (requires(const RobotState<N>& s) {
+                  { backend.entry_hold(s) } -> std::convertible_to<JointCommand<N>>;
+                }) {
+    const JointCommand<N> entry = backend.entry_hold(RobotState<N>{});
+    damping.hold_at_start = true;
+    for (std::size_t j = 0; j < N; ++j) {
+      damping.hold_kp[j] = entry.kp[static_cast<Eigen::Index>(j)];
+      damping.hold_kd[j] = entry.kd[static_cast<Eigen::Index>(j)];
+    }
+  }
+  graph.template node<motion::MotorCommandsCollector<Model, joint_modes_of<B>()>>().options = options.collector;
+  graph.template node<motion::CommandsSender<Model, caps>>().safe_mode = safe_mode_of<B>();
+}
 
 }  // namespace praxis::control::detail
