@@ -71,7 +71,7 @@ struct motion_needs_a_node_of_yours_generic {
 };
 template <class Tag>
 struct motion_needs_a_node_of_yours
-    : std::conditional_t<std::is_same_v<Tag, motion::tag::Walk>, walking_needs_a_node_of_yours<Tag>,
+    : std::conditional_t<std::is_same_v<Tag, motions::Walk>, walking_needs_a_node_of_yours<Tag>,
                          motion_needs_a_node_of_yours_generic<Tag>> {};
 
 namespace detail {

@@ -74,8 +74,8 @@ struct robot_configuration {
   static constexpr std::size_t N = Model::joint_count;
   static constexpr Capabilities caps = capabilities_of<B>();
   using UserNode = UserControlMotion<Model, Ctrl>;
-  using Offered = type_list<motion::tag::Damping, motion::tag::Stand, motion::tag::UserControl, motion::tag::Dispatching,
-                            motion::tag::FallProtection>;
+  using Offered = type_list<motions::Damping, motions::Stand, motions::UserControl, motions::Dispatching,
+                            motions::FallProtection>;
   using MotionNodes = motion_nodes<Model, caps, motion::Motions, none_needed, Offered, UserNode, Extra...>;
   // Selection, then the motions, then sending: the order the cycle runs them in.
   using Selection = type_list<StateSource<N>, motion::SafetyMonitor<N>, motion::FallDetector<N>, GamepadReader<N>,

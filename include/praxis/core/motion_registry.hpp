@@ -16,9 +16,10 @@
 //   robot_mode     the mode a robot with modes of its own is asked for while it runs
 //   run_by_robot   when the robot's own controller carries it out
 //   dispatch_into  whether it is reached through dispatching from another joint-level motion
+//   asked          how a behaviour asks for it: by type too, only by its own command, or never
 //
 //   struct Stand : motion_tag<MotionType::stand, "stand", RobotModeFor::locomotion_else_user,
-//                             RunBy::locomotion_with_modes, true> {};
+//                             RunBy::locomotion_with_modes, true,  Asked::by_type> {};
 //
 // and a node that writes its BodyCommandPort<type, N> and SafeExitPort<type>, declared the
 // motion's node by a motion_node<tag> specialization beside it (motion/motions.hpp). Adding a
@@ -66,31 +67,39 @@ enum class RunBy : std::uint8_t {
   locomotion_with_modes,  // a robot that walks by itself and has modes (its stand, its kick)
 };
 
+// How a behaviour asks for the motion.
+enum class Asked : std::uint8_t {
+  by_type,     // also by command::Request{type}: it takes no parameters, or only ones with defaults
+  by_command,  // only by its own command, which carries what it needs (a path, a kick, a script)
+  never,       // the selector enters it by itself
+};
+
 // A tag's fields, spelled once per motion below.
-template <MotionType Type, fixed_string Name, RobotModeFor Mode, RunBy By, bool Dispatch>
+template <MotionType Type, fixed_string Name, RobotModeFor Mode, RunBy By, bool Dispatch, Asked How>
 struct motion_tag {
   static constexpr MotionType type = Type;
   static constexpr std::string_view name = Name.view();
   static constexpr RobotModeFor robot_mode = Mode;
   static constexpr RunBy run_by_robot = By;
   static constexpr bool dispatch_into = Dispatch;
+  static constexpr Asked asked = How;
 };
 
-// The tags (praxis::motions, also motion::tag in the motion layer, beside the commands of the same
-// names in motion::command). Prepare, stand-up and scripts are not dispatched into: a script moves
-// from wherever the robot is; the robot gets up from its prepare mode.
+// The tags (praxis::motions; each command of motion::command names its tag). Prepare, stand-up and
+// scripts are not dispatched into: a script moves from wherever the robot is; the robot gets up
+// from its prepare mode.
 namespace motions {
 // clang-format off
-struct Damping        : motion_tag<MotionType::damping,         "damping",         RobotModeFor::damping,              RunBy::praxis,                true>  {};
-struct Prepare        : motion_tag<MotionType::prepare,         "prepare",         RobotModeFor::prepare,              RunBy::modes,                 false> {};
-struct Stand          : motion_tag<MotionType::stand,           "stand",           RobotModeFor::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
-struct StandUp        : motion_tag<MotionType::stand_up,        "stand_up",        RobotModeFor::prepare,              RunBy::modes,                 false> {};
-struct Walk           : motion_tag<MotionType::walk,            "walk",            RobotModeFor::locomotion_else_user, RunBy::locomotion,            true>  {};
-struct VisualKick     : motion_tag<MotionType::visual_kick,     "visual_kick",     RobotModeFor::locomotion_else_user, RunBy::locomotion_with_modes, true>  {};
-struct Script         : motion_tag<MotionType::script,          "script",          RobotModeFor::user,                 RunBy::praxis,                false> {};
-struct Dispatching    : motion_tag<MotionType::dispatching,     "dispatching",     RobotModeFor::user,                 RunBy::praxis,                true>  {};
-struct FallProtection : motion_tag<MotionType::fall_protection, "fall_protection", RobotModeFor::user,                 RunBy::praxis,                true>  {};
-struct UserControl    : motion_tag<MotionType::user_control,    "user_control",    RobotModeFor::user,                 RunBy::praxis,                true>  {};
+struct Damping        : motion_tag<MotionType::damping,         "damping",         RobotModeFor::damping,              RunBy::praxis,                true,  Asked::by_type>    {};
+struct Prepare        : motion_tag<MotionType::prepare,         "prepare",         RobotModeFor::prepare,              RunBy::modes,                 false, Asked::by_type>    {};
+struct Stand          : motion_tag<MotionType::stand,           "stand",           RobotModeFor::locomotion_else_user, RunBy::locomotion_with_modes, true,  Asked::by_type>    {};
+struct StandUp        : motion_tag<MotionType::stand_up,        "stand_up",        RobotModeFor::prepare,              RunBy::modes,                 false, Asked::by_type>    {};
+struct Walk           : motion_tag<MotionType::walk,            "walk",            RobotModeFor::locomotion_else_user, RunBy::locomotion,            true,  Asked::by_command> {};
+struct VisualKick     : motion_tag<MotionType::visual_kick,     "visual_kick",     RobotModeFor::locomotion_else_user, RunBy::locomotion_with_modes, true,  Asked::by_command> {};
+struct Script         : motion_tag<MotionType::script,          "script",          RobotModeFor::user,                 RunBy::praxis,                false, Asked::by_command> {};
+struct Dispatching    : motion_tag<MotionType::dispatching,     "dispatching",     RobotModeFor::user,                 RunBy::praxis,                true,  Asked::never>      {};
+struct FallProtection : motion_tag<MotionType::fall_protection, "fall_protection", RobotModeFor::user,                 RunBy::praxis,                true,  Asked::never>      {};
+struct UserControl    : motion_tag<MotionType::user_control,    "user_control",    RobotModeFor::user,                 RunBy::praxis,                true,  Asked::by_type>    {};
 // clang-format on
 }  // namespace motions
 
@@ -113,6 +122,7 @@ concept MotionTag = requires {
   { Tag::robot_mode } -> std::convertible_to<RobotModeFor>;
   { Tag::run_by_robot } -> std::convertible_to<RunBy>;
   { Tag::dispatch_into } -> std::convertible_to<bool>;
+  { Tag::asked } -> std::convertible_to<Asked>;
 };
 
 template <MotionTag... Tags>
@@ -122,6 +132,7 @@ struct motion_list {
   static constexpr std::array<RobotModeFor, size> robot_modes{Tags::robot_mode...};
   static constexpr std::array<RunBy, size> run_by_robot{Tags::run_by_robot...};
   static constexpr std::array<bool, size> dispatch_into{Tags::dispatch_into...};
+  static constexpr std::array<Asked, size> asked{Tags::asked...};
 
   // Each tag at the position its type names.
   static constexpr bool in_order() {

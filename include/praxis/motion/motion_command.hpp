@@ -217,17 +217,28 @@ struct ExecuteScriptObjects {
   }
 };
 
+// Each command names the motion it asks for by its tag (`tag`, core/motion_registry.hpp).
 namespace command {
 // Nothing received from the behaviour yet (the port's value before its first write): the robot is
 // damped, and a robot with its own modes is sent no request at all.
-struct Unset {};
-struct Damping {};
-struct Prepare {};
+struct Unset {
+  using tag = motions::Damping;
+};
+struct Damping {
+  using tag = motions::Damping;
+};
+struct Prepare {
+  using tag = motions::Prepare;
+};
 struct Stand {
+  using tag = motions::Stand;
   HeadMotion head;
 };
-struct StandUp {};
+struct StandUp {
+  using tag = motions::StandUp;
+};
 struct Walk {
+  using tag = motions::Walk;
   HeadMotion head;
   Path path;
   OrientationMode orientation_mode;
@@ -236,6 +247,7 @@ struct Walk {
   double speed = 0.3;                   // m/s
 };
 struct WalkWithVelocity {
+  using tag = motions::Walk;
   HeadMotion head;
   Vector2 velocity = Vector2::Zero();  // m/s in the robot frame
   double angular_velocity = 0.0;       // rad/s
@@ -243,9 +255,11 @@ struct WalkWithVelocity {
 // The kick's fields are praxis::Kick's (core/robot_requests.hpp), which a robot with a kick of its
 // own receives as they are.
 struct VisualKick : Kick {
+  using tag = motions::VisualKick;
   HeadMotion head;
 };
 struct Script {
+  using tag = motions::Script;
   script::ExecuteScriptByName request;  // scripts by name, resolved in the motion's library
   ExecuteScriptObjects objects;         // or as objects: played instead of `request` when objects.count > 0
   std::uint32_t id = 0;  // a new id starts the request again; the same id keeps it running
@@ -255,13 +269,14 @@ struct Script {
 // controller that follows one (control::SteeredUserControlMotion hands it to a trained policy whose
 // deploy file takes its command from the behaviour); others ignore it.
 struct UserControl {
+  using tag = motions::UserControl;
   Vector2 velocity = Vector2::Zero();  // m/s in the robot frame
   double angular_velocity = 0.0;       // rad/s
 };
-// Any motion that takes no parameters, by its type: how a motion added to the registry is asked
-// for without a command of its own (docs/motion.md). A motion with parameters of its own (walk,
-// visual kick, script) or one the selector enters by itself (dispatching, fall protection) is not
-// requested this way: such a Request asks for damping.
+// Any motion whose tag says Asked::by_type, by its type: how a motion added to the registry is
+// asked for without a command of its own (docs/motion.md). A motion asked for only by its own
+// command (walk, visual kick, script) or never (dispatching, fall protection) is not requested this
+// way: such a Request asks for damping.
 struct Request {
   MotionType motion = MotionType::damping;
 };

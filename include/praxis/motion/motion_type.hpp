@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 
 #include "praxis/core/enum_names.hpp"
@@ -14,24 +15,21 @@
 
 namespace praxis::motion {
 
-namespace detail {
-[[nodiscard]] constexpr MotionType type_of(const command::Unset&) { return MotionType::damping; }
-[[nodiscard]] constexpr MotionType type_of(const command::Damping&) { return MotionType::damping; }
-[[nodiscard]] constexpr MotionType type_of(const command::Prepare&) { return MotionType::prepare; }
-[[nodiscard]] constexpr MotionType type_of(const command::Stand&) { return MotionType::stand; }
-[[nodiscard]] constexpr MotionType type_of(const command::StandUp&) { return MotionType::stand_up; }
-[[nodiscard]] constexpr MotionType type_of(const command::Walk&) { return MotionType::walk; }
-[[nodiscard]] constexpr MotionType type_of(const command::WalkWithVelocity&) { return MotionType::walk; }
-[[nodiscard]] constexpr MotionType type_of(const command::VisualKick&) { return MotionType::visual_kick; }
-[[nodiscard]] constexpr MotionType type_of(const command::Script&) { return MotionType::script; }
-[[nodiscard]] constexpr MotionType type_of(const command::UserControl&) { return MotionType::user_control; }
-[[nodiscard]] constexpr MotionType type_of(const command::Request& r) {
-  return requestable_by_type(r.motion) ? r.motion : MotionType::damping;
-}
-}  // namespace detail
-
+// The motion a command asks for: its tag's, or a Request's type where that motion is asked for by
+// type (else damping).
 [[nodiscard]] constexpr MotionType requested_type(const MotionCommand& c) {
-  return std::visit([](const auto& alternative) { return detail::type_of(alternative); }, c);
+  return std::visit(
+      []<class C>(const C& alternative) {
+        if constexpr (std::is_same_v<C, command::Request>) {
+          return requestable_by_type(alternative.motion) ? alternative.motion : MotionType::damping;
+        } else {
+          static_assert(MotionTag<typename C::tag>,
+                        "praxis motion: every command of MotionCommand names its motion (`using tag = "
+                        "praxis::motions::YourTag;`), except command::Request, which names it by type");
+          return C::tag::type;
+        }
+      },
+      c);
 }
 
 // Whether each motion may be left now. Every motion node writes its own entry each cycle.

@@ -195,7 +195,7 @@ struct DampingMotion {
   bool waited_for_state_ = false;  // its last output covered nothing, for want of a state
 };
 template <>
-struct motion_node<tag::Damping> {
+struct motion_node<motions::Damping> {
   template <class Model, Capabilities C>
   using node = DampingMotion<Model>;
 };
@@ -248,7 +248,7 @@ struct StandMotion {
   Pose<N> kd_floor_{};
 };
 template <>
-struct motion_node<tag::Stand> {
+struct motion_node<motions::Stand> {
   template <class Model, Capabilities C>
   using node = StandMotion<Model>;
 };
@@ -269,7 +269,7 @@ struct FallProtectionMotion {
   }
 };
 template <>
-struct motion_node<tag::FallProtection> {
+struct motion_node<motions::FallProtection> {
   template <class Model, Capabilities C>
   using node = FallProtectionMotion<Model>;
 };
@@ -373,7 +373,7 @@ struct ScriptMotion {
   std::uint64_t rejected_ = 0;
 };
 template <>
-struct motion_node<tag::Script> {
+struct motion_node<motions::Script> {
   template <class Model, Capabilities C>
   using node = ScriptMotion<Model>;
 };
@@ -440,13 +440,13 @@ using ModeMotion = RobotRunMotion<M, Type>;
 
 // Prepare and stand-up: the robot's own modes where it has them, else scripts from the library.
 template <>
-struct motion_node<tag::Prepare> {
+struct motion_node<motions::Prepare> {
   template <class Model, Capabilities C>
   using node = std::conditional_t<C.modes, ModeMotion<Model, MotionType::prepare>,
                                   ScriptedMotion<Model, MotionType::prepare>>;
 };
 template <>
-struct motion_node<tag::StandUp> {
+struct motion_node<motions::StandUp> {
   template <class Model, Capabilities C>
   using node = std::conditional_t<C.modes, ModeMotion<Model, MotionType::stand_up>,
                                   ScriptedMotion<Model, MotionType::stand_up>>;
@@ -467,13 +467,13 @@ struct BackendWalkBody {
 // Walking: the robot's own where it walks by itself; otherwise a node of yours (a robot without
 // locomotion does not compile without one, control/motion_controller.hpp says so).
 template <>
-struct motion_node<tag::Walk> {
+struct motion_node<motions::Walk> {
   template <class Model, Capabilities C>
   using node = std::conditional_t<C.locomotion, BackendWalkBody<Model>, needs_a_node_of_yours>;
 };
 // The user's controller: offered when a node of yours carries it (control::UserControlMotion).
 template <>
-struct motion_node<tag::UserControl> {
+struct motion_node<motions::UserControl> {
   template <class Model, Capabilities C>
   using node = offered_with_a_node_of_yours;
 };
@@ -503,7 +503,7 @@ struct VisualKickMotion {
   }
 };
 template <>
-struct motion_node<tag::VisualKick> {
+struct motion_node<motions::VisualKick> {
   template <class Model, Capabilities C>
   using node = VisualKickMotion<Model>;
 };
@@ -563,7 +563,7 @@ struct DispatchingMotion {
   TimePoint begin_{};
 };
 template <>
-struct motion_node<tag::Dispatching> {
+struct motion_node<motions::Dispatching> {
   template <class Model, Capabilities C>
   using node = DispatchingMotion<Model>;
 };

@@ -17,11 +17,11 @@ using praxis::motion_list;
 using praxis::motion_tag;
 using praxis::Motions;
 using praxis::MotionTag;
+using praxis::Asked;
 using praxis::MotionType;
 using praxis::RobotModeFor;
 using praxis::RunBy;
 using praxis::to_string;
-namespace tag = praxis::motions;
 
 // What a motion_node's `node<Model, Capabilities>` may be besides a node: no node of praxis' own.
 // The configuration then takes the node of yours that writes the motion's ports, or
@@ -51,18 +51,11 @@ struct motion_node {
   using node = typename diagnostics::motion_without_a_node<Tag>::type;
 };
 
-// Whether command::Request may ask for a motion: one without parameters of its own, which the
-// behaviour (not the selector) enters. Anything else a Request names asks for damping.
+// Whether command::Request may ask for a motion: its tag says it is asked for by type (Asked).
+// Anything else a Request names asks for damping.
 [[nodiscard]] constexpr bool requestable_by_type(MotionType t) {
-  if (static_cast<std::size_t>(t) >= k_motion_types) return false;
-  switch (t) {
-    case MotionType::walk:
-    case MotionType::visual_kick:
-    case MotionType::script:
-    case MotionType::dispatching:
-    case MotionType::fall_protection: return false;
-    default: return true;
-  }
+  const auto i = static_cast<std::size_t>(t);
+  return i < k_motion_types && Motions::asked[i] == Asked::by_type;
 }
 
 }  // namespace praxis::motion

@@ -3,7 +3,7 @@
 namespace m = praxis::motion;
 
 // Two tags swapped: the list would give prepare's name and robot mode to damping and back.
-using Swapped = m::motion_list<m::tag::Prepare, m::tag::Damping>;
+using Swapped = m::motion_list<praxis::motions::Prepare, praxis::motions::Damping>;
 static_assert(Swapped::in_order());
 
 // expect: motion_tag_out_of_place<praxis::motions::Prepare

@@ -7,11 +7,11 @@ namespace m = praxis::motion;
 
 // A tag of the list's shape, with no motion_node specialization anywhere.
 struct Hop : praxis::motion_tag<praxis::MotionType::stand, "hop", praxis::RobotModeFor::user, praxis::RunBy::praxis,
-                                true> {};
+                                true, praxis::Asked::by_type> {};
 template <class Tag>
 struct never {};
 using Nodes = praxis::control::detail::motion_nodes<praxis::unitree::Go2, praxis::Capabilities{},
-                                                    m::motion_list<m::tag::Damping, Hop>, never,
+                                                    m::motion_list<praxis::motions::Damping, Hop>, never,
                                                     praxis::control::detail::all_motions>;
 using Instantiate = Nodes::nodes;
 Instantiate* use = nullptr;

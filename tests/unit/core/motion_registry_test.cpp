@@ -105,8 +105,10 @@ TEST_CASE("motion registry: the robot's own controller never carries out damping
 }
 
 // A list of one's own derives the same facts from its tags, in order.
-struct First : praxis::motion_tag<MotionType::damping, "first", RobotModeFor::damping, RunBy::praxis, true> {};
-struct Second : praxis::motion_tag<MotionType::prepare, "second", RobotModeFor::prepare, RunBy::modes, false> {};
+struct First
+    : praxis::motion_tag<MotionType::damping, "first", RobotModeFor::damping, RunBy::praxis, true, praxis::Asked::by_type> {};
+struct Second
+    : praxis::motion_tag<MotionType::prepare, "second", RobotModeFor::prepare, RunBy::modes, false, praxis::Asked::never> {};
 using Two = praxis::motion_list<First, Second>;
 
 TEST_CASE("motion registry: motion_list derives its arrays from any tags in order", "[core][motion_registry]") {
@@ -118,6 +120,8 @@ TEST_CASE("motion registry: motion_list derives its arrays from any tags in orde
   CHECK(Two::run_by_robot[1] == RunBy::modes);
   CHECK_FALSE(Two::dispatch_into[1]);
   CHECK(Two::dispatch_into[0]);
+  CHECK(Two::asked[0] == praxis::Asked::by_type);
+  CHECK(Two::asked[1] == praxis::Asked::never);
 }
 
 struct NoName {
@@ -133,11 +137,22 @@ struct NoRunBy {
   static constexpr bool dispatch_into = true;
 };
 
+// Every field but `asked`: a tag must say how a behaviour asks for its motion (none is asked for by
+// type unless its tag says so).
+struct NoAsked {
+  static constexpr MotionType type = MotionType::damping;
+  static constexpr std::string_view name = "x";
+  static constexpr RobotModeFor robot_mode = RobotModeFor::damping;
+  static constexpr RunBy run_by_robot = RunBy::praxis;
+  static constexpr bool dispatch_into = true;
+};
+
 TEST_CASE("motion registry: a tag needs every field", "[core][motion_registry]") {
   STATIC_REQUIRE(praxis::MotionTag<tags::Walk>);
   STATIC_REQUIRE(praxis::MotionTag<First>);
   STATIC_REQUIRE_FALSE(praxis::MotionTag<NoName>);
   STATIC_REQUIRE_FALSE(praxis::MotionTag<NoRunBy>);
+  STATIC_REQUIRE_FALSE(praxis::MotionTag<NoAsked>);
   STATIC_REQUIRE_FALSE(praxis::MotionTag<int>);
 }
 

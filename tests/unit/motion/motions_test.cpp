@@ -1477,40 +1477,40 @@ TEST_CASE("motions: DispatchingMotion: only while selected and from the start on
 // motion_node: the node each motion tag names
 
 TEST_CASE("motions: motion_node: each tag names its node per robot kind", "[motion][motions]") {
-  using T = m::tag::Damping;
+  using T = praxis::motions::Damping;
   STATIC_REQUIRE(std::is_same_v<node_of<T, Go2, k_joints_only>, m::DampingMotion<Go2>>);
   STATIC_REQUIRE(std::is_same_v<node_of<T, G1, k_modes>, m::DampingMotion<G1>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Stand, Go2, k_joints_only>, m::StandMotion<Go2>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Stand, Go2, k_walks>, m::StandMotion<Go2>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Stand, Go2, k_joints_only>, m::StandMotion<Go2>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Stand, Go2, k_walks>, m::StandMotion<Go2>>);
   STATIC_REQUIRE(
-      std::is_same_v<node_of<m::tag::FallProtection, Go2, k_joints_only>, m::FallProtectionMotion<Go2>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Script, Go2, k_joints_only>, m::ScriptMotion<Go2>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Script, G1, k_modes>, m::ScriptMotion<G1>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::VisualKick, Go2, k_joints_only>, m::VisualKickMotion<Go2>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Dispatching, Go2, k_joints_only>, m::DispatchingMotion<Go2>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Dispatching, Go2, k_modes>, m::DispatchingMotion<Go2>>);
+      std::is_same_v<node_of<praxis::motions::FallProtection, Go2, k_joints_only>, m::FallProtectionMotion<Go2>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Script, Go2, k_joints_only>, m::ScriptMotion<Go2>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Script, G1, k_modes>, m::ScriptMotion<G1>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::VisualKick, Go2, k_joints_only>, m::VisualKickMotion<Go2>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Dispatching, Go2, k_joints_only>, m::DispatchingMotion<Go2>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Dispatching, Go2, k_modes>, m::DispatchingMotion<Go2>>);
 
   // Prepare and stand-up: the robot's own modes where it has them, else scripts.
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Prepare, Go2, k_joints_only>,
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Prepare, Go2, k_joints_only>,
                                 m::ScriptedMotion<Go2, MotionType::prepare>>);
   STATIC_REQUIRE(
-      std::is_same_v<node_of<m::tag::Prepare, Go2, k_modes>, m::ModeMotion<Go2, MotionType::prepare>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::StandUp, Go2, k_joints_only>,
+      std::is_same_v<node_of<praxis::motions::Prepare, Go2, k_modes>, m::ModeMotion<Go2, MotionType::prepare>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::StandUp, Go2, k_joints_only>,
                                 m::ScriptedMotion<Go2, MotionType::stand_up>>);
   STATIC_REQUIRE(
-      std::is_same_v<node_of<m::tag::StandUp, G1, k_modes>, m::RobotRunMotion<G1, MotionType::stand_up>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Prepare, Go2, k_walks>,
+      std::is_same_v<node_of<praxis::motions::StandUp, G1, k_modes>, m::RobotRunMotion<G1, MotionType::stand_up>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Prepare, Go2, k_walks>,
                                 m::ScriptedMotion<Go2, MotionType::prepare>>);  // walking is no mode
 
   // Walking: the robot's own where it walks by itself, else a node of yours.
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Walk, Go2, k_walks>, m::BackendWalkBody<Go2>>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Walk, Go2, k_joints_only>, m::needs_a_node_of_yours>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::Walk, Go2, k_modes>, m::needs_a_node_of_yours>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Walk, Go2, k_walks>, m::BackendWalkBody<Go2>>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Walk, Go2, k_joints_only>, m::needs_a_node_of_yours>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::Walk, Go2, k_modes>, m::needs_a_node_of_yours>);
 
   // The user's controller: only ever a node of yours.
   STATIC_REQUIRE(
-      std::is_same_v<node_of<m::tag::UserControl, Go2, k_joints_only>, m::offered_with_a_node_of_yours>);
-  STATIC_REQUIRE(std::is_same_v<node_of<m::tag::UserControl, Go2, k_walks>, m::offered_with_a_node_of_yours>);
+      std::is_same_v<node_of<praxis::motions::UserControl, Go2, k_joints_only>, m::offered_with_a_node_of_yours>);
+  STATIC_REQUIRE(std::is_same_v<node_of<praxis::motions::UserControl, Go2, k_walks>, m::offered_with_a_node_of_yours>);
 }
 
 }  // namespace motions_test
