@@ -42,7 +42,7 @@ int dds_story(const Settings& s) {
     // The robot's own remote carries the operator's buttons; the script counts from the first joint
     // command the robot takes in Custom, however long taking it took.
     fake = FakeProcess(s, {"praxis-fake-booster", "--robot", s.robot, "--domain", std::to_string(domain), "--interface",
-                           s.interface, "--gamepad", operator_script(d), "--script-start", "first-command"});
+                           s.interface, "--gamepad", praxis::control::stand_then_ctrl(d), "--script-start", "first-command"});
     std::printf("started praxis-fake-booster (pid %d), standing in Damping: R2 held %.1f-%.1f s, A at %.1f s "
                 "(counted from when control is taken)\n",
                 static_cast<int>(fake.pid()), 0.1 * d, 0.4 * d, 0.5 * d);

@@ -444,16 +444,6 @@ class FakeProcess {
   pid_t pid_ = 0;
 };
 
-// The operator's gamepad for a robot whose state carries no remote (Fourier, Tienkung), for
-// praxis::control::WithScriptedGamepad: R2 held from 0.1 d to 0.4 d, A tapped at 0.5 d, in seconds
-// from the first state read once control was taken. A program of your own calls
-// WithGamepad::set_gamepad() from its joystick reader instead.
-inline std::string operator_script(double d) {
-  char script[96];
-  std::snprintf(script, sizeof script, "R2:%.2f-%.2f,A:%.2f", 0.1 * d, 0.4 * d, 0.5 * d);
-  return script;
-}
-
 // The run every DDS story ends with: USER_CTRL under RobotController on `robot`, Ctrl-C ending it in
 // the robot's safe state, recording and the live view as asked; then the transitions, what
 // `print_counts` says of the backend's own counts, and the final state.

@@ -47,7 +47,7 @@ int dds_story(const Settings& s) {
   const double d = s.duration;
   // The limbs' status topics carry no remote: the operator's R2 and A come from a script here.
   using Pad = praxis::control::WithScriptedGamepad<Backend>;
-  Pad pad(robot, operator_script(d));
+  Pad pad(robot, praxis::control::stand_then_ctrl(d));
   std::printf("Tienkung %s over DDS domain %u, interface \"%s\": %s; operator script: R2 held %.1f-%.1f s, A at "
               "%.1f s\n",
               s.robot.c_str(), bo.dds.domain, bo.dds.interface.c_str(),

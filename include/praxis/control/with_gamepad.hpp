@@ -19,9 +19,11 @@
 //   praxis::control::WithScriptedGamepad pad(robot, "R2:1-3,A:4,LY=0.5@6-10");
 //
 // its times counted from the first state read through it (however long taking control took).
+// stand_then_ctrl(seconds) is the operator's part in a RobotController run without a person.
 
 #include <atomic>
 #include <cstddef>
+#include <cstdio>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -173,5 +175,14 @@ class WithScriptedGamepad : public WithGamepad<B> {
   bool started_ = false;
   TimePoint t0_{};
 };
+
+// The operator's part in a RobotController run of `seconds` without a person, as a gamepad script
+// (for WithScriptedGamepad, or a fake robot's --gamepad): R2 held from 0.1 to 0.4 of the run
+// (DAMPING to STAND), A tapped at half of it (STAND to CTRL).
+[[nodiscard]] inline std::string stand_then_ctrl(double seconds) {
+  char script[96];
+  std::snprintf(script, sizeof script, "R2:%.2f-%.2f,A:%.2f", 0.1 * seconds, 0.4 * seconds, 0.5 * seconds);
+  return script;
+}
 
 }  // namespace praxis::control

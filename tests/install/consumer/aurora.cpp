@@ -17,7 +17,7 @@
 #include <praxis/examples/sinusoid_controller.hpp>
 #include <praxis/hardware/aurora/backend.hpp>
 
-#include "operator_script.hpp"
+#include "judge.hpp"
 
 int main(int argc, char** argv) try {
   if (argc != 4) {
@@ -41,7 +41,7 @@ int main(int argc, char** argv) try {
   // The fake starts with this program: its first PdStand report includes DDS discovery.
   bo.sequence.pd_stand_timeout = std::max(bo.sequence.pd_stand_timeout, praxis::Duration(std::chrono::seconds(6)));
   Backend robot(bo);
-  Pad pad(robot, consumer::operator_script(seconds));
+  Pad pad(robot, praxis::control::stand_then_ctrl(seconds));
 
   praxis::control::RobotController<Pad, example::SinusoidController<a::GR2>> controller(pad, options);
   controller.load_params(params);

@@ -15,7 +15,7 @@
 #include <praxis/examples/sinusoid_controller.hpp>
 #include <praxis/hardware/tienkung/backend.hpp>
 
-#include "operator_script.hpp"
+#include "judge.hpp"
 
 int main(int argc, char** argv) try {
   if (argc != 4) {
@@ -35,7 +35,7 @@ int main(int argc, char** argv) try {
   auto bo = Backend::robot("lo", domain);
   bo.link_timeout = std::max(bo.link_timeout, options.safety.stale_timeout);
   Backend robot(bo);
-  Pad pad(robot, consumer::operator_script(seconds));
+  Pad pad(robot, praxis::control::stand_then_ctrl(seconds));
 
   praxis::control::RobotController<Pad, example::SinusoidController<tk::Pro>> controller(pad, options);
   controller.load_params(params);

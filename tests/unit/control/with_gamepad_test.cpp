@@ -385,6 +385,30 @@ TEST_CASE("with scripted gamepad: buttons and sticks play from the first read, i
   CHECK(s.q[0] == 0.25);  // the rest is the backend's
 }
 
+TEST_CASE("with scripted gamepad: stand_then_ctrl holds R2 from 0.1 to 0.4 of the run and taps A at half of it",
+          "[control][with_gamepad]") {
+  Full backend;
+  praxis::control::WithScriptedGamepad pad(backend, praxis::control::stand_then_ctrl(10.0));
+  const TimePoint t0 = TimePoint{} + 5s;
+  const auto at = [&](double s) { return t0 + praxis::from_seconds(s); };
+  State s;
+  REQUIRE(pad.read(s, t0));
+  CHECK(s.gamepad.buttons == 0);
+  REQUIRE(pad.read(s, at(0.95)));
+  CHECK(s.gamepad.buttons == 0);
+  REQUIRE(pad.read(s, at(1.05)));
+  CHECK(s.gamepad.buttons == praxis::button_bit(GamepadButton::R2));
+  REQUIRE(pad.read(s, at(3.95)));
+  CHECK(s.gamepad.buttons == praxis::button_bit(GamepadButton::R2));
+  REQUIRE(pad.read(s, at(4.05)));
+  CHECK(s.gamepad.buttons == 0);
+  REQUIRE(pad.read(s, at(5.02)));
+  CHECK(s.gamepad.buttons == praxis::button_bit(GamepadButton::A));
+  REQUIRE(pad.read(s, at(5.2)));
+  CHECK(s.gamepad.buttons == 0);
+  CHECK(praxis::control::stand_then_ctrl(3.0) == "R2:0.30-1.20,A:1.50");
+}
+
 TEST_CASE("with scripted gamepad: a bad script is refused naming the option and the item, and reads do not allocate",
           "[control][with_gamepad]") {
   Full backend;

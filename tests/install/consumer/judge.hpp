@@ -1,11 +1,7 @@
 #pragma once
-// What the two fake-robot consumers share: the operator's gamepad for a robot whose state carries no
-// remote (Fourier Aurora, Walker Tienkung), and how a run is judged and printed.
-//
-// operator_script(seconds) is the script of praxis::control::WithScriptedGamepad (the installed
-// praxis/control/with_gamepad.hpp): R2 held from 0.1 to 0.4 of the run (STAND), A tapped at half of
-// it (CTRL, the USER_CTRL), in seconds from the first state read once control was taken. A real
-// program calls WithGamepad::set_gamepad() from its joystick reader instead.
+// What the two fake-robot consumers share: how a run is judged and printed. Their operator is
+// praxis::control::stand_then_ctrl (the installed praxis/control/with_gamepad.hpp), played by
+// WithScriptedGamepad; a real program calls WithGamepad::set_gamepad() from its joystick reader.
 
 #include <cstdio>
 #include <string>
@@ -14,12 +10,6 @@
 #include <praxis/control/with_gamepad.hpp>
 
 namespace consumer {
-
-inline std::string operator_script(double seconds) {
-  char script[96];
-  std::snprintf(script, sizeof script, "R2:%.2f-%.2f,A:%.2f", 0.1 * seconds, 0.4 * seconds, 0.5 * seconds);
-  return script;
-}
 
 // The transitions, the outcome and the final state; 0 when the run went DAMPING -> STAND -> CTRL,
 // was still in CTRL when its time was up, and ended normally with control handed back.
