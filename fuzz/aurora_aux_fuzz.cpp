@@ -23,6 +23,7 @@
 #include "byte_reader.hpp"
 #include "finding.hpp"
 #include "praxis/hardware/aurora/codec.hpp"
+#include "praxis/hardware/aurora/robot_codec.hpp"
 #include "praxis/hardware/aurora/fsm.hpp"
 #include "praxis/hardware/aurora/models.hpp"
 #include "praxis/hardware/aurora/topics.hpp"

@@ -38,6 +38,7 @@
 
 #include <praxis/hardware/aurora/backend.hpp>
 #include <praxis/hardware/aurora/codec.hpp>
+#include <praxis/hardware/aurora/robot_codec.hpp>
 #include <praxis/hardware/aurora/fsm.hpp>
 #include <praxis/hardware/aurora/models.hpp>
 #include <praxis/hardware/aurora/topics.hpp>

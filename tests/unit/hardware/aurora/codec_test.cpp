@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "praxis/hardware/aurora/codec.hpp"
+#include "praxis/hardware/aurora/robot_codec.hpp"
 #include "praxis/hardware/aurora/models.hpp"
 
 namespace aurora_codec_test {
