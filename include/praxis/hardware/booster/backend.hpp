@@ -563,10 +563,7 @@ class BoosterBackend : public DdsBackend<BoosterTopics<M, BackendOptions, Booste
     return {ok, ok ? LifecycleStage::released : LifecycleStage::failed, message};
   }
 
-  bool wait_for_rpc_server(Duration timeout) {
-    if (auto* dds = dynamic_cast<DdsRpcChannel*>(loco_channel_)) return dds->wait_for_server(timeout);
-    return true;
-  }
+  bool wait_for_rpc_server(Duration timeout) { return loco_channel_->wait_for_server(timeout); }
 
   // Whether praxis-guard has the robot (its flag, or it took over): the loco client's gate.
   [[nodiscard]] bool guard_has_robot() const noexcept {

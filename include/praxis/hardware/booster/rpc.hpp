@@ -163,6 +163,9 @@ class RpcChannel {
   virtual RpcReply call(const RpcCall& call, Duration timeout) = 0;
   // The channel's name for messages, e.g. "rt/LocoApiTopic".
   [[nodiscard]] virtual const std::string& name() const = 0;
+  // Waits until a server can answer; false when none could within `timeout`. A channel with nobody
+  // to discover (in-process, a test's) is ready at once.
+  virtual bool wait_for_server(Duration) { return true; }
 };
 
 // QoS is transport::RpcClient's: reliable, keep-last 10, volatile on both topics. A third-party client
@@ -177,7 +180,7 @@ class DdsRpcChannel final : public RpcChannel {
   [[nodiscard]] const std::string& name() const override { return channel_; }
   // Waits until a server's request reader and response writer matched (the SDK's WaitForService
   // waits 5 s); false when they did not within `timeout`.
-  bool wait_for_server(Duration timeout);
+  bool wait_for_server(Duration timeout) override;
 
  private:
   std::string channel_;
