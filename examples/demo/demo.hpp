@@ -1,7 +1,7 @@
 #pragma once
 // praxis_demo's shared parts: the settings, the mock story every model runs, the fake robots as
 // child processes, the operator's scripted gamepad for robots without a remote, and the summary.
-// Each vendor's file (unitree.cpp, booster.cpp, fourier.cpp, tienkung.cpp) builds its own models'
+// Each vendor's file (unitree.cpp, booster.cpp, aurora.cpp, tienkung.cpp) builds its own models'
 // controllers, so the four compile in parallel.
 
 #include <atomic>
@@ -100,7 +100,7 @@ int run_robot(const Settings& s);
 // Each vendor's entry point (its own file).
 int run_unitree(const Settings& s);
 int run_booster(const Settings& s);
-int run_fourier(const Settings& s);
+int run_aurora(const Settings& s);
 int run_tienkung(const Settings& s);
 // --backend mujoco: a Unitree go2 or g1 in MuJoCo, in this process, in simulated time (mujoco.cpp).
 int run_mujoco(const Settings& s);

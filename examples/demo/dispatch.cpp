@@ -21,7 +21,7 @@ const std::vector<Vendor>& vendors() {
   static const std::vector<Vendor> all{
       {"Unitree", {"go2", "g1", "g1_23", "h1_2"}, &demo::run_unitree, {"mock", "fake-robot", "sim", "dds", "mujoco"}},
       {"Booster", {"t1", "k1"}, &demo::run_booster, {"mock", "fake-robot", "dds"}},
-      {"Fourier", {"gr1", "gr2", "gr3", "n1"}, &demo::run_fourier, {"mock", "fake-robot", "dds"}},
+      {"Fourier", {"gr1", "gr2", "gr3", "n1"}, &demo::run_aurora, {"mock", "fake-robot", "dds"}},
       {"Tienkung", {"pro", "lite"}, &demo::run_tienkung, {"mock", "fake-robot", "dds"}},
   };
   return all;

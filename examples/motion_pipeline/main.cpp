@@ -2,7 +2,7 @@
 // drives selection -> execution -> command sending. Prints every motion change, and the pipeline as
 // Graphviz DOT with --dot. With --backend fake-booster the same pipeline drives a Booster robot
 // over DDS (praxis-fake-booster, started for you; booster_story.hpp), --backend booster a real one;
-// --backend fake-aurora a Fourier robot walking by itself (fourier_story.hpp), --backend aurora a
+// --backend fake-aurora a Fourier robot walking by itself (aurora_story.hpp), --backend aurora a
 // real one; --backend fake-unitree a Go2, G1 or H1-2 walking by itself through its motion service
 // (unitree_story.hpp), --backend unitree a real one; --backend fake-tienkung a Tienkung walking by
 // itself under its HRIC controller (tienkung_story.hpp), --backend tienkung a real one.
@@ -44,7 +44,7 @@
 #include <praxis/hardware/booster/models.hpp>
 
 #include "booster_story.hpp"
-#include "fourier_story.hpp"
+#include "aurora_story.hpp"
 #include "tienkung_story.hpp"
 #include "unitree_story.hpp"
 #endif
@@ -216,10 +216,10 @@ int main(int argc, char** argv) {
         const bool spawn_aurora = backend == "fake-aurora";
         const std::uint32_t d = app.count("--domain") > 0 || spawn_aurora ? domain : fa::k_default_domain;
         const auto& rp = runtime_params;
-        if (robot == "gr1") return example::run_fourier_story<fa::GR1>(self, d, interface, spawn_aurora, robot, rp);
-        if (robot == "gr3") return example::run_fourier_story<fa::GR3>(self, d, interface, spawn_aurora, robot, rp);
-        if (robot == "n1") return example::run_fourier_story<fa::N1>(self, d, interface, spawn_aurora, robot, rp);
-        return example::run_fourier_story<fa::GR2>(self, d, interface, spawn_aurora, robot, rp);
+        if (robot == "gr1") return example::run_aurora_story<fa::GR1>(self, d, interface, spawn_aurora, robot, rp);
+        if (robot == "gr3") return example::run_aurora_story<fa::GR3>(self, d, interface, spawn_aurora, robot, rp);
+        if (robot == "n1") return example::run_aurora_story<fa::N1>(self, d, interface, spawn_aurora, robot, rp);
+        return example::run_aurora_story<fa::GR2>(self, d, interface, spawn_aurora, robot, rp);
       }
       if (backend == "fake-unitree" || backend == "unitree") {
         if (robot != "go2" && robot != "g1" && robot != "g1_23" && robot != "h1_2") {

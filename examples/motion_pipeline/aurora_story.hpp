@@ -19,7 +19,7 @@
 namespace example {
 
 template <class Model>
-int run_fourier_story(const std::string& self, std::uint32_t domain, const std::string& interface, bool spawn_fake,
+int run_aurora_story(const std::string& self, std::uint32_t domain, const std::string& interface, bool spawn_fake,
                       const std::string& robot_name, const std::string& runtime_params) {
   namespace a = praxis::aurora;
   namespace m = praxis::motion;

@@ -5,8 +5,8 @@
 // stood the robot in (its bent knees), which also becomes init_pos (ControllerOptions::stand_pose).
 //
 //   fake robot:  praxis-fake-aurora --robot gr2 --domain 6 --interface lo --stable-after 0.5 &
-//                first_program_fourier --interface lo --domain 6        (then s, c: each and Enter)
-//   the robot:   first_program_fourier --interface eth0   (the port that reaches the robot; domain 123)
+//                first_program_aurora --interface lo --domain 6        (then s, c: each and Enter)
+//   the robot:   first_program_aurora --interface eth0   (the port that reaches the robot; domain 123)
 
 #include <numbers>
 #include <poll.h>
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   std::string interface;
   std::uint32_t domain = praxis::aurora::k_default_domain;  // Aurora's DDS domain: 123
   double duration = 0.0;                                    // 0: until Ctrl-C
-  CLI::App app{"first_program_fourier: stand a GR-2 (s), wave its left elbow (c), Ctrl-C ends"};
+  CLI::App app{"first_program_aurora: stand a GR-2 (s), wave its left elbow (c), Ctrl-C ends"};
   app.add_option("--interface", interface, "network interface that reaches the robot (lo for a fake robot)")
       ->required();
   app.add_option("--domain", domain, "DDS domain id");

@@ -101,7 +101,7 @@ int run_model(const Settings& s) {
 
 }  // namespace
 
-int run_fourier(const Settings& s) {
+int run_aurora(const Settings& s) {
   namespace a = praxis::aurora;
   if (s.robot == "gr1") return run_model<a::GR1>(s);
   if (s.robot == "gr2") return run_model<a::GR2>(s);
