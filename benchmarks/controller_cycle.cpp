@@ -19,6 +19,7 @@
 #include "report_rows.hpp"
 #include "run_options.hpp"
 #include "praxis/control/realtime.hpp"
+#include "praxis/control/controller_adapter.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"

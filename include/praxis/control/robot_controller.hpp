@@ -30,6 +30,7 @@
 #include <string>
 #include <type_traits>
 
+#include "praxis/control/controller_adapter.hpp"
 #include "praxis/control/detail/configuration.hpp"
 #include "praxis/control/gamepad_selector.hpp"
 #include "praxis/control/runtime.hpp"

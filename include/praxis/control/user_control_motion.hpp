@@ -12,6 +12,7 @@
 #include <string_view>
 #include <variant>
 
+#include "praxis/control/controller_adapter.hpp"
 #include "praxis/control/gamepad_selector.hpp"
 #include "praxis/control/user_controller.hpp"
 #include "praxis/core/joint_command.hpp"

@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "praxis/control/controller_adapter.hpp"
 #include "praxis/control/unitree_framework.hpp"
 #include "praxis/control/user_controller.hpp"
 
