@@ -209,17 +209,10 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
       holder_.store(detail::Holder::nobody);
       return fail(why, false);
     }
-    // The other limbs and the IMU: without them their joints read offline and the runtime damps.
-    // read() takes what arrived on every topic; the state wait_for_state() kept for the loop stays
-    // kept unless a read here consumed a newer one, in which case the next one is waited for.
-    std::string missing = silent_topics();
+    // The other limbs and the IMU; a state the wait consumed is waited for again below.
     bool consumed = false;
-    while (!missing.empty() && Clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      RobotState<N> scratch{};
-      consumed = this->read(scratch, Clock::now()) || consumed;
-      missing = silent_topics();
-    }
+    const std::string missing =
+        wait_for_every_state_topic<M>(static_cast<Base&>(*this), o.topics, deadline, consumed);
     if (!missing.empty()) {
       holder_.store(detail::Holder::nobody);
       std::string why = "receiving " + primary + " but no valid sample within " + std::to_string(to_ms(timeout)) +
@@ -305,22 +298,6 @@ class TienkungBackend : public DdsBackend<TienkungTopics<M, Layout>, Transport> 
  private:
   template <TienkungModel, class>
   friend class ArmZeroing;
-
-  // The state topics that have not delivered a valid sample yet, comma-separated.
-  std::string silent_topics() const {
-    std::string out;
-    const auto& o = this->options();
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((this->template states_accepted<I>() == 0
-            ? (out += (out.empty() ? "" : ", ") +
-                      (I < Topics::k_limbs ? o.topics.of(M::limbs[I < Topics::k_limbs ? I : 0].limb).status
-                                           : o.topics.imu),
-               0)
-            : 0),
-       ...);
-    }(std::make_index_sequence<Topics::k_limbs + 1>{});
-    return out;
-  }
 
   LifecycleResult fail(std::string why, bool keep_stage) {
     if (!keep_stage) lifecycle_.store(LifecycleStage::failed);

@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -289,5 +290,37 @@ struct TienkungTopics {
     }
   }
 };
+
+// The state topics (every limb's status, then the IMU) a backend on them has had no valid sample on
+// yet, comma-separated.
+template <TienkungModel M, class Backend>
+[[nodiscard]] std::string silent_state_topics(const Backend& backend, const TopicNames& names) {
+  constexpr std::size_t limbs = M::limbs.size();
+  std::string out;
+  const auto add = [&](std::size_t i) {
+    out += (out.empty() ? "" : ", ") + (i < limbs ? names.of(M::limbs[i].limb).status : names.imu);
+  };
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((backend.template states_accepted<I>() == 0 ? add(I) : void()), ...);
+  }(std::make_index_sequence<limbs + 1>{});
+  return out;
+}
+
+// Taking control waits for every limb and the IMU, not the legs alone: a limb not heard yet reads
+// offline, and the runtime's first cycle would fault on it. Reads (merging what arrived) until every
+// state topic delivered or `deadline`; returns the silent ones, and sets `consumed` when a read took
+// a state the caller's wait_for_state() had kept for the loop.
+template <TienkungModel M, class Backend>
+[[nodiscard]] std::string wait_for_every_state_topic(Backend& backend, const TopicNames& names, TimePoint deadline,
+                                                     bool& consumed) {
+  std::string missing = silent_state_topics<M>(backend, names);
+  while (!missing.empty() && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    RobotState<M::joint_count> scratch{};
+    consumed = backend.read(scratch, Clock::now()) || consumed;
+    missing = silent_state_topics<M>(backend, names);
+  }
+  return missing;
+}
 
 }  // namespace praxis::tienkung

@@ -165,17 +165,10 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
       }
       return fail(why);
     }
-    // Every limb and the IMU, not the legs alone: a limb not heard yet reads offline, and the
-    // runtime's first cycle would fault on it. read() merges what arrived; a state it took from the
-    // loop is waited for again below.
-    std::string missing = silent_topics();
+    // Every limb and the IMU; a state the wait consumed is waited for again below.
     bool consumed = false;
-    while (!missing.empty() && Clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      RobotState<N> scratch{};
-      consumed = this->read(scratch, Clock::now()) || consumed;
-      missing = silent_topics();
-    }
+    const std::string missing =
+        wait_for_every_state_topic<M>(static_cast<Base&>(*this), o.topics, deadline, consumed);
     if (!missing.empty()) {
       return fail("receiving " + primary + " but no valid sample within " + std::to_string(to_ms(timeout)) + " ms on: " +
                   missing);
@@ -268,22 +261,6 @@ class WalkingBackend : public DdsBackend<StateOnlyTopics<M, Layout>> {
   [[nodiscard]] std::uint64_t states_accepted() const { return Base::template states_accepted<0>(); }
 
  private:
-
-  // The state topics (limbs, then the IMU) that have delivered nothing valid yet.
-  std::string silent_topics() const {
-    return silent_topics(std::make_index_sequence<StateOnlyTopics<M, Layout>::k_limbs + 1>{});
-  }
-  template <std::size_t... I>
-  std::string silent_topics(std::index_sequence<I...>) const {
-    constexpr std::size_t limbs = StateOnlyTopics<M, Layout>::k_limbs;
-    const auto& o = this->options();
-    std::string out;
-    const auto add = [&](std::size_t i) {
-      out += (out.empty() ? "" : ", ") + (i < limbs ? o.topics.of(M::limbs[i].limb).status : o.topics.imu);
-    };
-    ((Base::template states_accepted<I>() == 0 ? add(I) : void()), ...);
-    return out;
-  }
 
   LifecycleResult fail(std::string why) {
     lifecycle_.store(LifecycleStage::failed);
