@@ -19,6 +19,26 @@
 
 namespace praxis::io {
 
+// Whether T flattens by the rules above (field_count<T>() and the rest compile for it): what a
+// recorder checks before it offers a port as CSV.
+template <class T>
+constexpr bool flattenable() {
+  if constexpr (detail::Number<T> || detail::Boolean<T> || detail::Enum<T> || detail::Duration<T> ||
+                detail::TimePoint<T> || detail::String<T>) {
+    return true;
+  } else if constexpr (detail::Optional<T>) {
+    return flattenable<typename T::value_type>();
+  } else if constexpr (detail::Sequence<T>) {
+    return flattenable<typename detail::sequence_traits<T>::element>();
+  } else if constexpr (detail::HanaStruct<T>) {
+    return boost::hana::unpack(boost::hana::accessors<T>(), [](auto... pair) {
+      return (true && ... && flattenable<detail::member_t<T, decltype(pair)>>());
+    });
+  } else {
+    return false;
+  }
+}
+
 // Number of columns of T (its flattened numeric leaves).
 template <class T>
 constexpr std::size_t field_count() {

@@ -1,11 +1,13 @@
 #pragma once
 // Recorder<Controller>: every port of a run, recorded to an MCAP file and served live over the
-// Foxglove WebSocket protocol (with the page of its own), from a thread of its own.
+// Foxglove WebSocket protocol (with the page of its own), and chosen ports written to CSV files,
+// from a thread of its own: the one recorder of a run's ports.
 //
 //   praxis::observe::RecorderOptions options;
 //   options.file = run_folder / "run.mcap";                  // record (none: don't)
 //   options.live = praxis::observe::LiveOptions{};           // serve on 127.0.0.1:8765 (none: don't)
 //   options.metadata = {{"robot", "g1"}};                    // the run's facts, kept in the file
+//   options.csv = {{"estimate", run_folder / "estimate.csv", 5}}; // a port as CSV, every 5th cycle
 //   praxis::observe::Recorder recorder(controller, options); // before step()/run()
 //   controller.run_for(10s);
 //   recorder.close();                                        // after the run: the file's summary
@@ -16,6 +18,10 @@
 // and hands the same bytes to the live server, which sends each client at most its rate. Two more
 // channels carry what happened rather than what is: /praxis/events/transitions (every motion
 // change with its cause, by name) and /praxis/events/guard (cycles where the command guard acted).
+//
+// A CSV row is `time` (seconds since the file's first row), `cycle`, then the port's fields by name
+// (io/reflect_csv.hpp); a port whose type is not reflected, or a name the graph does not have, is
+// refused when the recorder is made, naming it.
 //
 // A write error (a full disk) ends the recording, keeps the message (error()) and leaves the run and
 // the live view alone; a slow writer costs the cycle nothing (the ring drops and counts).
@@ -34,6 +40,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -42,6 +49,7 @@
 #include <boost/hana/define_struct.hpp>
 
 #include "praxis/core/clock.hpp"
+#include "praxis/io/reflect_csv.hpp"
 #include "praxis/motion/motion_type.hpp"
 #include "praxis/motion/ports.hpp"
 #include "praxis/observe/cdr.hpp"
@@ -71,6 +79,13 @@ inline constexpr std::string_view k_run_metadata = "praxis";
 // Written when the file is closed: cycles recorded and dropped.
 inline constexpr std::string_view k_recorder_metadata = "praxis.recorder";
 
+// A port written to a CSV file, one row every `every` cycles recorded.
+struct CsvPort {
+  std::string port;  // the port's name, as in the graph ("praxis/robot_state", "test/knee_estimate")
+  std::filesystem::path file;
+  std::uint32_t every = 1;
+};
+
 struct RecorderOptions {
   std::optional<std::filesystem::path> file;  // the MCAP file; none: no recording
   McapOptions mcap{};
@@ -79,6 +94,7 @@ struct RecorderOptions {
   // about 20 KB): 2048 is two seconds at 1 kHz.
   std::size_t capacity = 2048;
   std::map<std::string, std::string> metadata;  // the run's facts: robot, backend, parameters, ...
+  std::vector<CsvPort> csv;                      // ports also written as CSV
   std::chrono::milliseconds poll{2};             // how often the thread looks at the ring
 };
 
@@ -88,6 +104,7 @@ struct RecorderStats {
   std::uint64_t messages = 0;         // written to the file
   std::uint64_t bytes = 0;            // of the file, so far
   double writer_cpu_seconds = 0.0;    // the recorder thread's CPU time
+  std::uint64_t csv_rows = 0;         // written to the CSV files, all together
   std::optional<LiveStats> live;
 };
 
@@ -105,6 +122,7 @@ class Recorder {
   Recorder(Controller& controller, RecorderOptions options)
       : controller_(controller), options_(std::move(options)), tap_(options_.capacity) {
     build_channels(std::make_index_sequence<port_count>{});
+    for (const auto& c : options_.csv) open_csv(c);
     if (options_.file) open_file();
     if (options_.live) live_ = std::make_unique<LiveServer>(live_channels_, *options_.live);
     controller_.set_observer(&tap_);  // throws while a run executes: nothing started yet
@@ -142,6 +160,8 @@ class Recorder {
     if (thread_.joinable()) thread_.join();
     if (live_) final_live_ = live_->stats();
     live_.reset();
+    for (auto& c : csv_) guarded([&] { c->flush(); });
+    csv_.clear();
     if (writer_ && !failed()) {
       try {
         for (const auto& [name, values] : pending_metadata_) writer_->add_metadata(name, values);
@@ -174,6 +194,7 @@ class Recorder {
     s.messages = messages_.load(std::memory_order_relaxed);
     s.bytes = closed_ ? final_bytes_ : bytes_.load(std::memory_order_relaxed);
     s.writer_cpu_seconds = static_cast<double>(cpu_ns_.load(std::memory_order_relaxed)) * 1e-9;
+    s.csv_rows = csv_rows_.load(std::memory_order_relaxed);
     if (live_) s.live = live_->stats();
     if (closed_ && final_live_) s.live = final_live_;
     return s;
@@ -216,6 +237,82 @@ class Recorder {
     }
   }
 
+  // One port's CSV file: every `every`-th snapshot as a row.
+  struct CsvFile {
+    virtual ~CsvFile() = default;
+    virtual bool write(const Snapshot& s) = 0;  // whether it wrote a row
+    virtual void flush() = 0;
+  };
+  template <std::size_t P>
+  struct PortCsv final : CsvFile {
+    using T = typename TapType::template value_t<P>;
+    PortCsv(const std::filesystem::path& file, std::uint32_t every)
+        : csv(file, {"time", "cycle"}), row(csv.columns()), every(every) {}
+    bool write(const Snapshot& s) override {
+      if (countdown > 0) {
+        --countdown;
+        return false;
+      }
+      countdown = every - 1;
+      if (rows == 0) start = s.now;
+      row[0] = to_seconds(s.now - start);
+      row[1] = static_cast<double>(s.cycle);
+      std::size_t k = 2;
+      io::for_each_field_value(std::get<P>(s.values), [&](double v) { row[k++] = v; });
+      csv.record_row(row);
+      ++rows;
+      return true;
+    }
+    void flush() override { csv.flush(); }
+    io::CsvRecorder<T> csv;
+    std::vector<double> row;
+    std::uint32_t every, countdown = 0;
+    std::uint64_t rows = 0;
+    TimePoint start{};
+  };
+
+  void open_csv(const CsvPort& c) {
+    if (c.every == 0) {
+      throw std::invalid_argument("praxis recorder: CSV of port \"" + c.port + "\" (" + c.file.string() +
+                                  "): every must be at least 1");
+    }
+    std::size_t p = 0;
+    while (p < port_count && Graph::port_names[p] != c.port) ++p;
+    if (p == port_count) {
+      std::string names;
+      for (const auto& n : Graph::port_names) names += (names.empty() ? "" : ", ") + std::string(n);
+      throw std::invalid_argument("praxis recorder: CSV of port \"" + c.port + "\" (" + c.file.string() +
+                                  "): no port of that name in this graph; its ports: " + names);
+    }
+    if (!TapType::recorded_ports[p]) {
+      throw std::invalid_argument("praxis recorder: CSV of port \"" + c.port + "\" (" + c.file.string() +
+                                  "): its type is not reflected (declare it with BOOST_HANA_DEFINE_STRUCT)");
+    }
+    if (!k_csv_ports[p]) {
+      throw std::invalid_argument("praxis recorder: CSV of port \"" + c.port + "\" (" + c.file.string() +
+                                  "): its type does not flatten into numbers (a variant, or a sequence of no "
+                                  "fixed size); the MCAP file records it");
+    }
+    [&]<std::size_t... P>(std::index_sequence<P...>) {
+      (void)((P == p ? (open_port_csv<P>(c), true) : false) || ...);
+    }(std::make_index_sequence<port_count>{});
+  }
+  template <std::size_t P>
+  static constexpr bool csv_port() {
+    if constexpr (TapType::template recorded<P>) {
+      return io::flattenable<typename TapType::template value_t<P>>();
+    } else {
+      return false;
+    }
+  }
+  static constexpr std::array<bool, port_count> k_csv_ports = []<std::size_t... P>(std::index_sequence<P...>) {
+    return std::array<bool, port_count>{csv_port<P>()...};
+  }(std::make_index_sequence<port_count>{});
+  template <std::size_t P>
+  void open_port_csv(const CsvPort& c) {
+    if constexpr (csv_port<P>()) csv_.push_back(std::make_unique<PortCsv<P>>(c.file, c.every));
+  }
+
   void open_file() {
     writer_ = std::make_unique<McapWriter>(*options_.file, options_.mcap);
     std::map<std::string, std::uint16_t> schema_ids;
@@ -255,6 +352,13 @@ class Recorder {
     const auto sequence = static_cast<std::uint32_t>(s.cycle);
     record_ports(s, time, sequence, std::make_index_sequence<port_count>{});
     record_events(s, time, sequence);
+    if (!failed()) {
+      for (auto& c : csv_) {
+        guarded([&] {
+          if (c->write(s)) csv_rows_.fetch_add(1, std::memory_order_relaxed);
+        });
+      }
+    }
     recorded_.fetch_add(1, std::memory_order_release);
     if (writer_) bytes_.store(writer_->bytes(), std::memory_order_relaxed);
   }
@@ -359,9 +463,10 @@ class Recorder {
   std::vector<std::byte> buffer_;
   std::unique_ptr<McapWriter> writer_;
   std::unique_ptr<LiveServer> live_;
+  std::vector<std::unique_ptr<CsvFile>> csv_;
   std::thread thread_;
   std::atomic<bool> running_{false}, failed_{false};
-  std::atomic<std::uint64_t> recorded_{0}, messages_{0}, bytes_{0}, cpu_ns_{0};
+  std::atomic<std::uint64_t> recorded_{0}, messages_{0}, bytes_{0}, cpu_ns_{0}, csv_rows_{0};
   std::uint64_t final_bytes_ = 0;
   std::optional<LiveStats> final_live_;  // the server's last word, kept when close() stops it
   mutable std::mutex error_mutex_;  // the error and the pending metadata

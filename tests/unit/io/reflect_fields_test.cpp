@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <Eigen/Core>
@@ -183,6 +184,22 @@ TEST_CASE("reflect fields: bools are 0 or 1 and each scalar kind is one column",
     praxis::io::for_each_field_value(std::array<int, 3>{1, 2, 3}, [&](double v) { sum += v; });
     return sum;
   }() == 6.0);
+}
+
+// What a recorder may offer as CSV: everything the rules flatten, and nothing they do not (a
+// variant, a vector of no fixed size, a struct holding one).
+using Choice = std::variant<int, double>;
+struct HoldsAVariant {
+  BOOST_HANA_DEFINE_STRUCT(HoldsAVariant, (double, x), (Choice, choice));
+};
+TEST_CASE("reflect fields: flattenable says which types the rules flatten", "[io][reflect_fields]") {
+  STATIC_REQUIRE(praxis::io::flattenable<State>());
+  STATIC_REQUIRE(praxis::io::flattenable<Mixed>());
+  STATIC_REQUIRE(praxis::io::flattenable<std::array<Pair, 2>>());
+  STATIC_REQUIRE(praxis::io::flattenable<std::optional<Imu>>());
+  STATIC_REQUIRE_FALSE(praxis::io::flattenable<Choice>());
+  STATIC_REQUIRE_FALSE(praxis::io::flattenable<std::vector<double>>());
+  STATIC_REQUIRE_FALSE(praxis::io::flattenable<HoldsAVariant>());
 }
 
 }  // namespace reflect_fields_test

@@ -4,13 +4,16 @@
 // facts in the file; a failing disk stops the recording and not the run; no allocation on the
 // control thread.
 
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,11 +21,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <boost/hana/define_struct.hpp>
+
 #include "../../support/alloc_counter.hpp"
 #include "../../support/hold.hpp"
 #include "../../support/scratch_dir.hpp"
 #include "praxis/control/robot_controller.hpp"
 #include "praxis/control/motion_controller.hpp"
+#include "praxis/graph/port.hpp"
 #include "praxis/hardware/mock/mock_robot.hpp"
 #include "praxis/hardware/mock/modal_robot.hpp"
 #include "praxis/hardware/unitree/g1.hpp"
@@ -304,6 +310,115 @@ TEST_CASE("recorder costs the control thread no allocation") {
   CHECK(praxis::test::thread_allocation_count() - before == 0);
   recorder.close();
   CHECK(recorder.stats().cycles_recorded == 3020);
+}
+
+// A user's port, recorded as CSV (it was the test of control::PortRecorder, which this replaced): an estimator whose value
+// differs every cycle, so a row taken from the wrong cycle shows.
+struct KneeEstimate {
+  BOOST_HANA_DEFINE_STRUCT(KneeEstimate, (double, mean), (std::array<double, 2>, front), (bool, bent));
+};
+struct KneeEstimatePort : praxis::port<"test/knee_estimate", KneeEstimate> {};
+struct KneeEstimator {
+  using inputs = praxis::ports<praxis::StatePort<N>>;
+  using outputs = praxis::ports<KneeEstimatePort>;
+  int runs = 0;
+  void cycle(const praxis::RobotState<N>& s, KneeEstimate& out) {
+    const double drift = 0.001 * runs++;
+    out.front = {s.q[2] + drift, s.q[5] + drift};
+    out.mean = 0.5 * (out.front[0] + out.front[1]);
+    out.bent = out.mean > 1.0;
+  }
+};
+using EstimatingController = praxis::control::RobotController<Mock, praxis::test::Hold<G1>, KneeEstimator>;
+using EstimatingRecorder = praxis::observe::Recorder<EstimatingController>;
+
+std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST_CASE("recorder writes a user's port as CSV every k-th cycle with its field names as the header") {
+  praxis::test::ScratchDir dir("recorder-csv");
+  const auto file = dir.path() / "knees.csv";
+  Mock robot;
+  EstimatingController controller(robot, {});
+  po::RecorderOptions options;  // CSV alone: no MCAP file, no live view
+  options.csv = {{"test/knee_estimate", file, 2}};
+  EstimatingRecorder recorder(controller, options);
+  const praxis::TimePoint t0 = praxis::Clock::now();
+  std::vector<double> means;
+  for (int k = 0; k < 200; ++k) {
+    controller.step(t0 + k * 2ms);
+    if (k % 2 == 0) means.push_back(controller.graph().get<KneeEstimatePort>().mean);
+  }
+  recorder.drain();
+  recorder.close();
+  CHECK(recorder.stats().cycles_dropped == 0);
+  CHECK(recorder.stats().csv_rows == 100);
+
+  const auto rows = read_csv(file);
+  REQUIRE(rows.size() == 101);
+  CHECK(rows[0] == std::vector<std::string>{"time", "cycle", "mean", "front[0]", "front[1]", "bent"});
+  CHECK(std::stod(rows[1][0]) == 0.0);
+  CHECK(std::stod(rows[2][0]) == Approx(0.004));  // every second cycle of 2 ms
+  CHECK(rows[2][1] == "2");
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    REQUIRE(rows[r].size() == 6);
+    CHECK(std::stod(rows[r][2]) == means[r - 1]);  // shortest round-trip text: exact
+    CHECK(std::stod(rows[r][2]) == Approx(0.5 * (std::stod(rows[r][3]) + std::stod(rows[r][4]))));
+  }
+}
+
+TEST_CASE("recorder writing CSV costs the control thread no allocation") {
+  praxis::test::ScratchDir dir("recorder-csv-alloc");
+  Mock robot;
+  EstimatingController controller(robot, {});
+  po::RecorderOptions options;
+  options.csv = {{"test/knee_estimate", dir.path() / "knees.csv", 1}, {"praxis/robot_state", dir.path() / "state.csv", 5}};
+  options.capacity = 4096;
+  EstimatingRecorder recorder(controller, options);
+  const praxis::TimePoint t0 = praxis::Clock::now();
+  controller.step(t0);  // start-up (reporter, lifecycle) allocates once
+  const auto before = praxis::test::thread_allocation_count();
+  for (int k = 1; k < 500; ++k) controller.step(t0 + k * 2ms);
+  CHECK(praxis::test::thread_allocation_count() - before == 0);
+  recorder.drain();
+  recorder.close();
+  CHECK(recorder.stats().csv_rows == 500 + 100);
+  CHECK(read_csv(dir.path() / "state.csv").size() == 101);
+}
+
+TEST_CASE("recorder refuses a CSV it cannot write, a port the graph lacks and every 0, naming them") {
+  Mock robot;
+  EstimatingController controller(robot, {});
+  const auto refused = [&](po::CsvPort c) {
+    po::RecorderOptions options;
+    options.csv = {std::move(c)};
+    try {
+      EstimatingRecorder recorder(controller, options);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(refused({"test/knee_estimate", "/nonexistent-dir/estimate.csv", 1}),
+             Catch::Contains("/nonexistent-dir/estimate.csv"));
+  CHECK_THAT(refused({"test/knee_estimates", "k.csv", 1}),
+             Catch::Contains("\"test/knee_estimates\"") && Catch::Contains("no port of that name") &&
+                 Catch::Contains("praxis/robot_state"));
+  CHECK_THAT(refused({"test/knee_estimate", "k.csv", 0}), Catch::Contains("every must be at least 1"));
+  CHECK(controller.observer() == nullptr);  // nothing half-attached
+  controller.step(praxis::Clock::now());    // and the cycle runs as without a recorder
+  CHECK(controller.cycles() == 1);
 }
 
 }  // namespace observe_recorder_test
