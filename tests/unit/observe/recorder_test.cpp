@@ -312,8 +312,8 @@ TEST_CASE("recorder costs the control thread no allocation") {
   CHECK(recorder.stats().cycles_recorded == 3020);
 }
 
-// A user's port, recorded as CSV (it was the test of control::PortRecorder, which this replaced): an estimator whose value
-// differs every cycle, so a row taken from the wrong cycle shows.
+// A user's port, recorded as CSV (these were the tests of control::PortRecorder, which this
+// replaced): an estimator whose value differs every cycle, so a row from the wrong cycle shows.
 struct KneeEstimate {
   BOOST_HANA_DEFINE_STRUCT(KneeEstimate, (double, mean), (std::array<double, 2>, front), (bool, bent));
 };
@@ -383,7 +383,8 @@ TEST_CASE("recorder writing CSV costs the control thread no allocation") {
   Mock robot;
   EstimatingController controller(robot, {});
   po::RecorderOptions options;
-  options.csv = {{"test/knee_estimate", dir.path() / "knees.csv", 1}, {"praxis/robot_state", dir.path() / "state.csv", 5}};
+  options.csv = {{"test/knee_estimate", dir.path() / "knees.csv", 1},
+                 {"praxis/actuated_command", dir.path() / "command.csv", 5}};
   options.capacity = 4096;
   EstimatingRecorder recorder(controller, options);
   const praxis::TimePoint t0 = praxis::Clock::now();
@@ -394,7 +395,7 @@ TEST_CASE("recorder writing CSV costs the control thread no allocation") {
   recorder.drain();
   recorder.close();
   CHECK(recorder.stats().csv_rows == 500 + 100);
-  CHECK(read_csv(dir.path() / "state.csv").size() == 101);
+  CHECK(read_csv(dir.path() / "command.csv").size() == 101);
 }
 
 TEST_CASE("recorder refuses a CSV it cannot write, a port the graph lacks and every 0, naming them") {
@@ -416,6 +417,8 @@ TEST_CASE("recorder refuses a CSV it cannot write, a port the graph lacks and ev
              Catch::Contains("\"test/knee_estimates\"") && Catch::Contains("no port of that name") &&
                  Catch::Contains("praxis/robot_state"));
   CHECK_THAT(refused({"test/knee_estimate", "k.csv", 0}), Catch::Contains("every must be at least 1"));
+  // The robot's state holds a quaternion, which has no columns: the MCAP file records it.
+  CHECK_THAT(refused({"praxis/robot_state", "s.csv", 1}), Catch::Contains("does not flatten into numbers"));
   CHECK(controller.observer() == nullptr);  // nothing half-attached
   controller.step(praxis::Clock::now());    // and the cycle runs as without a recorder
   CHECK(controller.cycles() == 1);
