@@ -184,8 +184,12 @@ class GuardProcess {
     return p == detail::GuardPhase::acting || p == detail::GuardPhase::done;
   }
   // The controller put the robot in its safe state itself (a stall past stall_timeout), and back.
+  // Back means a fresh cycle's command arrived, but the control thread beats only after it
+  // published that command: until then the heartbeat is the stall's last, which the guard would
+  // take for a silence (it did, once, on a loaded CI machine). This moment is the heartbeat then.
   void controller_safe(bool safe) noexcept {
     if (block_ == nullptr) return;
+    if (!safe) block_->heartbeat_ns.store(Clock::now().time_since_epoch().count(), std::memory_order_release);
     auto from = static_cast<std::uint32_t>(safe ? detail::GuardPhase::watching : detail::GuardPhase::controller_safe);
     const auto to = static_cast<std::uint32_t>(safe ? detail::GuardPhase::controller_safe : detail::GuardPhase::watching);
     block_->phase.compare_exchange_strong(from, to, std::memory_order_acq_rel);
