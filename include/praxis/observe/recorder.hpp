@@ -160,7 +160,7 @@ class Recorder {
     if (thread_.joinable()) thread_.join();
     if (live_) final_live_ = live_->stats();
     live_.reset();
-    for (auto& c : csv_) guarded([&] { c->flush(); });
+    for (auto& c : csv_) guarded([&] { c->flush(); }, false);
     csv_.clear();
     if (writer_ && !failed()) {
       try {
@@ -356,7 +356,7 @@ class Recorder {
       for (auto& c : csv_) {
         guarded([&] {
           if (c->write(s)) csv_rows_.fetch_add(1, std::memory_order_relaxed);
-        });
+        }, false);
       }
     }
     recorded_.fetch_add(1, std::memory_order_release);
@@ -429,18 +429,19 @@ class Recorder {
   }
 
   template <class F>
-  void guarded(F&& f) {
+  void guarded(F&& f, bool in_file = true) {
     try {
       f();
     } catch (const std::exception& e) {
-      fail(e.what());
+      fail(e.what(), in_file);
     }
   }
-  void fail(const std::string& what) {
+  // `in_file`: the error is the MCAP file's (a CSV file's message names its own file).
+  void fail(const std::string& what, bool in_file = true) {
     std::lock_guard lock(error_mutex_);
     if (!failed_.load(std::memory_order_relaxed)) {
-      error_ = "praxis recorder: " + (options_.file ? options_.file->string() + ": " : std::string()) + what +
-               " (recording stopped; the run and the live view went on)";
+      const std::string where = in_file && options_.file ? options_.file->string() + ": " : std::string();
+      error_ = "praxis recorder: " + where + what + " (recording stopped; the run and the live view went on)";
       failed_.store(true, std::memory_order_release);
     }
   }
